@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs impactsim's build dependencies from Debian's packages.
+# Idempotent: when every package is already installed it only checks and exits.
+set -euo pipefail
+
+packages=(
+  build-essential cmake
+  libeigen3-dev libfcl-dev libyaml-cpp-dev libspdlog-dev libcli11-dev libboost-dev
+  libgtest-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
