@@ -1,0 +1,51 @@
+#pragma once
+// Joint models. For each joint type: its coordinates, the joint transform XJ(q) from the joint frame
+// to the child body frame, the motion subspace S(q) (child body coordinates, so that the joint's
+// relative spatial velocity is S v), its apparent derivative term c_J = Sdot v, and Gamma(q).
+//
+//   type       q (nq)                         v (nv)                              Gamma
+//   planar     x, y, theta (3)                vx, vy, omega: parent-frame        identity
+//                                             velocity of the origin, rate about z
+//   free       x, y, z, qw, qx, qy, qz (7)    vx, vy, vz: parent-frame velocity  [I 0; 0 Q(q)/2]
+//                                             of the origin; wx, wy, wz: angular
+//                                             velocity in the body frame
+//   revolute   theta (1), about axis          omega (1)                           identity
+//   prismatic  s (1), along axis              sdot (1)                            identity
+//   fixed      none                           none
+// The free joint follows MuJoCo's convention (linear velocity in the parent frame, angular velocity
+// in the body frame); its quaternion is (w, x, y, z) and rotates body axes into the parent's.
+#include <array>
+#include <string_view>
+
+#include "core/model.hpp"
+
+namespace impactsim {
+
+using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+
+int joint_nq(JointType type);
+int joint_nv(JointType type);
+std::string_view joint_type_name(JointType type);
+// Coordinate names ("x", "theta", ...) for q and v of a joint type.
+std::vector<std::string_view> joint_q_names(JointType type);
+std::vector<std::string_view> joint_v_names(JointType type);
+
+// The joint's own rotation (child axes in joint-frame axes) and translation, from its q segment.
+Mat3 joint_rotation(const Joint& joint, const double* q);
+Vec3 joint_translation(const Joint& joint, const double* q);
+
+// child_X_jointframe.
+Transform joint_transform(const Joint& joint, const double* q);
+MotionSubspace motion_subspace(const Joint& joint, const double* q);
+Vec6 joint_bias(const Joint& joint, const double* q, const double* v);
+
+// qdot segment = Gamma(q) v segment.
+void joint_qdot(const Joint& joint, const double* q, const double* v, double* qdot);
+
+// Moves q by v*dt exactly along the joint's manifold (quaternion exponential for free joints).
+void joint_integrate(const Joint& joint, const double* q, const double* v, double dt, double* q_out);
+
+// Restores unit quaternions; returns the largest norm error that was corrected.
+double joint_normalize(const Joint& joint, double* q);
+
+}  // namespace impactsim

@@ -1,0 +1,76 @@
+#include "core/model.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/joint.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double kPlanarTolerance = 1e-12;
+
+bool along_z(const Vec3& a) { return std::abs(std::abs(a.z()) - 1.0) < kPlanarTolerance; }
+
+// A tree stays in the x-y plane when every joint frame keeps z along world z (so body rotations are
+// about z) and every joint moves within the plane. Joint rotations are about z, so checking the
+// neutral configuration is enough.
+bool is_planar(const Model& model) {
+  std::vector<Mat3> frame(model.bodies.size());
+  for (size_t i = 0; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    const Mat3 parent = b.parent < 0 ? Mat3::Identity() : frame[b.parent];
+    const Mat3 R = parent * b.joint.rotation;
+    frame[i] = R;
+    if (!along_z(R.col(2))) return false;
+    switch (b.joint.type) {
+      case JointType::free: return false;
+      case JointType::revolute:
+        if (!along_z(R * b.joint.axis)) return false;
+        break;
+      case JointType::prismatic:
+        if (std::abs((R * b.joint.axis).z()) > kPlanarTolerance) return false;
+        break;
+      case JointType::planar:
+      case JointType::fixed: break;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int Model::body_index(const std::string& name) const {
+  for (size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void finalize_model(Model& model) {
+  model.nq = model.nv = 0;
+  model.q_names.clear();
+  model.v_names.clear();
+  for (size_t i = 0; i < model.bodies.size(); ++i) {
+    Body& b = model.bodies[i];
+    if (b.parent >= static_cast<int>(i))
+      throw std::invalid_argument("body '" + b.name + "' is listed before its parent");
+    b.joint.nq = joint_nq(b.joint.type);
+    b.joint.nv = joint_nv(b.joint.type);
+    b.joint.q_index = model.nq;
+    b.joint.v_index = model.nv;
+    model.nq += b.joint.nq;
+    model.nv += b.joint.nv;
+    for (auto n : joint_q_names(b.joint.type)) model.q_names.push_back(b.name + "." + std::string(n));
+    for (auto n : joint_v_names(b.joint.type)) model.v_names.push_back(b.name + "." + std::string(n));
+  }
+  model.planar = is_planar(model);
+}
+
+Eigen::VectorXd neutral_configuration(const Model& model) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  for (const Body& b : model.bodies)
+    if (b.joint.type == JointType::free) q[b.joint.q_index + 3] = 1.0;
+  return q;
+}
+
+}  // namespace impactsim
