@@ -1,0 +1,106 @@
+// Dormand-Prince 5(4) against closed-form solutions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/dopri5.hpp"
+
+namespace impactsim {
+namespace {
+
+// y'' = -y as a first-order system: y = (cos t, -sin t).
+bool oscillator(double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) {
+  dy[0] = y[1];
+  dy[1] = -y[0];
+  return true;
+}
+
+double final_error(double rtol) {
+  Dopri5 ode(2, oscillator, {rtol, rtol * 1e-2});
+  Eigen::VectorXd y0(2);
+  y0 << 1, 0;
+  EXPECT_EQ(ode.reset(0, y0), Dopri5::Status::ok);
+  while (ode.t() < 10) EXPECT_EQ(ode.step(10.0), Dopri5::Status::ok);
+  EXPECT_DOUBLE_EQ(ode.t(), 10.0);
+  return std::hypot(ode.y()[0] - std::cos(10.0), ode.y()[1] + std::sin(10.0));
+}
+
+TEST(Dopri5, ErrorFollowsTheTolerance) {
+  const double e6 = final_error(1e-6), e9 = final_error(1e-9), e12 = final_error(1e-12);
+  EXPECT_LT(e6, 1e-5);
+  EXPECT_LT(e9, 1e-8);
+  EXPECT_LT(e12, 1e-11);
+  EXPECT_LT(e12, e9);
+  EXPECT_LT(e9, e6);
+}
+
+TEST(Dopri5, DenseOutputIsAccurateInsideEveryStep) {
+  Dopri5 ode(2, oscillator, {1e-10, 1e-12});
+  Eigen::VectorXd y0(2), y(2);
+  y0 << 1, 0;
+  ode.reset(0, y0);
+  double worst = 0;
+  int steps = 0;
+  while (ode.t() < 5) {
+    ASSERT_EQ(ode.step(5.0), Dopri5::Status::ok);
+    ++steps;
+    for (double s : {0.1, 0.33, 0.5, 0.77, 1.0}) {
+      const double t = ode.t_prev() + s * (ode.t() - ode.t_prev());
+      ode.dense(t, y);
+      worst = std::max(worst, std::hypot(y[0] - std::cos(t), y[1] + std::sin(t)));
+    }
+  }
+  EXPECT_GT(steps, 10);
+  EXPECT_LT(worst, 1e-8);  // 4th-order interpolant on 5th-order steps
+}
+
+TEST(Dopri5, DenseOutputReproducesTheStepEnds) {
+  Dopri5 ode(2, oscillator, {1e-8, 1e-10});
+  Eigen::VectorXd y0(2), y(2);
+  y0 << 1, 0;
+  ode.reset(0, y0);
+  ode.step(1.0);
+  ode.dense(ode.t(), y);
+  EXPECT_LT((y - ode.y()).norm(), 1e-14);
+  ode.dense(ode.t_prev(), y);
+  EXPECT_LT((y - y0).norm(), 1e-14);
+}
+
+TEST(Dopri5, BlowUpEndsInStepUnderflow) {
+  // y' = y^2, y(0) = 1 blows up at t = 1.
+  Dopri5 ode(1, [](double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) { dy[0] = y[0] * y[0]; return true; },
+             {1e-8, 1e-10});
+  Eigen::VectorXd y0(1);
+  y0 << 1;
+  ode.reset(0, y0);
+  Dopri5::Status st = Dopri5::Status::ok;
+  for (int i = 0; i < 100000 && st == Dopri5::Status::ok && ode.t() < 2; ++i) st = ode.step(2.0);
+  EXPECT_EQ(st, Dopri5::Status::step_underflow);
+  EXPECT_NEAR(ode.t(), 1.0, 1e-6);  // it stops at the blow-up time, not past it
+}
+
+TEST(Dopri5, FailingRightHandSideIsReportedAtReset) {
+  Dopri5 ode(1, [](double, const Eigen::VectorXd&, Eigen::VectorXd&) { return false; }, {});
+  EXPECT_EQ(ode.reset(0, Eigen::VectorXd::Zero(1)), Dopri5::Status::rhs_failed);
+}
+
+TEST(Dopri5, NonFiniteInitialStateIsRefused) {
+  Dopri5 ode(2, oscillator, {});
+  Eigen::VectorXd y0(2);
+  y0 << std::nan(""), 0;
+  EXPECT_EQ(ode.reset(0, y0), Dopri5::Status::not_finite);
+}
+
+TEST(Dopri5, MaxStepIsRespected) {
+  Dopri5 ode(2, oscillator, {1e-6, 1e-8, 0.01});
+  Eigen::VectorXd y0(2);
+  y0 << 1, 0;
+  ode.reset(0, y0);
+  while (ode.t() < 1) {
+    ode.step(1.0);
+    EXPECT_LE(ode.t() - ode.t_prev(), 0.01 + 1e-15);
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
