@@ -1,0 +1,53 @@
+#pragma once
+// Collision geometry as plain data, and the mass properties of solid shapes.
+//
+// Each shape has its own frame, placed in its body's frame by (position, rotation):
+// - box: full edge lengths `size` along the shape's x, y, z [m], centred on the origin;
+// - sphere: `radius`, centred;
+// - cylinder: `radius`, `length` along the shape's z axis, centred (a disk in a planar scene,
+//   where z is the plane's normal);
+// - capsule: `radius`, cylinder part `length` along z, hemispherical caps beyond it (FCL's convention);
+// - halfspace: the solid { x : normal . x <= offset } in the shape frame; the normal points out of
+//   the solid. Only static (world or fixed) bodies may carry one: it has infinite volume.
+#include <string>
+#include <vector>
+
+#include "core/spatial.hpp"
+
+namespace impactsim {
+
+enum class ShapeType { box, sphere, cylinder, capsule, halfspace };
+
+struct Shape {
+  ShapeType type = ShapeType::sphere;
+  Vec3 size = Vec3::Zero();
+  double radius = 0.0;
+  double length = 0.0;
+  Vec3 normal = Vec3::UnitZ();
+  double offset = 0.0;
+  Vec3 position = Vec3::Zero();         // shape origin in the body frame [m]
+  Mat3 rotation = Mat3::Identity();     // shape axes in the body frame
+};
+
+// A shape attached to a body of the model (body = -1: the world).
+struct Geometry {
+  std::string name;
+  int body = -1;
+  Shape shape;
+};
+
+struct MassProperties {
+  double mass = 0.0;                 // [kg]
+  Vec3 com = Vec3::Zero();           // in the body frame [m]
+  Mat3 inertia = Mat3::Zero();       // about com, body axes [kg m^2]
+};
+
+std::string_view shape_type_name(ShapeType type);
+// Volume [m^3]; infinity for a halfspace.
+double shape_volume(const Shape& shape);
+// Mass properties of the solid shape at uniform density [kg/m^3], in its body's frame.
+MassProperties shape_mass_properties(const Shape& shape, double density);
+// Mass properties of several parts of one body (parallel-axis theorem).
+MassProperties combine_mass_properties(const std::vector<MassProperties>& parts);
+
+}  // namespace impactsim
