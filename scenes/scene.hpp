@@ -1,0 +1,34 @@
+#pragma once
+// A loaded scene: the model, its geometry, the initial state and the run settings. Plain data; the
+// schema is documented in scenes/README.md.
+#include <string>
+#include <vector>
+
+#include "collision/shape.hpp"
+#include "core/model.hpp"
+#include "core/simulate.hpp"
+
+namespace impactsim {
+
+struct OutputSettings {
+  std::string directory;  // where run writes its files; "" means out/<scene name>
+  int precision = 12;     // significant digits in CSV files
+};
+
+struct Scene {
+  std::string name;
+  std::string description;
+  std::string source;     // the file it was read from
+  Model model;
+  std::vector<Geometry> geometries;
+  State initial;
+  SimulationSettings simulation;
+  OutputSettings output;
+};
+
+// Reads and validates a scene. Throws SceneError (see scenes/yaml_field.hpp) on any problem.
+Scene load_scene(const std::string& path);
+// The same from text; `name` stands in for the file name in messages.
+Scene load_scene_text(const std::string& text, const std::string& name);
+
+}  // namespace impactsim

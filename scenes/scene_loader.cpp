@@ -1,0 +1,316 @@
+// Scene files -> Scene. Every check that can fail names the file, line, column and key path.
+#include <cmath>
+#include <numbers>
+#include <regex>
+#include <set>
+
+#include <Eigen/Eigenvalues>
+
+#include "core/dynamics.hpp"
+#include "core/joint.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+// Roll-pitch-yaw in degrees, applied about fixed x, then y, then z: R = Rz(yaw) Ry(pitch) Rx(roll).
+Mat3 rpy_rotation(const Vec3& rpy_deg) {
+  const Vec3 a = rpy_deg * kDeg;
+  return (Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
+          Eigen::AngleAxisd(a.x(), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+Mat3 rotation_of(const Field& f) {
+  return f.has("rpy_deg") ? rpy_rotation(f.child("rpy_deg").vec3()) : Mat3::Identity();
+}
+
+Vec3 unit_vector(const Field& f) {
+  const Vec3 a = f.vec3();
+  if (a.norm() < 1e-12) f.fail("must be a non-zero vector");
+  return a.normalized();
+}
+
+bool valid_name(const std::string& s) { return std::regex_match(s, std::regex("[A-Za-z_][A-Za-z0-9_]*")); }
+
+Shape read_shape(const Field& f, bool static_body) {
+  if (!f.is_map()) f.fail("expected a map describing a shape (type, and its dimensions)");
+  const Field type = f.require("type");
+  const std::string t = type.text();
+  Shape s;
+  std::vector<std::string> keys{"name", "type", "position", "rpy_deg"};
+  if (t == "box") {
+    s.type = ShapeType::box;
+    s.size = f.require("size").vec3();
+    if ((s.size.array() <= 0).any()) f.child("size").fail("box edge lengths must be positive");
+    keys.insert(keys.end(), {"size"});
+  } else if (t == "sphere") {
+    s.type = ShapeType::sphere;
+    s.radius = f.require("radius").positive();
+    keys.insert(keys.end(), {"radius"});
+  } else if (t == "cylinder" || t == "capsule") {
+    s.type = t == "cylinder" ? ShapeType::cylinder : ShapeType::capsule;
+    s.radius = f.require("radius").positive();
+    s.length = t == "cylinder" ? f.require("length").positive() : f.require("length").non_negative();
+    keys.insert(keys.end(), {"radius", "length"});
+  } else if (t == "halfspace") {
+    if (!static_body) f.fail("a halfspace is infinite and may only be part of the world (world.shapes)");
+    s.type = ShapeType::halfspace;
+    s.normal = unit_vector(f.require("normal"));
+    s.offset = f.number_or("offset", 0.0);
+    keys.insert(keys.end(), {"normal", "offset"});
+  } else {
+    type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule or halfspace)");
+  }
+  f.expect_map(keys);
+  s.position = f.vec3_or("position", Vec3::Zero());
+  s.rotation = rotation_of(f);
+  return s;
+}
+
+std::vector<Geometry> read_shapes(const Field& list, int body, const std::string& owner, bool static_body) {
+  std::vector<Geometry> out;
+  for (const Field& f : list.elements()) {
+    Geometry g;
+    g.body = body;
+    g.shape = read_shape(f, static_body);
+    g.name = f.has("name") ? f.child("name").text() : owner + "_" + std::to_string(out.size());
+    out.push_back(g);
+  }
+  return out;
+}
+
+Joint read_joint(const Field& f) {
+  const Field type = f.require("type");
+  const std::string t = type.text();
+  Joint j;
+  if (t == "planar") j.type = JointType::planar;
+  else if (t == "free") j.type = JointType::free;
+  else if (t == "revolute") j.type = JointType::revolute;
+  else if (t == "prismatic") j.type = JointType::prismatic;
+  else if (t == "fixed") j.type = JointType::fixed;
+  else type.fail("unknown joint type '" + t + "' (expected planar, free, revolute, prismatic or fixed)");
+  const bool has_axis = j.type == JointType::revolute || j.type == JointType::prismatic;
+  if (has_axis) f.expect_map({"type", "origin", "rpy_deg", "axis"});
+  else f.expect_map({"type", "origin", "rpy_deg"});
+  j.origin = f.vec3_or("origin", Vec3::Zero());
+  j.rotation = rotation_of(f);
+  if (has_axis)
+    j.axis = f.has("axis") ? unit_vector(f.child("axis"))
+                           : (j.type == JointType::revolute ? Vec3::UnitZ() : Vec3::UnitX());
+  return j;
+}
+
+Mat3 read_inertia(const Field& f) {
+  const std::vector<double> x = f.numbers();
+  Mat3 I;
+  if (x.size() == 3) I = Vec3(x[0], x[1], x[2]).asDiagonal();
+  else if (x.size() == 6) I << x[0], x[3], x[4], x[3], x[1], x[5], x[4], x[5], x[2];
+  else f.fail("expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], found " + std::to_string(x.size()) + " numbers");
+  const Vec3 p = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();  // ascending
+  const double tol = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
+  if (p[0] < -tol)
+    f.fail("inertia is not positive semi-definite (principal moments " + std::to_string(p[0]) + ", " +
+           std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")");
+  if (p[0] + p[1] < p[2] - tol)
+    f.fail("principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them");
+  return I;
+}
+
+// Mass properties: explicit (mass + inertia), from shapes at a density, or from shapes scaled to a mass.
+void read_mass(const Field& f, const std::vector<Geometry>& shapes, Body& b) {
+  std::vector<MassProperties> parts;
+  double volume = 0.0;
+  for (const Geometry& g : shapes) {
+    parts.push_back(shape_mass_properties(g.shape, 1.0));
+    volume += shape_volume(g.shape);
+  }
+  if (f.has("density")) {
+    if (f.has("mass")) f.child("density").fail("give either mass or density, not both");
+    if (f.has("inertia") || f.has("com"))
+      f.child("density").fail("with density, com and inertia are computed from the shapes; remove them");
+    if (shapes.empty()) f.child("density").fail("density needs at least one shape to compute mass from");
+    const double rho = f.child("density").positive();
+    const MassProperties p = combine_mass_properties(parts);
+    b.mass = rho * p.mass;
+    b.com = p.com;
+    b.inertia = rho * p.inertia;
+    return;
+  }
+  if (!f.has("mass")) f.fail("missing required key 'mass' (or 'density' with shapes)");
+  b.mass = f.child("mass").non_negative();
+  if (f.has("inertia")) {
+    b.inertia = read_inertia(f.child("inertia"));
+    b.com = f.vec3_or("com", Vec3::Zero());
+    return;
+  }
+  if (shapes.empty())
+    f.fail("missing required key 'inertia' (a point mass has inertia: [0, 0, 0]; or give shapes to compute it)");
+  if (f.has("com")) f.child("com").fail("com is computed from the shapes unless inertia is given too");
+  const MassProperties p = combine_mass_properties(parts);
+  b.com = p.com;
+  b.inertia = p.inertia * (b.mass / volume);
+}
+
+bool is_angle(JointType type, std::string_view coordinate) {
+  if (type == JointType::free) return coordinate == "wx" || coordinate == "wy" || coordinate == "wz";
+  return (type == JointType::planar || type == JointType::revolute) &&
+         (coordinate == "theta" || coordinate == "omega");
+}
+
+// Initial coordinates by name ("theta", "vx", ...); angles may be given in degrees as <name>_deg.
+void read_initial(const Field& f, const Body& b, State& state) {
+  std::vector<std::string> allowed;
+  auto names = joint_q_names(b.joint.type);
+  const auto v_names = joint_v_names(b.joint.type);
+  names.insert(names.end(), v_names.begin(), v_names.end());
+  for (auto n : names) {
+    allowed.emplace_back(n);
+    if (is_angle(b.joint.type, n)) allowed.push_back(std::string(n) + "_deg");
+  }
+  if (b.joint.type == JointType::free) allowed.push_back("rpy_deg");
+  if (allowed.empty()) f.fail("a fixed joint has no coordinates to set");
+  f.expect_map(allowed);
+
+  auto value_of = [&](std::string_view n, double& out) {
+    const std::string name(n);
+    const bool plain = f.has(name), deg = f.has(name + "_deg");
+    if (plain && deg) f.child(name + "_deg").fail("give " + name + " or " + name + "_deg, not both");
+    if (plain) out = f.child(name).number();
+    if (deg) out = f.child(name + "_deg").number() * kDeg;
+  };
+  const auto q_names = joint_q_names(b.joint.type);
+  for (size_t k = 0; k < q_names.size(); ++k) value_of(q_names[k], state.q[b.joint.q_index + k]);
+  for (size_t k = 0; k < v_names.size(); ++k) value_of(v_names[k], state.v[b.joint.v_index + k]);
+  if (b.joint.type != JointType::free) return;
+
+  double* quat = state.q.data() + b.joint.q_index + 3;
+  const int given = f.has("qw") + f.has("qx") + f.has("qy") + f.has("qz");
+  if (given > 0 && f.has("rpy_deg")) f.child("rpy_deg").fail("give the orientation as rpy_deg or as qw, qx, qy, qz, not both");
+  if (given > 0 && given < 4) f.fail("give all four quaternion components qw, qx, qy, qz");
+  if (f.has("rpy_deg")) {
+    const Quat r(rpy_rotation(f.child("rpy_deg").vec3()));
+    quat[0] = r.w();
+    quat[1] = r.x();
+    quat[2] = r.y();
+    quat[3] = r.z();
+  }
+  if (Eigen::Map<Eigen::Vector4d>(quat).norm() < 1e-9) f.child("qw").fail("the quaternion is zero; it must have unit length");
+  joint_normalize(b.joint, state.q.data() + b.joint.q_index);
+}
+
+SimulationSettings read_simulation(const Field& f) {
+  f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps"});
+  SimulationSettings s;
+  s.t_end = f.require("t_end").positive();
+  if (f.has("output_interval")) s.output_interval = f.child("output_interval").positive();
+  if (f.has("rtol")) s.ode.rtol = f.child("rtol").positive();
+  if (s.ode.rtol >= 1) f.child("rtol").fail("must be below 1");
+  if (s.ode.rtol < 1e-14) f.child("rtol").fail("must be at least 1e-14 (double precision cannot do better)");
+  if (f.has("atol")) s.ode.atol = f.child("atol").positive();
+  if (f.has("max_step")) s.ode.max_step = f.child("max_step").non_negative();
+  if (f.has("initial_step")) s.ode.initial_step = f.child("initial_step").positive();
+  if (f.has("max_steps")) {
+    s.max_steps = f.child("max_steps").integer();
+    if (s.max_steps < 1) f.child("max_steps").fail("must be at least 1");
+  }
+  return s;
+}
+
+OutputSettings read_output(const Field& f) {
+  f.expect_map({"directory", "precision"});
+  OutputSettings o;
+  if (f.has("directory")) o.directory = f.child("directory").text();
+  if (f.has("precision")) {
+    const long p = f.child("precision").integer();
+    if (p < 3 || p > 17) f.child("precision").fail("must be between 3 and 17 significant digits");
+    o.precision = static_cast<int>(p);
+  }
+  return o;
+}
+
+std::string stem_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = base.find_last_of('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+Scene build_scene(const YAML::Node& doc, const std::string& file) {
+  const Field root(file, doc, "");
+  root.expect_map({"name", "description", "world", "bodies", "simulation", "output"});
+  Scene scene;
+  scene.source = file;
+  scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
+  if (!std::regex_match(scene.name, std::regex("[A-Za-z0-9_.-]+")))
+    root.child("name").fail("use letters, digits, '_', '-' and '.' only (it names the output directory)");
+  if (root.has("description")) scene.description = root.child("description").text();
+
+  const Field world = root.child("world");
+  if (world.defined()) world.expect_map({"gravity", "planar", "shapes"});
+  if (world.has("shapes")) scene.geometries = read_shapes(world.child("shapes"), -1, "world", true);
+
+  Model& model = scene.model;
+  const Field bodies = root.require("bodies");
+  const std::vector<Field> body_fields = bodies.elements();
+  if (body_fields.empty()) bodies.fail("a scene needs at least one body");
+  for (const Field& f : body_fields) {
+    f.expect_map({"name", "parent", "joint", "mass", "com", "inertia", "density", "shapes", "initial"});
+    Body b;
+    const Field name = f.require("name");
+    b.name = name.text();
+    if (!valid_name(b.name)) name.fail("body names use letters, digits and '_' and do not start with a digit");
+    if (b.name == "world") name.fail("'world' is reserved for the fixed world frame");
+    if (model.body_index(b.name) >= 0) name.fail("duplicate body name '" + b.name + "'");
+    const std::string parent = f.has("parent") ? f.child("parent").text() : "world";
+    if (parent != "world") {
+      b.parent = model.body_index(parent);
+      if (b.parent < 0)
+        f.child("parent").fail("unknown parent '" + parent + "' (a body's parent must be listed before it)");
+    }
+    b.joint = read_joint(f.require("joint"));
+    const int index = static_cast<int>(model.bodies.size());
+    std::vector<Geometry> shapes;
+    if (f.has("shapes")) shapes = read_shapes(f.child("shapes"), index, b.name, false);
+    read_mass(f, shapes, b);
+    model.bodies.push_back(b);
+    scene.geometries.insert(scene.geometries.end(), shapes.begin(), shapes.end());
+  }
+  finalize_model(model);
+
+  const bool planar_declared = world.has("planar") && world.child("planar").boolean();
+  if (planar_declared && !model.planar)
+    world.child("planar").fail("the scene is declared planar, but a joint moves out of the x-y plane "
+                               "(planar scenes use planar joints, revolute joints about z and prismatic joints in the plane)");
+  model.gravity = world.has("gravity") ? world.child("gravity").vec3()
+                                       : (model.planar ? Vec3(0, -9.81, 0) : Vec3(0, 0, -9.81));
+
+  scene.initial.q = neutral_configuration(model);
+  scene.initial.v = Eigen::VectorXd::Zero(model.nv);
+  for (size_t i = 0; i < body_fields.size(); ++i)
+    if (body_fields[i].has("initial"))
+      read_initial(body_fields[i].child("initial"), model.bodies[i], scene.initial);
+
+  if (model.nv == 0) bodies.fail("the scene has no degrees of freedom (every joint is fixed)");
+  const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);
+  if (m.conditioning < 1e-12)
+    bodies.fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
+                model.v_names[m.weakest] + "' (give the bodies this joint moves mass or inertia)");
+
+  scene.simulation = read_simulation(root.require("simulation"));
+  if (root.has("output")) scene.output = read_output(root.child("output"));
+  return scene;
+}
+
+}  // namespace
+
+Scene load_scene(const std::string& path) { return build_scene(parse_yaml_file(path), path); }
+
+Scene load_scene_text(const std::string& text, const std::string& name) {
+  return build_scene(parse_yaml_text(text, name), name);
+}
+
+}  // namespace impactsim

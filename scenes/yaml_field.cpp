@@ -1,0 +1,195 @@
+#include "scenes/yaml_field.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace impactsim {
+namespace {
+
+std::string located(const std::string& file, int line, int column, const std::string& key,
+                    const std::string& message) {
+  std::ostringstream s;
+  s << file;
+  if (line > 0) s << ':' << line << ':' << column;
+  s << ": ";
+  if (!key.empty()) s << key << ": ";
+  s << message;
+  return s.str();
+}
+
+std::string kind_of(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Scalar: return n.Tag() == "!" ? "the string \"" + n.Scalar() + "\"" : "'" + n.Scalar() + "'";
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "?";
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+SceneError::SceneError(std::string file, int line, int column, std::string key, std::string message)
+    : std::runtime_error(located(file, line, column, key, message)), file_(std::move(file)),
+      key_(std::move(key)), message_(std::move(message)), line_(line), column_(column) {}
+
+Field::Field(const std::string& file, YAML::Node node, std::string path)
+    : Field(file, node, std::move(path), node.IsDefined() ? node.Mark() : YAML::Mark::null_mark()) {}
+
+Field::Field(const std::string& file, YAML::Node node, std::string path, YAML::Mark mark)
+    : file_(&file), node_(std::move(node)), path_(std::move(path)), mark_(mark) {}
+
+void Field::fail(const std::string& message) const {
+  const bool known = mark_.line >= 0;
+  throw SceneError(*file_, known ? mark_.line + 1 : 0, known ? mark_.column + 1 : 0, path_, message);
+}
+
+// A missing key yields an undefined Field placed at this node, so errors point at the parent.
+Field Field::child(const std::string& key) const {
+  std::string path = path_.empty() ? key : path_ + "." + key;
+  if (node_.IsMap()) {
+    const YAML::Node& self = node_;  // const access never inserts the key
+    const YAML::Node value = self[key];
+    if (value.IsDefined()) return Field(*file_, value, std::move(path), value.Mark());
+  }
+  return Field(*file_, YAML::Node(YAML::NodeType::Undefined), std::move(path), mark_);
+}
+
+Field Field::require(const std::string& key) const {
+  Field f = child(key);
+  if (!f.defined()) f.fail("missing required key '" + key + "'");
+  return f;
+}
+
+void Field::expect_map(std::initializer_list<std::string_view> allowed) const {
+  expect_map(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void Field::expect_map(const std::vector<std::string>& allowed) const {
+  if (!node_.IsMap()) fail("expected a map of keys (" + join(allowed) + "), found " + kind_of(node_));
+  std::set<std::string> seen;
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    Field at(*file_, kv.first, path_.empty() ? key : path_ + "." + key);
+    if (seen.count(key)) at.fail("duplicate key '" + key + "'");
+    seen.insert(key);
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == key;
+    if (!ok) at.fail("unknown key '" + key + "' (allowed here: " + join(allowed) + ")");
+  }
+}
+
+std::vector<std::string> Field::keys() const {
+  std::vector<std::string> out;
+  if (node_.IsMap())
+    for (const auto& kv : node_) out.push_back(kv.first.Scalar());
+  return out;
+}
+
+std::vector<Field> Field::elements() const {
+  if (!node_.IsSequence()) fail("expected a list, found " + kind_of(node_));
+  std::vector<Field> out;
+  for (size_t i = 0; i < node_.size(); ++i)
+    out.emplace_back(*file_, node_[i], path_ + "[" + std::to_string(i) + "]");
+  return out;
+}
+
+// Strict: plain (unquoted) scalars that strtod consumes whole; YAML's .nan and .inf are refused.
+double Field::number() const {
+  if (!node_.IsScalar() || node_.Tag() == "!") fail("expected a number, found " + kind_of(node_));
+  const std::string& s = node_.Scalar();
+  std::string bare;
+  for (char c : s)
+    if (c != '+' && c != '-' && c != '.') bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (bare == "nan" || bare == "inf" || bare == "infinity") fail("must be a finite number, found '" + s + "'");
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0') fail("expected a number, found " + kind_of(node_));
+  if (errno == ERANGE || !std::isfinite(value)) fail("must be a finite number, found '" + s + "'");
+  return value;
+}
+
+double Field::positive() const {
+  const double x = number();
+  if (!(x > 0)) fail("must be positive, found " + node_.Scalar());
+  return x;
+}
+
+double Field::non_negative() const {
+  const double x = number();
+  if (x < 0) fail("must not be negative, found " + node_.Scalar());
+  return x;
+}
+
+long Field::integer() const {
+  const double x = number();
+  if (std::floor(x) != x || std::abs(x) > 9e15) fail("expected a whole number, found " + node_.Scalar());
+  return static_cast<long>(x);
+}
+
+bool Field::boolean() const {
+  if (node_.IsScalar() && node_.Tag() != "!") {
+    if (node_.Scalar() == "true") return true;
+    if (node_.Scalar() == "false") return false;
+  }
+  fail("expected true or false, found " + kind_of(node_));
+}
+
+std::string Field::text() const {
+  if (!node_.IsScalar()) fail("expected a string, found " + kind_of(node_));
+  return node_.Scalar();
+}
+
+std::vector<double> Field::numbers() const {
+  std::vector<double> out;
+  for (const Field& e : elements()) out.push_back(e.number());
+  return out;
+}
+
+Vec3 Field::vec3() const {
+  const std::vector<Field> e = elements();
+  if (e.size() != 3) fail("expected a list of 3 numbers, found " + std::to_string(e.size()) + " entries");
+  return Vec3(e[0].number(), e[1].number(), e[2].number());
+}
+
+double Field::number_or(const std::string& key, double fallback) const {
+  const Field f = child(key);
+  return f.defined() ? f.number() : fallback;
+}
+
+Vec3 Field::vec3_or(const std::string& key, const Vec3& fallback) const {
+  const Field f = child(key);
+  return f.defined() ? f.vec3() : fallback;
+}
+
+YAML::Node parse_yaml_text(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw SceneError(name, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
+  }
+}
+
+YAML::Node parse_yaml_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SceneError(path, 0, 0, "", "cannot open the scene file (does it exist and is it readable?)");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw SceneError(path, 0, 0, "", "cannot read the scene file");
+  return parse_yaml_text(buffer.str(), path);
+}
+
+}  // namespace impactsim

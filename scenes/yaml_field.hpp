@@ -1,0 +1,86 @@
+#pragma once
+// Strict, located access to a YAML document. A Field is one node together with its key path
+// ("bodies[1].joint.type") and the place it came from, so every error names file, line, column and
+// key. Missing keys are reported at their parent's position.
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/spatial.hpp"
+
+namespace impactsim {
+
+// A problem with a scene file. what() is "file:line:column: key.path: message".
+class SceneError : public std::runtime_error {
+ public:
+  SceneError(std::string file, int line, int column, std::string key, std::string message);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }      // 1-based, 0 if unknown
+  int column() const { return column_; }  // 1-based, 0 if unknown
+  const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_, key_, message_;
+  int line_, column_;
+};
+
+class Field {
+ public:
+  Field(const std::string& file, YAML::Node node, std::string path);
+  Field(const Field&) = default;
+  Field(Field&&) = default;
+  // Assigning a YAML::Node rebinds the shared document node, so Fields are never assigned.
+  Field& operator=(const Field&) = delete;
+  Field& operator=(Field&&) = delete;
+
+  const std::string& path() const { return path_; }
+  bool defined() const { return node_.IsDefined() && !node_.IsNull(); }
+  bool is_map() const { return node_.IsMap(); }
+  bool is_sequence() const { return node_.IsSequence(); }
+
+  [[noreturn]] void fail(const std::string& message) const;
+
+  // Map access. child() of a missing key is an undefined Field located at this node.
+  Field child(const std::string& key) const;
+  Field require(const std::string& key) const;
+  bool has(const std::string& key) const { return child(key).defined(); }
+  // Requires a map and rejects unknown and duplicate keys.
+  void expect_map(std::initializer_list<std::string_view> allowed) const;
+  void expect_map(const std::vector<std::string>& allowed) const;
+  std::vector<std::string> keys() const;
+
+  // Sequence access.
+  std::vector<Field> elements() const;
+
+  // Scalars. Numbers must be finite.
+  double number() const;
+  double positive() const;
+  double non_negative() const;
+  long integer() const;
+  bool boolean() const;
+  std::string text() const;
+  Vec3 vec3() const;
+  std::vector<double> numbers() const;
+
+  double number_or(const std::string& key, double fallback) const;
+  Vec3 vec3_or(const std::string& key, const Vec3& fallback) const;
+
+ private:
+  Field(const std::string& file, YAML::Node node, std::string path, YAML::Mark mark);
+
+  const std::string* file_;
+  YAML::Node node_;
+  std::string path_;
+  YAML::Mark mark_;
+};
+
+// Parses a whole YAML file (or text, for tests); syntax errors become SceneErrors.
+YAML::Node parse_yaml_file(const std::string& path);
+YAML::Node parse_yaml_text(const std::string& text, const std::string& name);
+
+}  // namespace impactsim

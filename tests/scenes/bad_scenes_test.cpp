@@ -1,0 +1,122 @@
+// Every malformed scene in tests/scenes/bad gives its own clear error naming file, line, column and
+// key. Each fixture marks the line the error must point at with "# error here".
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "scenes/scene.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+struct BadScene {
+  std::string file;
+  std::string key;      // expected key path ("" for file-level errors)
+  std::string message;  // a fragment the message must contain
+};
+
+std::string fixture(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/bad/" + name; }
+
+void PrintTo(const BadScene& b, std::ostream* os) { *os << b.file; }
+
+int marked_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find("# error here") != std::string::npos) return n;
+  return 0;
+}
+
+const std::vector<BadScene> kBadScenes = {
+
+        BadScene{"syntax_error.yaml", "", "YAML syntax error"},
+        BadScene{"unknown_top_key.yaml", "bodys", "unknown key 'bodys'"},
+        BadScene{"missing_bodies.yaml", "bodies", "missing required key 'bodies'"},
+        BadScene{"missing_t_end.yaml", "simulation.t_end", "missing required key 't_end'"},
+        BadScene{"negative_mass.yaml", "bodies[0].mass", "must not be negative"},
+        BadScene{"inertia_not_psd.yaml", "bodies[0].inertia", "not positive semi-definite"},
+        BadScene{"inertia_triangle.yaml", "bodies[0].inertia", "triangle inequality"},
+        BadScene{"zero_quaternion.yaml", "bodies[0].initial.qw", "quaternion is zero"},
+        BadScene{"mass_is_a_string.yaml", "bodies[0].mass", "expected a number, found the string \"heavy\""},
+        BadScene{"nan_t_end.yaml", "simulation.t_end", "must be a finite number"},
+        BadScene{"unknown_joint_type.yaml", "bodies[0].joint.type", "unknown joint type 'hinge'"},
+        BadScene{"unknown_parent.yaml", "bodies[0].parent", "unknown parent 'torso'"},
+        BadScene{"duplicate_body.yaml", "bodies[1].name", "duplicate body name 'ball'"},
+        BadScene{"duplicate_key.yaml", "bodies[0].mass", "duplicate key 'mass'"},
+        BadScene{"singular_mass_matrix.yaml", "bodies", "mass matrix is singular"},
+        BadScene{"com_too_short.yaml", "bodies[0].com", "expected a list of 3 numbers"},
+        BadScene{"unknown_initial_coordinate.yaml", "bodies[0].initial.x", "unknown key 'x'"},
+        BadScene{"halfspace_on_body.yaml", "bodies[0].shapes[0]", "halfspace is infinite"},
+        BadScene{"density_without_shapes.yaml", "bodies[0].density", "needs at least one shape"},
+        BadScene{"declared_planar_but_free.yaml", "world.planar", "declared planar"},
+        BadScene{"precision_out_of_range.yaml", "output.precision", "between 3 and 17"},
+        BadScene{"angle_given_twice.yaml", "bodies[0].initial.theta_deg", "not both"},
+        BadScene{"not_a_map.yaml", "", "expected a map"},
+        BadScene{"unknown_shape_type.yaml", "bodies[0].shapes[0].type", "unknown shape type 'blob'"},
+        BadScene{"missing_inertia.yaml", "bodies[0]", "missing required key 'inertia'"},
+        BadScene{"negative_box_size.yaml", "bodies[0].shapes[0].size", "must be positive"},
+        BadScene{"zero_axis.yaml", "bodies[0].joint.axis", "non-zero vector"}};
+
+class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
+
+TEST_P(BadSceneTest, ReportsFileLineKeyAndMessage) {
+  const BadScene& bad = GetParam();
+  const std::string path = fixture(bad.file);
+  try {
+    load_scene(path);
+    FAIL() << bad.file << " loaded without error";
+  } catch (const SceneError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.key(), bad.key) << what;
+    EXPECT_NE(e.message().find(bad.message), std::string::npos) << what;
+    EXPECT_EQ(e.line(), marked_line(path)) << what;
+    EXPECT_GT(e.column(), 0) << what;
+    // The one-line form a user sees starts with file:line:column.
+    EXPECT_EQ(what.rfind(path + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": ", 0), 0u)
+        << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, BadSceneTest, ::testing::ValuesIn(kBadScenes),
+    [](const auto& info) {
+      std::string name = info.param.file.substr(0, info.param.file.find('.'));
+      return name;
+    });
+
+TEST(BadScenes, EveryFixtureIsCovered) {
+  // A fixture added without a table entry would silently go untested.
+  for (const auto& entry : std::filesystem::directory_iterator(fixture(""))) {
+    const std::string name = entry.path().filename().string();
+    if (name == "empty_file.yaml") continue;  // tested on its own below: it has no line to point at
+    bool listed = false;
+    for (const BadScene& b : kBadScenes) listed = listed || b.file == name;
+    EXPECT_TRUE(listed) << name;
+  }
+  EXPECT_GE(kBadScenes.size(), 15u);
+}
+
+TEST(BadScenes, MissingFileNamesThePath) {
+  try {
+    load_scene("/nonexistent/scene.yaml");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.file(), "/nonexistent/scene.yaml");
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+  }
+}
+
+TEST(BadScenes, EmptyFileIsNotAScene) {
+  try {
+    load_scene(fixture("empty_file.yaml"));
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(e.message().find("expected a map"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
