@@ -1,0 +1,67 @@
+// impactsim check: validate a scene and summarize its model.
+#include <iostream>
+#include <Eigen/Eigenvalues>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "app/commands.hpp"
+#include "collision/shape.hpp"
+#include "core/joint.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+std::string vec(const Vec3& a) {
+  std::ostringstream s;
+  s << '[' << a.x() << ", " << a.y() << ", " << a.z() << ']';
+  return s.str();
+}
+
+}  // namespace
+
+std::string describe_scene(const Scene& scene) {
+  const Model& m = scene.model;
+  std::ostringstream s;
+  s.precision(6);
+  s << "scene        " << scene.name << " (" << scene.source << ")\n";
+  if (!scene.description.empty()) s << "description  " << scene.description << '\n';
+  s << "planar       " << (m.planar ? "yes" : "no") << '\n';
+  s << "gravity      " << vec(m.gravity) << " m/s^2\n";
+  double total_mass = 0;
+  for (const Body& b : m.bodies) total_mass += b.mass;
+  s << "bodies       " << m.bodies.size() << ", total mass " << total_mass << " kg\n";
+  for (const Body& b : m.bodies) {
+    s << "  " << b.name << ": " << joint_type_name(b.joint.type) << " joint to "
+      << (b.parent < 0 ? std::string("world") : m.bodies[b.parent].name) << ", mass " << b.mass << " kg, com "
+      << vec(b.com) << ", principal inertia " << vec(Eigen::SelfAdjointEigenSolver<Mat3>(b.inertia).eigenvalues())
+      << " kg m^2\n";
+  }
+  s << "dof          nq = " << m.nq << ", nv = " << m.nv << '\n';
+  s << "coordinates  ";
+  for (size_t i = 0; i < m.q_names.size(); ++i) s << (i ? ", " : "") << m.q_names[i];
+  s << '\n';
+  s << "shapes       " << scene.geometries.size();
+  for (const Geometry& g : scene.geometries)
+    s << (&g == &scene.geometries.front() ? ": " : ", ") << g.name << " (" << shape_type_name(g.shape.type) << ')';
+  s << '\n';
+  const auto [K, U] = energies(m, scene.initial.q, scene.initial.v);
+  s << "initial      kinetic " << K << " J, potential " << U << " J, total " << K + U << " J\n";
+  const SimulationSettings& sim = scene.simulation;
+  s << "simulation   t_end " << sim.t_end << " s, output every " << sim.output_interval << " s, rtol "
+    << sim.ode.rtol << ", atol " << sim.ode.atol << '\n';
+  return s.str();
+}
+
+int check_command(const std::string& scene_path) {
+  try {
+    std::cout << describe_scene(load_scene(scene_path));
+  } catch (const SceneError& e) {
+    spdlog::error("{}", e.what());
+    return kExitScene;
+  }
+  return kExitOk;
+}
+
+}  // namespace impactsim

@@ -1,0 +1,29 @@
+#pragma once
+// The subcommands of the impactsim executable. Each returns the process exit code.
+#include <string>
+
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+
+// Exit codes shared by every subcommand (documented in the README).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUsage = 1,       // bad command-line arguments
+  kExitScene = 2,       // the scene file is missing, malformed or non-physical
+  kExitSimulation = 3,  // the simulation could not go on; output so far is kept
+  kExitOutput = 4,      // an output file could not be written
+};
+
+struct RunOptions {
+  std::string scene;
+  std::string output_dir;  // "" = the scene's output.directory, else out/<scene name>
+};
+
+int run_command(const RunOptions& options);
+int check_command(const std::string& scene_path);
+
+// The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy.
+std::string describe_scene(const Scene& scene);
+
+}  // namespace impactsim

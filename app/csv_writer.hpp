@@ -1,0 +1,32 @@
+#pragma once
+// Writes a CSV table row by row, flushing each row so that everything written survives a failure
+// later in the run.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace impactsim {
+
+class CsvWriter {
+ public:
+  // Throws std::runtime_error naming the path if the file cannot be created.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision);
+  // Values in column order; their count must match the header.
+  void row(const std::vector<double>& values);
+  // Starts a row from t and the two vectors, then appends `extra`.
+  void row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b, std::initializer_list<double> extra);
+  long rows() const { return rows_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void check_written();
+
+  std::string path_;
+  std::ofstream out_;
+  size_t columns_;
+  long rows_ = 0;
+};
+
+}  // namespace impactsim

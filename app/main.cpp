@@ -1,0 +1,54 @@
+// impactsim: command-line entry point.
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "app/commands.hpp"
+
+namespace {
+
+struct Verbosity {
+  bool quiet = false;
+  bool verbose = false;
+};
+
+void add_verbosity(CLI::App* command, Verbosity& v) {
+  command->add_flag("-q,--quiet", v.quiet, "Print only warnings and errors");
+  command->add_flag("-v,--verbose", v.verbose, "Print debugging detail");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace impactsim;
+  spdlog::set_default_logger(spdlog::stderr_color_st("impactsim"));
+  spdlog::set_pattern("[%l] %v");
+
+  CLI::App app{"impactsim: event-driven rigid-body simulation of simultaneous frictional impacts"};
+  app.require_subcommand(1);
+  Verbosity verbosity;
+
+  RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv");
+  run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
+  run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)");
+  add_verbosity(run_cmd, verbosity);
+
+  std::string check_scene;
+  CLI::App* check_cmd = app.add_subcommand("check", "Validate a scene and print a summary of its model");
+  check_cmd->add_option("scene", check_scene, "Scene file (YAML)")->required();
+  add_verbosity(check_cmd, verbosity);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  spdlog::set_level(verbosity.quiet ? spdlog::level::warn
+                                    : verbosity.verbose ? spdlog::level::debug : spdlog::level::info);
+
+  if (*run_cmd) return run_command(run);
+  if (*check_cmd) return check_command(check_scene);
+  return kExitUsage;
+}

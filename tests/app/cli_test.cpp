@@ -1,0 +1,149 @@
+// The impactsim executable end to end: outputs, messages and exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/commands.hpp"
+
+namespace impactsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("impactsim_cli_" + std::to_string(getpid()) + "_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// ctest runs tests in parallel processes, so each test captures output in a directory of its own.
+Result impactsim(const std::string& args) {
+  static int calls = 0;
+  const fs::path dir =
+      fresh_dir(std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_io" + std::to_string(calls++));
+  const std::string cmd = std::string(IMPACTSIM_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(dir / "out"), read_all(dir / "err")};
+}
+
+std::string scene(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name; }
+std::string bad(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/bad/" + name; }
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  for (std::string cell; std::getline(s, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+TEST(Cli, RunWritesTheTrajectoryOfTheDefaultScene) {
+  const fs::path dir = fresh_dir("run");
+  const Result r = impactsim("run " + scene("double_pendulum.yaml") + " -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream csv(dir / "trajectory.csv");
+  std::string header, line, last;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "t,upper.theta,lower.theta,upper.omega,lower.omega,kinetic_energy,potential_energy");
+  int rows = 0;
+  double e0 = NAN, worst = 0;
+  while (std::getline(csv, line)) {
+    const auto cells = split(line);
+    ASSERT_EQ(cells.size(), 7u) << line;
+    const double e = std::stod(cells[5]) + std::stod(cells[6]);
+    if (rows == 0) e0 = e;
+    worst = std::max(worst, std::abs(e - e0));
+    last = line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 1001);
+  EXPECT_EQ(split(last)[0], "10");
+  // Energy is conserved: the scale is m g L = 9.81 J, the CSV carries 12 significant digits.
+  EXPECT_LT(worst, 1e-7);
+  EXPECT_NE(r.err.find("timing:"), std::string::npos) << r.err;
+}
+
+TEST(Cli, QuietRunPrintsNothing) {
+  const fs::path dir = fresh_dir("quiet");
+  const Result r = impactsim("run --quiet " + scene("double_pendulum.yaml") + " -o " + dir.string());
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, CheckPrintsTheModelSummary) {
+  const Result r = impactsim("check " + scene("double_pendulum.yaml"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("bodies       2, total mass 2 kg"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nq = 2, nv = 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("upper: revolute joint to world"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("planar       yes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("initial      kinetic 0 J"), std::string::npos) << r.out;
+}
+
+TEST(Cli, SceneErrorExitsWithTwoAndWritesNothing) {
+  const fs::path dir = fresh_dir("bad") / "never";
+  const Result r = impactsim("run " + bad("negative_mass.yaml") + " -o " + dir.string());
+  EXPECT_EQ(r.code, kExitScene);
+  EXPECT_NE(r.err.find("negative_mass.yaml:4:11: bodies[0].mass: must not be negative"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST(Cli, MissingSceneFileExitsWithTwo) {
+  const Result r = impactsim("check /no/such/scene.yaml");
+  EXPECT_EQ(r.code, kExitScene);
+  EXPECT_NE(r.err.find("/no/such/scene.yaml: cannot open"), std::string::npos) << r.err;
+}
+
+TEST(Cli, FailedSimulationKeepsTheRowsWrittenSoFar) {
+  const fs::path dir = fresh_dir("fail");
+  std::ofstream(dir / "limited.yaml") << read_all(scene("double_pendulum.yaml")) << "  max_steps: 50\n";
+  const Result r = impactsim("run " + (dir / "limited.yaml").string() + " -o " + (dir / "out").string());
+  EXPECT_EQ(r.code, kExitSimulation) << r.err;
+  EXPECT_NE(r.err.find("more than 50 steps"), std::string::npos) << r.err;
+  const std::string csv = read_all(dir / "out" / "trajectory.csv");
+  const long lines = std::count(csv.begin(), csv.end(), '\n');
+  EXPECT_GT(lines, 2);
+  EXPECT_LT(lines, 1002);
+  EXPECT_NE(r.err.find(std::to_string(lines - 1) + " rows"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UnwritableOutputExitsWithFour) {
+  const Result r = impactsim("run " + scene("double_pendulum.yaml") + " -o /proc/impactsim-cannot-write");
+  EXPECT_EQ(r.code, kExitOutput) << r.err;
+  EXPECT_NE(r.err.find("/proc/impactsim-cannot-write"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UsageErrorsExitWithOne) {
+  EXPECT_EQ(impactsim("").code, kExitUsage);
+  EXPECT_EQ(impactsim("run").code, kExitUsage);
+  EXPECT_EQ(impactsim("frobnicate").code, kExitUsage);
+  EXPECT_EQ(impactsim("run x.yaml --no-such-flag").code, kExitUsage);
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+  for (const std::string cmd : {"", "run ", "check "}) {
+    const Result r = impactsim(cmd + "--help");
+    EXPECT_EQ(r.code, 0) << cmd;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,42 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/csv_writer.hpp"
+
+namespace impactsim {
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CsvWriter, WritesHeaderAndRowsAndFlushesEachRow) {
+  const std::string path = ::testing::TempDir() + "/csv_writer_test.csv";
+  CsvWriter w(path, {"t", "a.x", "a.vx", "e"}, 6);
+  w.row(0.5, Eigen::VectorXd::Constant(1, 1.25), Eigen::VectorXd::Constant(1, -2.0), {1.0 / 3});
+  // Read back while the writer is still open: the row must already be on disk.
+  EXPECT_EQ(read_all(path), "t,a.x,a.vx,e\n0.5,1.25,-2,0.333333\n");
+  w.row({1, 2, 3, 4});
+  EXPECT_EQ(w.rows(), 2);
+}
+
+TEST(CsvWriter, RowOfTheWrongWidthIsRefused) {
+  const std::string path = ::testing::TempDir() + "/csv_writer_width.csv";
+  CsvWriter w(path, {"t", "x"}, 6);
+  EXPECT_THROW(w.row({1, 2, 3}), std::logic_error);
+}
+
+TEST(CsvWriter, UnwritablePathIsAClearError) {
+  try {
+    CsvWriter w("/nonexistent-dir/x.csv", {"t"}, 6);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/x.csv"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
