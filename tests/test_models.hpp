@@ -97,6 +97,20 @@ inline Model planar_model(std::mt19937& rng) {
   return m;
 }
 
+// One body on one joint to the world.
+inline Model single_body_model(JointType type, double mass, const Mat3& inertia, const Vec3& gravity) {
+  Model m;
+  Body b;
+  b.name = "body";
+  b.joint.type = type;
+  b.mass = mass;
+  b.inertia = inertia;
+  m.bodies.push_back(b);
+  m.gravity = gravity;
+  finalize_model(m);
+  return m;
+}
+
 // Random q (unit quaternions) and v.
 inline Eigen::VectorXd random_q(const Model& m, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.5, 1.5);

@@ -174,28 +174,15 @@ INSTANTIATE_TEST_SUITE_P(Models, DynamicsTest,
                          [](const auto& info) { return info.param.name; });
 
 TEST(Dynamics, GravityPotentialOfAPointMass) {
-  Model m;
-  Body b;
-  b.name = "p";
-  b.joint.type = JointType::planar;
-  b.mass = 2.0;
-  b.inertia = Mat3::Identity() * 0.1;
-  m.bodies.push_back(b);
-  m.gravity = Vec3(0, -9.81, 0);
-  finalize_model(m);
+  const Model m = testing::single_body_model(JointType::planar, 2.0, Mat3::Identity() * 0.1, Vec3(0, -9.81, 0));
   Eigen::VectorXd q(3);
   q << 1.0, 3.0, 0.4;
   EXPECT_NEAR(potential(m, q), 2.0 * 9.81 * 3.0, 1e-12);
 }
 
 TEST(Dynamics, SingularMassMatrixIsReported) {
-  Model m;
-  Body b;
-  b.name = "massless";
-  b.joint.type = JointType::revolute;
-  b.mass = 1.0;  // a point mass on the axis has no inertia about it
-  m.bodies.push_back(b);
-  finalize_model(m);
+  // A point mass on the axis has no inertia about it.
+  const Model m = testing::single_body_model(JointType::revolute, 1.0, Mat3::Zero(), Vec3(0, 0, -9.81));
   const MassMatrixCheck check = check_mass_matrix(m, Eigen::VectorXd::Zero(1));
   EXPECT_LT(check.conditioning, 1e-12);
   EXPECT_EQ(check.weakest, 0);

@@ -63,15 +63,8 @@ TEST(Simulate, OutputRowsAreAtExactMultiplesOfTheInterval) {
 }
 
 TEST(Simulate, TorqueFreeBodyKeepsAngularMomentumAndEnergy) {
-  Model m;
-  Body b;
-  b.name = "body";
-  b.joint.type = JointType::free;
-  b.mass = 2.0;
-  b.inertia = Vec3(1.0, 2.0, 3.0).asDiagonal();  // three different principal moments
-  m.bodies.push_back(b);
-  m.gravity = Vec3::Zero();
-  finalize_model(m);
+  // Three different principal moments, no gravity.
+  const Model m = testing::single_body_model(JointType::free, 2.0, Vec3(1.0, 2.0, 3.0).asDiagonal(), Vec3::Zero());
   // Spin near the unstable middle axis, so the body tumbles (the tennis-racket effect).
   State x0{neutral_configuration(m), Eigen::VectorXd(6)};
   x0.v << 0.3, -0.2, 0.1, 0.05, 2.0, 0.05;
@@ -125,15 +118,7 @@ TEST(Simulate, ProjectileFollowsTheClosedForm) {
 }
 
 TEST(Simulate, PlanarProjectileWithSpin) {
-  Model m;
-  Body b;
-  b.name = "disk";
-  b.joint.type = JointType::planar;
-  b.mass = 1.0;
-  b.inertia = Mat3::Identity() * 0.5;
-  m.bodies.push_back(b);
-  m.gravity = Vec3(0, -9.81, 0);
-  finalize_model(m);
+  const Model m = testing::single_body_model(JointType::planar, 1.0, Mat3::Identity() * 0.5, Vec3(0, -9.81, 0));
   State x0{Eigen::Vector3d(0, 1, 0), Eigen::Vector3d(2, 3, 4)};
   SimulationSettings s;
   s.t_end = 1;
