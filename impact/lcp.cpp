@@ -1,0 +1,203 @@
+#include "impact/lcp.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <Eigen/LU>
+
+namespace impactsim {
+namespace {
+
+// Tableau of Lemke's method: columns [w (n) | z (n) | z0 | rhs], one row per basic variable, for
+// the system w - W z - 1 z0 = w_vec. Variable k < n is w_k, n <= k < 2n is z_{k-n}, 2n is z0.
+class Tableau {
+ public:
+  Tableau(const Eigen::MatrixXd& W, const Eigen::VectorXd& w) : n_(static_cast<int>(w.size())), T_(n_, 2 * n_ + 2) {
+    T_.setZero();
+    T_.leftCols(n_).setIdentity();
+    T_.middleCols(n_, n_) = -W;
+    T_.col(2 * n_).setConstant(-1.0);
+    T_.col(2 * n_ + 1) = w;
+    basis_.resize(n_);
+    for (int i = 0; i < n_; ++i) basis_[i] = i;
+  }
+
+  int n() const { return n_; }
+  int z0() const { return 2 * n_; }
+  int complement(int var) const { return var < n_ ? var + n_ : var - n_; }
+  int basic(int row) const { return basis_[row]; }
+  double rhs(int row) const { return T_(row, 2 * n_ + 1); }
+
+  // Lexicographic comparison of rows a and b of [rhs | B^-1] divided by their pivots: the
+  // perturbation argument that makes the choice unique, hence no cycling (Cottle-Pang-Stone 4.9).
+  bool lex_less(int a, double pa, int b, double pb, double tol) const {
+    auto entry = [&](int row, int k) { return k == 0 ? rhs(row) : T_(row, k - 1); };
+    for (int k = 0; k <= n_; ++k) {
+      const double x = entry(a, k) / pa, y = entry(b, k) / pb;
+      if (x < y - tol * (1 + std::abs(y))) return true;
+      if (x > y + tol * (1 + std::abs(y))) return false;
+    }
+    return false;
+  }
+
+  // The leaving row for `enter`, or -1 for a ray. Increasing the entering variable by theta changes
+  // basic variable i by -T(i, enter) theta. The first pivot (z0 entering, column all -1) takes the
+  // lexicographically smallest row; later ones the lexicographic minimum ratio over positive pivots,
+  // except that z0 leaves whenever it attains the minimum ratio, which ends the search.
+  int leaving_row(int enter, bool first, double pivot_tol) const {
+    const double floor = pivot_tol * std::max(1.0, T_.col(enter).cwiseAbs().maxCoeff());
+    auto pivot_of = [&](int i) { return first ? 1.0 : T_(i, enter); };
+    int best = -1;
+    for (int i = 0; i < n_; ++i) {
+      if (!first && T_(i, enter) <= floor) continue;
+      if (best < 0 || lex_less(i, pivot_of(i), best, pivot_of(best), 1e-13)) best = i;
+    }
+    if (first || best < 0) return best;
+    const double min_ratio = rhs(best) / pivot_of(best);
+    for (int i = 0; i < n_; ++i)
+      if (basis_[i] == z0() && T_(i, enter) > floor &&
+          rhs(i) / T_(i, enter) <= min_ratio + 1e-13 * (1 + std::abs(min_ratio)))
+        return i;
+    return best;
+  }
+
+  void pivot(int row, int enter) {
+    T_.row(row) /= T_(row, enter);
+    for (int i = 0; i < n_; ++i)
+      if (i != row && T_(i, enter) != 0.0) T_.row(i) -= T_(i, enter) * T_.row(row);
+    basis_[row] = enter;
+  }
+
+ private:
+  int n_;
+  Eigen::MatrixXd T_;
+  std::vector<int> basis_;
+};
+
+// Re-solves W_SS z_S = -w_S on the basic z variables of the terminal basis.
+Eigen::VectorXd polish(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
+  std::vector<int> S;
+  for (int i = 0; i < z.size(); ++i)
+    if (z[i] > 0) S.push_back(i);
+  if (S.empty()) return z;
+  const int k = static_cast<int>(S.size());
+  Eigen::MatrixXd Wss(k, k);
+  Eigen::VectorXd ws(k);
+  for (int a = 0; a < k; ++a) {
+    ws[a] = -w[S[a]];
+    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
+  }
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(Wss);
+  if (!lu.isInvertible()) return z;
+  const Eigen::VectorXd zs = lu.solve(ws);
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(z.size());
+  for (int a = 0; a < k; ++a) out[S[a]] = zs[a];
+  return out;
+}
+
+}  // namespace
+
+double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
+  const Eigen::VectorXd s = W * z + w;
+  const double scale = 1.0 + (w.size() ? w.cwiseAbs().maxCoeff() : 0.0);
+  double r = 0.0;
+  for (int i = 0; i < z.size(); ++i)
+    r = std::max({r, -z[i], -s[i], std::abs(z[i] * s[i]) / scale});
+  return r / scale;
+}
+
+LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+  const int n = static_cast<int>(w.size());
+  LcpSolution out;
+  out.z = Eigen::VectorXd::Zero(n);
+  if (n == 0 || w.minCoeff() >= 0) {
+    out.slack = w;
+    return out;
+  }
+  Tableau t(W, w);
+  const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 50 * n + 100;
+  int enter = t.z0();
+  bool first = true;
+  while (true) {
+    if (out.pivots >= max_pivots) {
+      out.status = LcpSolution::Status::pivot_limit;
+      break;
+    }
+    const int row = t.leaving_row(enter, first, options.pivot_tolerance);
+    if (row < 0) {
+      out.status = LcpSolution::Status::ray_termination;
+      break;
+    }
+    const int leaving = t.basic(row);
+    t.pivot(row, enter);
+    ++out.pivots;
+    first = false;
+    if (leaving == t.z0()) break;
+    enter = t.complement(leaving);
+  }
+  for (int r = 0; r < n; ++r)
+    if (t.basic(r) >= n && t.basic(r) < 2 * n) out.z[t.basic(r) - n] = std::max(0.0, t.rhs(r));
+  if (out.status != LcpSolution::Status::solved) {
+    out.slack = W * out.z + w;
+    out.residual = lcp_residual(W, w, out.z);
+    return out;
+  }
+  const Eigen::VectorXd polished = polish(W, w, out.z);
+  const double r_polished = lcp_residual(W, w, polished), r_raw = lcp_residual(W, w, out.z);
+  if (r_polished < r_raw) out.z = polished;
+  out.z = out.z.cwiseMax(0.0);
+  out.slack = W * out.z + w;
+  out.residual = lcp_residual(W, w, out.z);
+  if (out.residual > options.accept_tolerance) out.status = LcpSolution::Status::inaccurate;
+  return out;
+}
+
+std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,
+                                                     double tolerance) {
+  const int n = static_cast<int>(w.size());
+  if (n > kMaxEnumeration)
+    throw std::invalid_argument("LCP enumeration is limited to " + std::to_string(kMaxEnumeration) +
+                                " variables; this problem has " + std::to_string(n));
+  const double scale = 1.0 + (n ? w.cwiseAbs().maxCoeff() : 0.0);
+  const double tol = tolerance * scale;
+  std::vector<Eigen::VectorXd> solutions;
+  std::vector<int> S;
+  for (unsigned long mask = 0; mask < (1ul << n); ++mask) {
+    S.clear();
+    for (int i = 0; i < n; ++i)
+      if (mask & (1ul << i)) S.push_back(i);
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+    if (!S.empty()) {
+      const int k = static_cast<int>(S.size());
+      Eigen::MatrixXd Wss(k, k);
+      Eigen::VectorXd rhs(k);
+      for (int a = 0; a < k; ++a) {
+        rhs[a] = -w[S[a]];
+        for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
+      }
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(Wss);
+      if (!lu.isInvertible()) continue;
+      const Eigen::VectorXd zs = lu.solve(rhs);
+      if (zs.minCoeff() < -tol) continue;
+      for (int a = 0; a < k; ++a) z[S[a]] = std::max(0.0, zs[a]);
+    }
+    const Eigen::VectorXd s = W * z + w;
+    if (s.minCoeff() < -tol) continue;
+    bool duplicate = false;
+    for (const auto& other : solutions) duplicate = duplicate || (other - z).cwiseAbs().maxCoeff() <= tol;
+    if (!duplicate) solutions.push_back(z);
+  }
+  return solutions;
+}
+
+std::string describe(LcpSolution::Status status) {
+  switch (status) {
+    case LcpSolution::Status::solved: return "solved";
+    case LcpSolution::Status::ray_termination: return "ray termination (the LCP has no solution Lemke can reach)";
+    case LcpSolution::Status::pivot_limit: return "pivot limit reached";
+    case LcpSolution::Status::inaccurate: return "solution residual above tolerance (ill-conditioned problem)";
+  }
+  return "?";
+}
+
+}  // namespace impactsim

@@ -1,0 +1,49 @@
+#pragma once
+// Linear complementarity problems LCP(W, w): find z with
+//   z >= 0,   W z + w >= 0,   z^T (W z + w) = 0
+// (Halm and Posa, Def. 5, eq. (6)-(8); Cottle, Pang and Stone, "The Linear Complementarity Problem").
+//
+// solve_lemke: Lemke's complementary pivoting with covering vector 1 and the lexicographic
+// minimum-ratio rule, so degenerate and redundant problems (parallel contacts, singular W) cannot
+// cycle. The terminal basis is re-solved directly to polish the answer. For copositive-plus W (every
+// impact LCP here) Lemke finds a solution whenever one exists; a ray termination means none does.
+//
+// enumerate_lcp_solutions: every solution at a complementary basis (W_SS z_S = -w_S with W_SS
+// nonsingular), for small n, so multi-valued outcomes can be listed.
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace impactsim {
+
+struct LcpOptions {
+  double pivot_tolerance = 1e-12;     // smallest usable pivot, relative to the column's largest entry
+  double accept_tolerance = 1e-9;     // largest residual accepted as a solution (scaled, see lcp_residual)
+  int max_pivots = 0;                 // 0: 50 n + 100
+};
+
+struct LcpSolution {
+  enum class Status { solved, ray_termination, pivot_limit, inaccurate };
+  Status status = Status::solved;
+  Eigen::VectorXd z;
+  Eigen::VectorXd slack;   // W z + w
+  int pivots = 0;
+  double residual = 0.0;   // see lcp_residual
+  bool ok() const { return status == Status::solved; }
+};
+
+// max over i of: max(-z_i, 0), max(-(Wz+w)_i, 0) and |z_i (Wz+w)_i|, each scaled by 1 + |w|_inf.
+double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z);
+
+LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options = {});
+
+// All distinct solutions at complementary bases; n <= kMaxEnumeration. Throws std::invalid_argument
+// above that size.
+constexpr int kMaxEnumeration = 20;
+std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,
+                                                     double tolerance = 1e-9);
+
+std::string describe(LcpSolution::Status status);
+
+}  // namespace impactsim

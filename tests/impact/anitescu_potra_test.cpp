@@ -1,0 +1,173 @@
+// The Anitescu-Potra law against closed forms (point mass, Newton's cradle, the rocking block of
+// Halm and Posa §5.4.1) and against its invariants on random contact spaces.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "impact/anitescu_potra.hpp"
+
+namespace impactsim {
+namespace {
+
+// Halm and Posa §6.1: 1 x 2 m block, 1 kg, corners A (-w/2, -h/2) and B (w/2, -h/2), mu = 1.
+ContactSpace rocking_block() {
+  ContactSpace c;
+  c.M = Eigen::Vector3d(1, 1, 5.0 / 12).asDiagonal();
+  c.J_n.resize(2, 3);
+  c.J_n << 0, 1, -0.5, 0, 1, 0.5;
+  c.J_t.resize(2, 3);
+  c.J_t << 1, 0, 1, 1, 0, 1;
+  c.mu = Eigen::Vector2d(1, 1);
+  c.e = Eigen::Vector2d::Zero();
+  return c;
+}
+
+// A planar point mass on the ground: normal +y, tangent +x.
+ContactSpace point_on_ground(double mu, double e) {
+  ContactSpace c;
+  c.M = Eigen::Matrix2d::Identity() * 2.0;
+  c.J_n = Eigen::RowVector2d(0, 1);
+  c.J_t = Eigen::RowVector2d(1, 0);
+  c.mu = Eigen::VectorXd::Constant(1, mu);
+  c.e = Eigen::VectorXd::Constant(1, e);
+  return c;
+}
+
+Rng rng(1);
+
+TEST(AnitescuPotra, RockingBlockComesToRest) {
+  const Eigen::Vector3d v_minus(0, -std::sqrt(2 * 9.81 * 0.01), 0);
+  const ImpactResult r = AnitescuPotraLaw().resolve(rocking_block(), v_minus, rng);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  EXPECT_LT(r.v_plus.norm(), 1e-12);
+  EXPECT_NEAR(r.impulse_n.sum(), std::sqrt(2 * 9.81 * 0.01), 1e-12);  // m v0
+  EXPECT_NEAR(r.kinetic_energy_minus, 0.0981, 1e-12);
+  EXPECT_LT(r.kinetic_energy_plus, 1e-24);
+  EXPECT_LT(r.lcp_residual, 1e-12);
+  EXPECT_EQ(r.lcp_solves, 1);
+  // Digest §9: the simultaneous LCP has this single outcome.
+  EXPECT_EQ(anitescu_potra_all_solutions(rocking_block(), v_minus).size(), 1u);
+}
+
+TEST(AnitescuPotra, DuplicatedContactsChangeNothing) {
+  ContactSpace c = rocking_block();
+  c.J_n.conservativeResize(3, 3);
+  c.J_n.row(2) = c.J_n.row(0);
+  c.J_t.conservativeResize(3, 3);
+  c.J_t.row(2) = c.J_t.row(0);
+  c.mu = Eigen::Vector3d(1, 1, 1);
+  c.e = Eigen::Vector3d::Zero();
+  const ImpactResult r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(0.1, -0.4429, 0.2), rng);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  const ImpactResult ref = AnitescuPotraLaw().resolve(rocking_block(), Eigen::Vector3d(0.1, -0.4429, 0.2), rng);
+  EXPECT_LT((r.v_plus - ref.v_plus).norm(), 1e-10);
+}
+
+TEST(AnitescuPotra, PointMassSticksOrSlidesByCoulomb) {
+  // Normal impulse m vy; it sticks when |vx| <= mu vy, else keeps vx - mu vy sign(vx).
+  for (double vx : {-3.0, -0.5, 0.0, 0.4, 2.0}) {
+    const double mu = 0.5, vy = 2.0, m = 2.0;
+    const ImpactResult r = AnitescuPotraLaw().resolve(point_on_ground(mu, 0), Eigen::Vector2d(vx, -vy), rng);
+    ASSERT_TRUE(r.ok);
+    const double expected_vx = std::abs(vx) <= mu * vy ? 0.0 : vx - mu * vy * (vx > 0 ? 1 : -1);
+    EXPECT_NEAR(r.v_plus[0], expected_vx, 1e-12) << vx;
+    EXPECT_NEAR(r.v_plus[1], 0.0, 1e-12);
+    EXPECT_NEAR(r.impulse_n[0], m * vy, 1e-12);
+    EXPECT_NEAR(r.impulse_t[0], m * (expected_vx - vx), 1e-12);
+  }
+}
+
+TEST(AnitescuPotra, NewtonRestitutionReversesTheNormalVelocity) {
+  for (double e : {0.0, 0.5, 0.9, 1.0}) {
+    const ImpactResult r = AnitescuPotraLaw().resolve(point_on_ground(0.0, e), Eigen::Vector2d(1.0, -3.0), rng);
+    EXPECT_NEAR(r.v_plus[1], 3.0 * e, 1e-12);
+    EXPECT_NEAR(r.v_plus[0], 1.0, 1e-12);
+    EXPECT_NEAR(r.kinetic_energy_plus, 0.5 * 2 * (1 + 9 * e * e), 1e-12);
+  }
+}
+
+// Three equal balls in a row, the first moving into the others: with e = 1 the simultaneous
+// law gives (-v/3, 2v/3, 2v/3) and keeps the energy (Halm and Posa's point about simultaneity).
+TEST(AnitescuPotra, NewtonsCradleWithElasticSimultaneousImpact) {
+  ContactSpace c;
+  c.M = Eigen::Matrix3d::Identity();
+  c.J_n.resize(2, 3);
+  c.J_n << -1, 1, 0, 0, -1, 1;
+  c.J_t = Eigen::MatrixXd::Zero(2, 3);
+  c.mu = Eigen::Vector2d::Zero();
+  c.e = Eigen::Vector2d(1, 1);
+  const double v = 1.5;
+  const ImpactResult r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(v, 0, 0), rng);
+  EXPECT_LT((r.v_plus - Eigen::Vector3d(-v / 3, 2 * v / 3, 2 * v / 3)).norm(), 1e-12);
+  EXPECT_NEAR(r.kinetic_energy_plus, r.kinetic_energy_minus, 1e-12);
+}
+
+// A solver failure leaves the velocity untouched and says why: never a silently wrong outcome.
+TEST(AnitescuPotra, SolverFailureIsReportedNotGuessed) {
+  LcpOptions starved;
+  starved.max_pivots = 1;  // the rocking block needs more than one pivot
+  const Eigen::Vector3d v_minus(0, -0.4429, 0);
+  const ImpactResult r = AnitescuPotraLaw(starved).resolve(rocking_block(), v_minus, rng);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostic.find("Anitescu-Potra LCP with 8 variables: pivot limit"), std::string::npos) << r.diagnostic;
+  EXPECT_EQ(r.v_plus, Eigen::VectorXd(v_minus));
+}
+
+TEST(AnitescuPotra, ThreeDimensionalPointMassUsesThePolyhedralCone) {
+  ContactSpace c;
+  c.M = Eigen::Matrix3d::Identity();
+  c.J_n = Eigen::RowVector3d(0, 0, 1);
+  c.J_t.resize(2, 3);
+  c.J_t << 1, 0, 0, 0, 1, 0;
+  c.tangent_dim = 2;
+  c.mu = Eigen::VectorXd::Constant(1, 0.5);
+  c.e = Eigen::VectorXd::Zero(1);
+  c.friction_directions = 8;
+  // Sliding along a cone direction: friction removes exactly mu * normal impulse along it.
+  ImpactResult r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(2, 0, -1), rng);
+  EXPECT_NEAR(r.v_plus[0], 1.5, 1e-12);
+  EXPECT_NEAR(r.v_plus[1], 0.0, 1e-12);
+  // Slow enough to stick in any direction.
+  r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(0.2, -0.2, -1), rng);
+  EXPECT_LT(r.v_plus.norm(), 1e-12);
+}
+
+// Invariants on random planar and 3-D contact spaces with e = 0: kinetic energy never rises, the
+// LCP residual is tiny, no contact approaches afterwards, impulses lie in the (linearized) cone.
+// J has full row rank, so the friction cone is pointed (Halm and Posa, Assumption 2) and a
+// solution exists; without it (jamming) the LCP may have none.
+TEST(AnitescuPotra, InvariantsOnRandomImpacts) {
+  std::mt19937 gen(5);
+  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> u(0, 2);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int nv = 3 + trial % 6, td = trial % 2 ? 2 : 1, m = std::max(1, std::min(1 + trial % 4, nv / (1 + td)));
+    ContactSpace c;
+    Eigen::MatrixXd A(nv, nv);
+    for (int i = 0; i < nv * nv; ++i) A.data()[i] = g(gen);
+    c.M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
+    c.J_n.resize(m, nv);
+    c.J_t.resize(m * td, nv);
+    for (int i = 0; i < m * nv; ++i) c.J_n.data()[i] = g(gen);
+    for (int i = 0; i < m * td * nv; ++i) c.J_t.data()[i] = g(gen);
+    c.tangent_dim = td;
+    c.friction_directions = 4 + trial % 5;
+    c.mu.resize(m);
+    for (int i = 0; i < m; ++i) c.mu[i] = u(gen);
+    c.e = Eigen::VectorXd::Zero(m);
+    Eigen::VectorXd v(nv);
+    for (int i = 0; i < nv; ++i) v[i] = g(gen);
+    const ImpactResult r = AnitescuPotraLaw().resolve(c, v, rng);
+    ASSERT_TRUE(r.ok) << r.diagnostic << " trial " << trial;
+    EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus * (1 + 1e-12) + 1e-14) << trial;
+    EXPECT_LT(r.lcp_residual, 1e-9) << trial;
+    EXPECT_GE((c.J_n * r.v_plus).minCoeff(), -1e-9) << trial;
+    for (int i = 0; i < m; ++i) {
+      EXPECT_GE(r.impulse_n[i], 0.0);
+      EXPECT_LE(r.impulse_t.segment(i * td, td).norm(), c.mu[i] * r.impulse_n[i] * (1 + 1e-9) + 1e-12) << trial;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,120 @@
+// Lemke and the enumerator on problems with known answers, random copositive problems,
+// degenerate ones and unsolvable ones.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "impact/lcp.hpp"
+
+namespace impactsim {
+namespace {
+
+bool contains(const std::vector<Eigen::VectorXd>& set, const Eigen::VectorXd& z, double tol) {
+  for (const auto& s : set)
+    if ((s - z).cwiseAbs().maxCoeff() <= tol) return true;
+  return false;
+}
+
+Eigen::MatrixXd random_matrix(int n, std::mt19937& rng) {
+  std::normal_distribution<double> g;
+  Eigen::MatrixXd A(n, n);
+  for (int i = 0; i < n * n; ++i) A.data()[i] = g(rng);
+  return A;
+}
+
+TEST(Lcp, NonNegativeRightHandSideNeedsNoPivot) {
+  const Eigen::MatrixXd W = Eigen::MatrixXd::Identity(3, 3);
+  const LcpSolution s = solve_lemke(W, Eigen::Vector3d(0, 1, 2));
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.pivots, 0);
+  EXPECT_EQ(s.z, Eigen::Vector3d::Zero());
+}
+
+TEST(Lcp, TwoByTwoWithThreeSolutions) {
+  Eigen::Matrix2d W;
+  W << 1, 2, 2, 1;
+  const Eigen::Vector2d w(-1, -1);
+  const auto all = enumerate_lcp_solutions(W, w);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_TRUE(contains(all, Eigen::Vector2d(1, 0), 1e-12));
+  EXPECT_TRUE(contains(all, Eigen::Vector2d(0, 1), 1e-12));
+  EXPECT_TRUE(contains(all, Eigen::Vector2d(1.0 / 3, 1.0 / 3), 1e-12));
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(contains(all, s.z, 1e-12));
+}
+
+TEST(Lcp, PositiveDefiniteProblemsHaveOneSolutionAndLemkeFindsIt) {
+  std::mt19937 rng(1);
+  std::normal_distribution<double> g;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 1 + trial % 10;
+    const Eigen::MatrixXd A = random_matrix(n, rng);
+    const Eigen::MatrixXd W = A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(n, n);
+    Eigen::VectorXd w(n);
+    for (int i = 0; i < n; ++i) w[i] = g(rng);
+    const LcpSolution s = solve_lemke(W, w);
+    ASSERT_TRUE(s.ok()) << describe(s.status);
+    EXPECT_LT(s.residual, 1e-12);
+    const auto all = enumerate_lcp_solutions(W, w);
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_LT((all[0] - s.z).cwiseAbs().maxCoeff(), 1e-9);
+  }
+}
+
+// Strictly copositive (all entries positive) problems always have a solution; Lemke's must be
+// among the enumerated ones.
+TEST(Lcp, RandomStrictlyCopositiveProblems) {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> u(0.01, 1.0), g(-1, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 1 + trial % 8;
+    Eigen::MatrixXd W(n, n);
+    Eigen::VectorXd w(n);
+    for (int i = 0; i < n * n; ++i) W.data()[i] = u(rng);
+    for (int i = 0; i < n; ++i) w[i] = g(rng);
+    const LcpSolution s = solve_lemke(W, w);
+    ASSERT_TRUE(s.ok()) << describe(s.status) << " trial " << trial;
+    EXPECT_LT(s.residual, 1e-10);
+    EXPECT_TRUE(contains(enumerate_lcp_solutions(W, w), s.z, 1e-8)) << "trial " << trial;
+  }
+}
+
+TEST(Lcp, TiesAreBrokenWithoutCycling) {
+  // Symmetric data make every ratio test tie.
+  Eigen::MatrixXd W = Eigen::MatrixXd::Constant(4, 4, 1.0);
+  const Eigen::VectorXd w = Eigen::VectorXd::Constant(4, -1.0);
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NEAR(s.z.sum(), 1.0, 1e-12);
+  EXPECT_LT(s.pivots, 10);
+}
+
+TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
+  // -z - 1 >= 0 with z >= 0 is impossible; so is 0 z - 1 >= 0.
+  for (double a : {-1.0, 0.0}) {
+    const LcpSolution s = solve_lemke(Eigen::MatrixXd::Constant(1, 1, a), Eigen::VectorXd::Constant(1, -1.0));
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.status, LcpSolution::Status::ray_termination);
+    EXPECT_TRUE(enumerate_lcp_solutions(Eigen::MatrixXd::Constant(1, 1, a), Eigen::VectorXd::Constant(1, -1.0)).empty());
+  }
+  EXPECT_NE(describe(LcpSolution::Status::ray_termination).find("no solution"), std::string::npos);
+}
+
+TEST(Lcp, EnumerationRefusesLargeProblems) {
+  const int n = kMaxEnumeration + 1;
+  EXPECT_THROW(enumerate_lcp_solutions(Eigen::MatrixXd::Identity(n, n), Eigen::VectorXd::Zero(n)),
+               std::invalid_argument);
+}
+
+TEST(Lcp, ResidualMeasuresEachViolation) {
+  const Eigen::MatrixXd W = Eigen::MatrixXd::Identity(2, 2);
+  const Eigen::Vector2d w(-1, 0);
+  EXPECT_DOUBLE_EQ(lcp_residual(W, w, Eigen::Vector2d(1, 0)), 0.0);
+  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(0, 0)), 0.4);   // slack -1
+  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(1, -1)), 0.4);  // z < 0
+  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(2, 0)), 0.4);   // z s = 2
+}
+
+}  // namespace
+}  // namespace impactsim
