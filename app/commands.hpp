@@ -18,6 +18,8 @@ enum ExitCode : int {
 struct RunOptions {
   std::string scene;
   std::string output_dir;  // "" = the scene's output.directory, else out/<scene name>
+  std::string law;         // "" = the scene's simulation.law
+  long long seed = -1;     // < 0 = the scene's simulation.seed
 };
 
 int run_command(const RunOptions& options);

@@ -40,6 +40,16 @@ void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b
   ++rows_;
 }
 
+void CsvWriter::text_row(const std::vector<std::string>& cells) {
+  if (cells.size() != columns_)
+    throw std::logic_error(path_ + ": row has " + std::to_string(cells.size()) + " cells for " +
+                           std::to_string(columns_) + " columns");
+  for (size_t i = 0; i < cells.size(); ++i) out_ << (i ? "," : "") << cells[i];
+  out_ << '\n';
+  check_written();
+  ++rows_;
+}
+
 void CsvWriter::check_written() {
   out_.flush();
   if (!out_) throw std::runtime_error(path_ + ": write failed (disk full or file removed?)");

@@ -17,6 +17,8 @@ class CsvWriter {
   void row(const std::vector<double>& values);
   // Starts a row from t and the two vectors, then appends `extra`.
   void row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b, std::initializer_list<double> extra);
+  // A row of already formatted cells (text columns); the count must match the header.
+  void text_row(const std::vector<std::string>& cells);
   long rows() const { return rows_; }
   const std::string& path() const { return path_; }
 

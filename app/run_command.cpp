@@ -1,11 +1,14 @@
-// impactsim run: simulate a scene and write DIR/trajectory.csv.
+// impactsim run: simulate a scene and write DIR/trajectory.csv and DIR/events.csv.
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "core/hybrid.hpp"
+#include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -26,6 +29,19 @@ std::string output_directory(const RunOptions& options, const Scene& scene) {
   return "out/" + scene.name;
 }
 
+// One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
+std::vector<std::string> event_cells(const Event& e, const Scene& scene, int precision) {
+  std::ostringstream t, kb, ka, impulses;
+  for (auto* s : {&t, &kb, &ka, &impulses}) s->precision(precision);
+  t << e.t;
+  kb << e.kinetic_before;
+  ka << e.kinetic_after;
+  std::string names;
+  for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.contacts[e.contacts[k]].name;
+  for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
+  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str()};
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -36,6 +52,13 @@ int run_command(const RunOptions& options) {
     spdlog::error("{}", e.what());
     return kExitScene;
   }
+  const std::string law_name = options.law.empty() ? scene.law : options.law;
+  const std::unique_ptr<ImpactLaw> law = make_law(law_name);
+  if (!law) {
+    spdlog::error("--law: unknown impact law '{}'", law_name);
+    return kExitUsage;
+  }
+  const unsigned long long seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
   const std::string dir = output_directory(options, scene);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -44,24 +67,36 @@ int run_command(const RunOptions& options) {
     return kExitOutput;
   }
   const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
-  spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}", scene.name, scene.model.bodies.size(), scene.model.nq,
-               scene.model.nv, scene.model.planar ? ", planar" : "");
+  const std::string events_path = (std::filesystem::path(dir) / "events.csv").string();
+  spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, law {}, seed {}", scene.name,
+               scene.model.bodies.size(), scene.model.nq, scene.model.nv, scene.model.planar ? ", planar" : "",
+               scene.contacts.size(), law_name, seed);
 
   const auto start = std::chrono::steady_clock::now();
   try {
     CsvWriter csv(path, trajectory_columns(scene.model), scene.output.precision);
-    SimulationStats stats;
+    CsvWriter events(events_path,
+                     {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n"},
+                     scene.output.precision);
+    const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+    auto row = [&](const Sample& s) { csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
+    const HybridCallbacks callbacks{row, row, [&](const Event& e) {
+                                      events.text_row(event_cells(e, scene, scene.output.precision));
+                                    }};
+    Rng rng(seed);
+    HybridStats stats;
     try {
-      stats = simulate_smooth(scene.model, scene.simulation, scene.initial, [&](const Sample& s) {
-        csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy});
-      });
+      stats = simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, callbacks);
     } catch (const SimulationError& e) {
       spdlog::error("{}: {}", options.scene, e.what());
-      spdlog::error("{} rows up to t = {} s are kept in {}", csv.rows(), e.time(), path);
+      spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
+                    events.rows(), events_path);
       return kExitSimulation;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    spdlog::info("wrote {} rows to {}", csv.rows(), path);
+    spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
+                 stats.impacts, events_path);
+    if (!scene.contacts.empty()) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
     spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
                  scene.simulation.t_end, wall, stats.accepted_steps, stats.rejected_steps, stats.rhs_evaluations);
   } catch (const std::runtime_error& e) {

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "collision/contact.hpp"
 #include "collision/shape.hpp"
+#include "core/contact_dynamics.hpp"
 #include "core/model.hpp"
 #include "core/simulate.hpp"
 
@@ -21,8 +23,12 @@ struct Scene {
   std::string source;     // the file it was read from
   Model model;
   std::vector<Geometry> geometries;
+  std::vector<ContactDef> contacts;
   State initial;
   SimulationSettings simulation;
+  ContactSettings contact;
+  std::string law = "anitescu-potra";
+  unsigned long long seed = 0;
   OutputSettings output;
 };
 

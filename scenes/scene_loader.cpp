@@ -8,7 +8,9 @@
 
 #include "core/dynamics.hpp"
 #include "core/joint.hpp"
+#include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "scenes/scene_contacts.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -202,8 +204,45 @@ void read_initial(const Field& f, const Body& b, State& state) {
   joint_normalize(b.joint, state.q.data() + b.joint.q_index);
 }
 
+ContactSettings read_contact_settings(const Field& f) {
+  ContactSettings c;
+  if (!f.defined()) return c;
+  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "max_events", "friction_directions"});
+  if (f.has("distance_tolerance")) c.distance_tolerance = f.child("distance_tolerance").positive();
+  if (f.has("velocity_tolerance")) c.velocity_tolerance = f.child("velocity_tolerance").positive();
+  if (f.has("baumgarte")) c.baumgarte = f.child("baumgarte").non_negative();
+  if (f.has("v_zeno")) c.v_zeno = f.child("v_zeno").non_negative();
+  if (f.has("max_events")) {
+    c.max_events = f.child("max_events").integer();
+    if (c.max_events < 1) f.child("max_events").fail("must be at least 1");
+  }
+  if (f.has("friction_directions")) {
+    const long k = f.child("friction_directions").integer();
+    if (k < 3 || k > 64) f.child("friction_directions").fail("must be between 3 and 64");
+    c.friction_directions = static_cast<int>(k);
+  }
+  return c;
+}
+
+void read_law(const Field& f, Scene& scene) {
+  if (f.has("law")) {
+    scene.law = f.child("law").text();
+    if (!make_law(scene.law)) {
+      std::string known;
+      for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
+      f.child("law").fail("unknown impact law '" + scene.law + "' (known: " + known + ")");
+    }
+  }
+  if (f.has("seed")) {
+    const long seed = f.child("seed").integer();
+    if (seed < 0) f.child("seed").fail("must not be negative");
+    scene.seed = static_cast<unsigned long long>(seed);
+  }
+}
+
 SimulationSettings read_simulation(const Field& f) {
-  f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps"});
+  f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps", "law", "seed",
+                "contact"});
   SimulationSettings s;
   s.t_end = f.require("t_end").positive();
   if (f.has("output_interval")) s.output_interval = f.child("output_interval").positive();
@@ -241,7 +280,7 @@ std::string stem_of(const std::string& path) {
 
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
-  root.expect_map({"name", "description", "world", "bodies", "simulation", "output"});
+  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "simulation", "output"});
   Scene scene;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
@@ -300,7 +339,16 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     bodies.fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
                 model.v_names[m.weakest] + "' (give the bodies this joint moves mass or inertia)");
 
-  scene.simulation = read_simulation(root.require("simulation"));
+  for (size_t i = 0; i < scene.geometries.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (scene.geometries[i].name == scene.geometries[j].name)
+        root.fail("two shapes are named '" + scene.geometries[i].name + "'; shape names must be unique");
+  scene.contacts = read_contacts(root.child("contacts"), root.child("materials"), model, scene.geometries);
+
+  const Field simulation = root.require("simulation");
+  scene.simulation = read_simulation(simulation);
+  scene.contact = read_contact_settings(simulation.child("contact"));
+  read_law(simulation, scene);
   if (root.has("output")) scene.output = read_output(root.child("output"));
   return scene;
 }

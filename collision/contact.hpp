@@ -1,0 +1,74 @@
+#pragma once
+// Contacts: a fixed, enumerated set, each a point feature (a vertex, or a sphere's centre with its
+// radius) on a first body A against a convex solid on a second body B (halfspace, sphere, box,
+// capsule, cylinder; a cylinder is a disk in a planar scene).
+//
+// Conventions (Halm and Posa eq. (12), (26)-(27)):
+// - phi is the signed distance from the feature's surface to B's surface [m]; negative = penetration.
+//   It is computed exactly from the point-to-primitive distance, not by FCL (whose signed distance
+//   fails against halfspaces and near touching, see collision/README.md).
+// - The normal n points from B to A (the gradient of B's distance field at the feature), so
+//   J_n v = n . (v_A - v_B) at the contact points is positive when the contact separates.
+// - Tangents: one in a planar scene, t = (n_y, -n_x, 0) (n turned clockwise about z: the floor's
+//   normal +y gives t = +x); two in 3-D, t1 = world x (or y) projected onto the tangent plane and
+//   t2 = n x t1, a right-handed frame (t1, t2, n).
+// - J_i = [J_n,i; J_t,i] maps v to the relative velocity of A's contact point with respect to B's,
+//   in (n, t...) components.
+#include <string>
+#include <vector>
+
+#include "collision/shape.hpp"
+#include "core/kinematics.hpp"
+
+namespace impactsim {
+
+struct ContactDef {
+  std::string name;
+  int body_a = -1;            // first body (-1 is the world)
+  Vec3 point = Vec3::Zero();  // the feature on A, A's body frame [m]
+  double radius = 0.0;        // > 0: a sphere (disk) of this radius around the point [m]
+  int geometry_b = -1;        // index into the scene's geometries: the solid on the second body
+  double mu = 0.0;            // Coulomb friction coefficient
+  double e = 0.0;             // Newton restitution coefficient
+};
+
+struct ContactFrame {
+  double phi = 0.0;
+  Vec3 normal = Vec3::UnitZ();
+  Vec3 tangent1 = Vec3::UnitX();
+  Vec3 tangent2 = Vec3::UnitY();
+  Vec3 point_a = Vec3::Zero();  // witness on A's surface, world
+  Vec3 point_b = Vec3::Zero();  // witness on B's surface, world
+};
+
+// Signed distance from a point to a solid, in the solid's shape frame, with the outward unit
+// gradient. Exact for every ShapeType.
+struct PointDistance {
+  double distance;
+  Vec3 gradient;
+};
+PointDistance point_to_shape(const Shape& shape, const Vec3& x_shape);
+
+class ContactModel {
+ public:
+  ContactModel(const Model& model, std::vector<Geometry> geometries, std::vector<ContactDef> contacts);
+
+  int size() const { return static_cast<int>(contacts_.size()); }
+  int tangent_dim() const { return planar_ ? 1 : 2; }
+  const ContactDef& contact(int i) const { return contacts_[i]; }
+  const std::vector<ContactDef>& contacts() const { return contacts_; }
+  int body_b(int i) const { return geometries_[contacts_[i].geometry_b].body; }
+
+  // phi and frame of contact i; needs update_kinematics.
+  ContactFrame frame(const Kinematics& kin, int i) const;
+  // The 1 + tangent_dim rows of J_i at that frame, written into J (rows x nv).
+  void jacobian(const Kinematics& kin, int i, const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J) const;
+
+ private:
+  const Model& model_;
+  std::vector<Geometry> geometries_;
+  std::vector<ContactDef> contacts_;
+  bool planar_;
+};
+
+}  // namespace impactsim

@@ -1,0 +1,81 @@
+#pragma once
+// Dynamics with sustained contact, "fixed mode per phase" (Pfeiffer and Glocker; see the event-loop
+// design notes): at each event the acceleration-level LCP picks every closed contact's mode (stick,
+// or slide along a direction); between events the mode is held and the smooth ODE
+//   M vdot = tau - C + sum_i G_i^T lambda_i
+// is integrated with the closed contacts' accelerations held at a_n = a_t(stick) = 0 plus Baumgarte
+// terms that pull phi and the constrained velocities back to zero. A sliding contact's friction is
+// -mu lambda_n along its current slip direction, so G_n,i = J_n,i - mu s_i^T J_t,i.
+// Signs as in collision/contact.hpp: J_n v > 0 separates, lambda_n >= 0 pushes A away from B.
+#include <vector>
+
+#include "collision/contact.hpp"
+#include "core/dynamics.hpp"
+
+namespace impactsim {
+
+enum class ContactMode { open, stick, slide };
+
+struct ContactSettings {
+  double distance_tolerance = 1e-6;   // [m] |phi| below this counts as touching
+  double velocity_tolerance = 1e-6;   // [m/s] |J v| below this counts as at rest
+  double baumgarte = 20.0;            // [1/s] rate at which drift of closed contacts decays
+  double v_zeno = 1e-3;               // [m/s] impacts slower than this are plastic and close the contact
+  long max_events = 100000;           // events before the run stops with an error
+  int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
+};
+
+struct ContactModes {
+  std::vector<ContactMode> mode;      // one per contact
+  std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)
+  int closed() const;
+};
+
+class ContactDynamics {
+ public:
+  ContactDynamics(const Model& model, const ContactModel& contacts, const ContactSettings& settings);
+
+  // Kinematics, M, C and every contact's frame at (q, v). Jacobians and Jdot v of the contacts
+  // flagged in `need` (all if empty).
+  void update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need = {});
+
+  int rows_per_contact() const { return 1 + td_; }
+  const ContactFrame& frame(int i) const { return frames_[i]; }
+  // J_i (1 + tangent_dim rows), J_i v and d/dt(J_i) v at the last update.
+  Eigen::Ref<const Eigen::MatrixXd> J(int i) const { return J_.middleRows(i * (1 + td_), 1 + td_); }
+  Eigen::VectorXd Jv(int i) const { return J(i) * v_; }
+  Eigen::Ref<const Eigen::VectorXd> Jdot_v(int i) const { return Jdot_v_.segment(i * (1 + td_), 1 + td_); }
+  const Eigen::MatrixXd& M() const { return fd_M_; }
+  const Kinematics& kinematics() const { return kin_; }
+
+  // vdot in a fixed mode, and each contact's normal force and tangential force (tangent
+  // coordinates). Returns false if M is singular.
+  bool forward(const ContactModes& modes, Eigen::VectorXd& vdot, Eigen::VectorXd& lambda_n, Eigen::MatrixXd& lambda_t);
+
+  // The mode of each candidate contact (the others are open) by the acceleration LCP. Returns false
+  // if that LCP has no solution (Painleve): the caller resolves an impact without collision.
+  // At a lift-off or stick-slip event the LCP sits on its boundary (lambda_n = a_n = 0, or friction
+  // on the cone's edge with zero slip acceleration); prefer_open / prefer_slide say which way the
+  // guard crossed, so the mode changes instead of the event firing again at once.
+  bool select_modes(const std::vector<int>& candidates, const std::vector<bool>& prefer_open,
+                    const std::vector<bool>& prefer_slide, ContactModes& modes, std::string& diagnostic);
+
+ private:
+  Eigen::MatrixXd force_rows(const ContactModes& modes, const std::vector<int>& closed) const;
+
+  const Model& model_;
+  const ContactModel& contacts_;
+  ContactSettings settings_;
+  int td_;
+  Kinematics kin_, kin_shift_;
+  std::vector<Mat6> composite_;
+  std::vector<Vec6> acc_, force_;
+  Eigen::MatrixXd fd_M_;
+  Eigen::VectorXd C_, q_, v_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  std::vector<ContactFrame> frames_;
+  Eigen::MatrixXd J_;
+  Eigen::VectorXd Jdot_v_;
+};
+
+}  // namespace impactsim

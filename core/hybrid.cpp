@@ -1,0 +1,460 @@
+#include "core/hybrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <Eigen/QR>
+
+#include "impact/anitescu_potra.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double kInactive = std::numeric_limits<double>::infinity();
+constexpr double kPhiMargin = 1e-13;  // [m]
+
+std::string format_time(double t) {
+  std::ostringstream s;
+  s.precision(12);
+  s << t;
+  return s.str();
+}
+
+// Which guard of a contact fired: the first (phi or lambda_n) or the second (friction).
+enum class GuardKind { touch_or_liftoff, friction };
+
+class HybridLoop {
+ public:
+  HybridLoop(const Model& model, const ContactModel& contacts, const ImpactLaw& law, const SimulationSettings& settings,
+             const ContactSettings& cs, Rng& rng, const HybridCallbacks& callbacks)
+      : model_(model), contacts_(contacts), law_(law), settings_(settings), cs_(cs), rng_(rng), cb_(callbacks),
+        dyn_(model, contacts, cs), kin_(model), m_(contacts.size()), nq_(model.nq), nv_(model.nv),
+        ode_(model.nq + model.nv, [this](double, const Eigen::VectorXd& x, Eigen::VectorXd& dx) { return rhs(x, dx); },
+             settings.ode) {
+    modes_.mode.assign(m_, ContactMode::open);
+    modes_.slip.assign(m_, Eigen::Vector2d::UnitX());
+    for (const Body& b : model.bodies) has_quaternions_ = has_quaternions_ || b.joint.type == JointType::free;
+  }
+
+  HybridStats run(const State& initial) {
+    Eigen::VectorXd x(nq_ + nv_);
+    x << initial.q, initial.v;
+    if (!x.allFinite()) throw SimulationError(0.0, "the initial state is not finite");
+    emit(cb_.sample, 0.0, x);
+    handle_event(0.0, x, {}, {});
+    long next = 1;
+    const long last = static_cast<long>(std::ceil(settings_.t_end / settings_.output_interval - 1e-9));
+    double t = 0.0;
+    const double eps_t = 1e-12 * std::max(1.0, settings_.t_end);
+    while (t < settings_.t_end - eps_t) {
+      start_phase(t, x);
+      while (true) {
+        if (ode_.accepted() + ode_.rejected() >= settings_.max_steps)
+          throw SimulationError(ode_.t(), "integration stopped at t = " + format_time(ode_.t()) + " s: more than " +
+                                              std::to_string(settings_.max_steps) + " steps");
+        if (auto st = ode_.step(settings_.t_end); st != Dopri5::Status::ok) fail(st);
+        double t_event = 0;
+        std::vector<int> fired;
+        const bool event = scan_guards(t_event, fired);
+        const double t_until = event ? t_event : ode_.t();
+        for (; next <= last && output_time(next) <= t_until + eps_t; ++next) {
+          ode_.dense(output_time(next), x_tmp_);
+          emit(cb_.sample, output_time(next), x_tmp_);
+        }
+        if (event) {
+          ode_.dense(t_event, x);
+          normalize(x);
+          t = t_event;
+          handle_event(t, x, fired, fired_kinds_);
+          break;
+        }
+        t = ode_.t();
+        x = ode_.y();
+        if (has_quaternions_) {
+          normalize(x);
+          if (auto st = ode_.set_state(x); st != Dopri5::Status::ok) fail(st);
+        }
+        track_penetration(x);
+        if (t >= settings_.t_end - eps_t) break;
+      }
+    }
+    for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
+    stats_.accepted_steps += ode_.accepted();
+    stats_.rejected_steps += ode_.rejected();
+    stats_.rhs_evaluations += ode_.evaluations();
+    return stats_;
+  }
+
+ private:
+  double output_time(long k) const {
+    return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
+  }
+
+  void normalize(Eigen::VectorXd& x) const {
+    for (const Body& b : model_.bodies) joint_normalize(b.joint, x.data() + b.joint.q_index);
+  }
+
+  std::vector<bool> closed_flags() const {
+    std::vector<bool> need(m_);
+    for (int i = 0; i < m_; ++i) need[i] = modes_.mode[i] != ContactMode::open;
+    return need;
+  }
+
+  bool rhs(const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
+    q_ = x.head(nq_);
+    v_ = x.tail(nv_);
+    for (const Body& b : model_.bodies)
+      joint_qdot(b.joint, q_.data() + b.joint.q_index, v_.data() + b.joint.v_index, dx.data() + b.joint.q_index);
+    dyn_.update(q_, v_, closed_flags());
+    if (!dyn_.forward(modes_, vdot_, lambda_n_, lambda_t_)) return false;
+    dx.tail(nv_) = vdot_;
+    return true;
+  }
+
+  // Two guards per contact, see hybrid.hpp; kInactive where a guard does not apply.
+  void guards(const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+    g.resize(2 * m_);
+    q_ = x.head(nq_);
+    v_ = x.tail(nv_);
+    dyn_.update(q_, v_, closed_flags());
+    dyn_.forward(modes_, vdot_, lambda_n_, lambda_t_);
+    for (int i = 0; i < m_; ++i) {
+      g[2 * i + 1] = kInactive;
+      switch (modes_.mode[i]) {
+        case ContactMode::open: g[2 * i] = dyn_.frame(i).phi - phi_floor_[i]; break;
+        case ContactMode::stick:
+          g[2 * i] = lambda_n_[i];
+          g[2 * i + 1] = contacts_.contact(i).mu * lambda_n_[i] - lambda_t_.row(i).norm();
+          break;
+        case ContactMode::slide: {
+          g[2 * i] = lambda_n_[i];
+          const Eigen::VectorXd u_t = dyn_.J(i).bottomRows(dyn_.rows_per_contact() - 1) * v_;
+          g[2 * i + 1] = u_t.size() == 1 ? modes_.slip[i][0] * u_t[0] : u_t.norm() - cs_.velocity_tolerance;
+          break;
+        }
+      }
+    }
+  }
+
+  // An open contact's impact guard is phi measured from just below where the phase starts, so a
+  // contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step still
+  // fires. The floor costs at most kPhiMargin of penetration.
+  void start_phase(double t, const Eigen::VectorXd& x) {
+    if (auto st = ode_.reset(t, x); st != Dopri5::Status::ok) fail(st);
+    phi_floor_.assign(m_, 0.0);
+    q_ = x.head(nq_);
+    update_kinematics(model_, q_, kin_);
+    for (int i = 0; i < m_; ++i) phi_floor_[i] = std::min(contacts_.frame(kin_, i).phi, 0.0) - kPhiMargin;
+    guards(x, g_prev_);
+    armed_.assign(2 * m_, false);
+    for (int j = 0; j < 2 * m_; ++j) armed_[j] = g_prev_[j] > 0 && g_prev_[j] != kInactive;
+  }
+
+  // Looks for the earliest armed guard crossing within the last step, checking interior points too
+  // so that a guard that dips below zero and back within one step is not missed.
+  bool scan_guards(double& t_event, std::vector<int>& fired) {
+    const double t0 = ode_.t_prev(), h = ode_.t() - t0;
+    double ta = t0;
+    Eigen::VectorXd ga = g_prev_, gb;
+    for (double s : {0.25, 0.5, 0.75, 1.0}) {
+      const double tb = t0 + s * h;
+      ode_.dense(tb, x_tmp_);
+      normalize(x_tmp_);
+      guards(x_tmp_, gb);
+      check_unarmed_penetration(tb, gb);
+      double earliest = kInactive;
+      for (int j = 0; j < 2 * m_; ++j)
+        if (armed_[j] && ga[j] > 0 && gb[j] <= 0) earliest = std::min(earliest, locate(j, ta, tb, ga[j], gb[j]));
+      if (earliest < kInactive) {
+        t_event = earliest;
+        ode_.dense(t_event, x_tmp_);
+        normalize(x_tmp_);
+        guards(x_tmp_, gb);
+        fired.clear();
+        fired_kinds_.clear();
+        for (int j = 0; j < 2 * m_; ++j)
+          if (armed_[j] && gb[j] <= guard_tolerance(j)) {
+            fired.push_back(j / 2);
+            fired_kinds_.push_back(j % 2 ? GuardKind::friction : GuardKind::touch_or_liftoff);
+          }
+        return true;
+      }
+      for (int j = 0; j < 2 * m_; ++j) armed_[j] = armed_[j] || (gb[j] > 0 && gb[j] != kInactive);
+      ta = tb;
+      ga = gb;
+    }
+    g_prev_ = ga;
+    return false;
+  }
+
+  // A guard that joins an event if it is this close to firing at the event time.
+  double guard_tolerance(int j) const {
+    return (j % 2 == 0 && modes_.mode[j / 2] == ContactMode::open) ? cs_.distance_tolerance : 0.0;
+  }
+
+
+  // An open contact that was never armed (it started the phase touching) must not sink: that would
+  // be a missed impact, so stop with a clear message instead of going on with a wrong result.
+  void check_unarmed_penetration(double t, const Eigen::VectorXd& g) const {
+    for (int i = 0; i < m_; ++i)
+      if (modes_.mode[i] == ContactMode::open && !armed_[2 * i] && g[2 * i] < -10 * cs_.distance_tolerance)
+        throw SimulationError(t, "contact '" + contacts_.contact(i).name + "' penetrated " + format_time(-g[2 * i]) +
+                                     " m at t = " + format_time(t) +
+                                     " s without an impact being detected (try a smaller simulation.max_step)");
+  }
+
+  // Illinois (modified regula falsi) on guard j between ta (g > 0) and tb (g <= 0); returns the
+  // right end of the final bracket, where the guard has fired.
+  double locate(int j, double ta, double tb, double ga, double gb) {
+    const double tol = 1e-13 * std::max(1.0, std::abs(tb));
+    int side = 0;
+    Eigen::VectorXd g;
+    for (int it = 0; it < 200 && tb - ta > tol; ++it) {
+      double tc = (ta * gb - tb * ga) / (gb - ga);
+      if (!(tc > ta && tc < tb)) tc = 0.5 * (ta + tb);
+      ode_.dense(tc, x_tmp_);
+      normalize(x_tmp_);
+      guards(x_tmp_, g);
+      const double gc = g[j];
+      if (gc > 0) {
+        ta = tc;
+        ga = gc;
+        if (side == -1) gb *= 0.5;
+        side = -1;
+      } else {
+        tb = tc;
+        gb = gc;
+        if (side == 1) ga *= 0.5;
+        side = 1;
+      }
+    }
+    return tb;
+  }
+
+  void emit(const SampleSink& sink, double t, const Eigen::VectorXd& x) {
+    if (!sink) return;
+    q_out_ = x.head(nq_);
+    v_out_ = x.tail(nv_);
+    normalize_q(q_out_);
+    update_kinematics(model_, q_out_, kin_);
+    update_velocities(model_, q_out_, v_out_, kin_);
+    sink(Sample{t, q_out_, v_out_, kinetic_energy(model_, kin_), potential_energy(model_, kin_)});
+    ++stats_.samples;
+    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_, i).phi);
+  }
+
+  void normalize_q(Eigen::VectorXd& q) const {
+    for (const Body& b : model_.bodies) joint_normalize(b.joint, q.data() + b.joint.q_index);
+  }
+
+  void track_penetration(const Eigen::VectorXd& x) {
+    q_out_ = x.head(nq_);
+    update_kinematics(model_, q_out_, kin_);
+    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_, i).phi);
+  }
+
+  [[noreturn]] void fail(Dopri5::Status status) const {
+    std::string why = status == Dopri5::Status::rhs_failed       ? "the mass matrix is not positive definite"
+                      : status == Dopri5::Status::step_underflow ? "the step size fell below machine precision"
+                                                                 : "the state is not finite";
+    throw SimulationError(ode_.t(), "integration stopped at t = " + format_time(ode_.t()) + " s: " + why);
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  // Rows just before and just after are written only when something was logged.
+  void handle_event(double t, Eigen::VectorXd& x, const std::vector<int>& fired, const std::vector<GuardKind>& kinds) {
+    const Eigen::VectorXd before = x;
+    const long logged = stats_.events;
+    q_ = x.head(nq_);
+    v_ = x.tail(nv_);
+    resolve_impacts(t);
+    choose_modes(t, fired, kinds);
+    x.tail(nv_) = v_;
+    if (stats_.events == logged) return;
+    emit(cb_.event_sample, t, before);
+    emit(cb_.event_sample, t, x);
+  }
+
+  void count_event(double t) {
+    if (++stats_.events > cs_.max_events)
+      throw SimulationError(t, "more than " + std::to_string(cs_.max_events) + " events by t = " + format_time(t) +
+                                   " s; if impacts accumulate (Zeno), raise simulation.contact.v_zeno");
+  }
+
+  void log(const Event& e) {
+    count_event(e.t);
+    if (cb_.event) cb_.event(e);
+  }
+
+  // Contacts touching (phi within tolerance) and approaching faster than the velocity tolerance.
+  std::vector<int> impacting() {
+    dyn_.update(q_, v_);
+    std::vector<int> out;
+    for (int i = 0; i < m_; ++i)
+      if (dyn_.frame(i).phi <= cs_.distance_tolerance && dyn_.Jv(i)[0] < -cs_.velocity_tolerance) out.push_back(i);
+    return out;
+  }
+
+  ContactSpace contact_space(const std::vector<int>& set) const {
+    const int r = dyn_.rows_per_contact(), td = r - 1, n = static_cast<int>(set.size());
+    ContactSpace c;
+    c.M = dyn_.M();
+    c.tangent_dim = td;
+    c.friction_directions = cs_.friction_directions;
+    c.J_n.resize(n, nv_);
+    c.J_t.resize(n * td, nv_);
+    c.mu.resize(n);
+    c.e.resize(n);
+    for (int a = 0; a < n; ++a) {
+      c.J_n.row(a) = dyn_.J(set[a]).row(0);
+      c.J_t.middleRows(a * td, td) = dyn_.J(set[a]).bottomRows(td);
+      c.mu[a] = contacts_.contact(set[a]).mu;
+      c.e[a] = contacts_.contact(set[a]).e;
+    }
+    return c;
+  }
+
+  // The impact set is every touching contact that is not separating: the approaching ones and the
+  // closed ones, which are coupled to them through M^-1.
+  std::vector<int> touching_not_separating() const {
+    std::vector<int> out;
+    for (int i = 0; i < m_; ++i)
+      if (dyn_.frame(i).phi <= cs_.distance_tolerance && dyn_.Jv(i)[0] <= cs_.velocity_tolerance) out.push_back(i);
+    return out;
+  }
+
+  // The Zeno rule: every contact of the set closes, J_i v+ = 0 (normal and tangential), by the
+  // projection in the kinetic metric, v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-, which never adds energy.
+  // Impulses are those of that projection (they may leave the friction cone by at most the tiny
+  // amount an impact slower than v_zeno carries).
+  void close_contacts(double t, const std::vector<int>& set) {
+    const int r = dyn_.rows_per_contact();
+    Eigen::MatrixXd J(r * static_cast<int>(set.size()), nv_);
+    for (size_t a = 0; a < set.size(); ++a) J.middleRows(a * r, r) = dyn_.J(set[a]);
+    const Eigen::MatrixXd Minv_JT = dyn_.M().llt().solve(J.transpose());
+    const Eigen::VectorXd impulse = -(J * Minv_JT).completeOrthogonalDecomposition().solve(J * v_);
+    Event e;
+    e.t = t;
+    e.kind = "zeno";
+    e.contacts = set;
+    e.law = "close";
+    e.kinetic_before = 0.5 * v_.dot(dyn_.M() * v_);
+    v_ += Minv_JT * impulse;
+    e.kinetic_after = 0.5 * v_.dot(dyn_.M() * v_);
+    for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
+    ++stats_.impacts;
+    log(e);
+  }
+
+  void apply_impact(double t, const std::vector<int>& set, const std::string& kind, const ImpactLaw& law) {
+    const ImpactResult r = law.resolve(contact_space(set), v_, rng_);
+    if (!r.ok) throw SimulationError(t, "impact at t = " + format_time(t) + " s (" + law_name(law) + "): " + r.diagnostic);
+    Event e;
+    e.t = t;
+    e.kind = kind;
+    e.contacts = set;
+    e.law = std::string(law.name());
+    e.kinetic_before = r.kinetic_energy_minus;
+    e.kinetic_after = r.kinetic_energy_plus;
+    e.impulse_n.assign(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size());
+    v_ = r.v_plus;
+    ++stats_.impacts;
+    log(e);
+  }
+
+  static std::string law_name(const ImpactLaw& law) { return std::string(law.name()); }
+
+  void resolve_impacts(double t) {
+    for (int round = 0;; ++round) {
+      const std::vector<int> hitting = impacting();
+      if (hitting.empty()) return;
+      if (round > 100) throw SimulationError(t, "impacts at t = " + format_time(t) + " s do not terminate");
+      double fastest = 0;
+      for (int i : hitting) fastest = std::max(fastest, -dyn_.Jv(i)[0]);
+      const std::vector<int> set = touching_not_separating();
+      if (fastest < cs_.v_zeno) close_contacts(t, set);
+      else apply_impact(t, set, "impact", law_);
+    }
+  }
+
+  void choose_modes(double t, const std::vector<int>& fired, const std::vector<GuardKind>& kinds) {
+    const ContactModes before = modes_;
+    std::vector<bool> prefer_open(m_, false), prefer_slide(m_, false);
+    for (size_t k = 0; k < fired.size(); ++k) {
+      if (before.mode[fired[k]] == ContactMode::open) continue;
+      (kinds[k] == GuardKind::friction ? prefer_slide : prefer_open)[fired[k]] = true;
+    }
+    for (int attempt = 0;; ++attempt) {
+      dyn_.update(q_, v_);
+      const std::vector<int> candidates = touching_not_separating();
+      std::string why;
+      if (dyn_.select_modes(candidates, prefer_open, prefer_slide, modes_, why)) break;
+      if (attempt > 0) throw SimulationError(t, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
+      // Painleve: no consistent contact forces; an impact without collision resolves it.
+      apply_impact(t, candidates, "iwc", law_);
+    }
+    log_mode_changes(t, before);
+  }
+
+  void log_mode_changes(double t, const ContactModes& before) {
+    Event liftoff, stick, slip;
+    for (int i = 0; i < m_; ++i) {
+      const ContactMode a = before.mode[i], b = modes_.mode[i];
+      if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(i);
+      if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(i);
+      if (a == ContactMode::stick && b == ContactMode::slide) slip.contacts.push_back(i);
+    }
+    const double K = 0.5 * v_.dot(dyn_.M() * v_);
+    for (auto [e, kind] : {std::pair{&liftoff, "liftoff"}, {&stick, "stick"}, {&slip, "slip"}}) {
+      if (e->contacts.empty()) continue;
+      e->t = t;
+      e->kind = kind;
+      e->kinetic_before = e->kinetic_after = K;
+      log(*e);
+    }
+  }
+
+  const Model& model_;
+  const ContactModel& contacts_;
+  const ImpactLaw& law_;
+  const SimulationSettings& settings_;
+  const ContactSettings& cs_;
+  Rng& rng_;
+  const HybridCallbacks& cb_;
+  ContactDynamics dyn_;
+  Kinematics kin_;
+  int m_, nq_, nv_;
+  Dopri5 ode_;
+  bool has_quaternions_ = false;
+  ContactModes modes_;
+  std::vector<bool> armed_;
+  std::vector<double> phi_floor_;
+  std::vector<GuardKind> fired_kinds_;
+  Eigen::VectorXd g_prev_, x_tmp_, q_, v_, vdot_, lambda_n_, q_out_, v_out_;
+  Eigen::MatrixXd lambda_t_;
+  HybridStats stats_;
+};
+
+}  // namespace
+
+HybridStats simulate_hybrid(const Model& model, const ContactModel& contacts, const ImpactLaw& law,
+                            const SimulationSettings& settings, const ContactSettings& contact_settings,
+                            const State& initial, Rng& rng, const HybridCallbacks& callbacks) {
+  HybridLoop loop(model, contacts, law, settings, contact_settings, rng, callbacks);
+  return loop.run(initial);
+}
+
+SimulationStats simulate_smooth(const Model& model, const SimulationSettings& settings, const State& initial,
+                                const SampleSink& sink) {
+  const ContactModel none(model, {}, {});
+  const AnitescuPotraLaw law;
+  const ContactSettings contact_settings;
+  Rng rng(0);
+  const HybridStats h = simulate_hybrid(model, none, law, settings, contact_settings, initial, rng, {sink, {}, {}});
+  return {h.accepted_steps, h.rejected_steps, h.rhs_evaluations, h.samples};
+}
+
+}  // namespace impactsim

@@ -1,0 +1,149 @@
+#include "scenes/scene_contacts.hpp"
+
+#include <set>
+
+namespace impactsim {
+namespace {
+
+struct PairMaterial {
+  int body1, body2;  // -1 is the world
+  double mu, e;
+};
+
+struct Materials {
+  double mu = 0.0, e = 0.0;
+  std::vector<PairMaterial> pairs;
+};
+
+int body_named(const Field& f, const Model& model) {
+  const std::string name = f.text();
+  if (name == "world") return -1;
+  const int i = model.body_index(name);
+  if (i < 0) f.fail("unknown body '" + name + "'");
+  return i;
+}
+
+double restitution(const Field& f) {
+  const double e = f.non_negative();
+  if (e > 1) f.fail("restitution must be between 0 and 1, found " + std::to_string(e));
+  return e;
+}
+
+Materials read_materials(const Field& f, const Model& model) {
+  Materials m;
+  if (!f.defined()) return m;
+  f.expect_map({"mu", "e", "pairs"});
+  if (f.has("mu")) m.mu = f.child("mu").non_negative();
+  if (f.has("e")) m.e = restitution(f.child("e"));
+  if (!f.has("pairs")) return m;
+  for (const Field& p : f.child("pairs").elements()) {
+    p.expect_map({"bodies", "mu", "e"});
+    const std::vector<Field> b = p.require("bodies").elements();
+    if (b.size() != 2) p.child("bodies").fail("expected two body names");
+    m.pairs.push_back({body_named(b[0], model), body_named(b[1], model),
+                       p.has("mu") ? p.child("mu").non_negative() : m.mu, p.has("e") ? restitution(p.child("e")) : m.e});
+  }
+  return m;
+}
+
+int geometry_named(const Field& f, const std::vector<Geometry>& geometries) {
+  const std::string name = f.text();
+  for (size_t i = 0; i < geometries.size(); ++i)
+    if (geometries[i].name == name) return static_cast<int>(i);
+  f.fail("unknown shape '" + name + "' (shapes are named by their `name` key, or <body>_<index>)");
+}
+
+std::string corner_label(const Vec3& signs, int dims) {
+  std::string s;
+  const char axes[] = {'x', 'y', 'z'};
+  for (int k = 0; k < dims; ++k) s += std::string(signs[k] > 0 ? "+" : "-") + axes[k];
+  return s;
+}
+
+// The point features of a shape on body `body`: sphere and disk centres, capsule ends, box corners.
+std::vector<ContactDef> shape_features(const Field& f, const Geometry& g, bool planar, const std::string& name) {
+  const Shape& s = g.shape;
+  std::vector<ContactDef> out;
+  auto add = [&](const std::string& n, const Vec3& local, double radius) {
+    ContactDef c;
+    c.name = n;
+    c.body_a = g.body;
+    c.point = s.position + s.rotation * local;
+    c.radius = radius;
+    out.push_back(c);
+  };
+  switch (s.type) {
+    case ShapeType::sphere: add(name, Vec3::Zero(), s.radius); break;
+    case ShapeType::cylinder:
+      if (!planar) f.fail("a cylinder's contacts in 3-D are not point features; give contact points instead");
+      add(name, Vec3::Zero(), s.radius);
+      break;
+    case ShapeType::capsule:
+      add(name + ".0", Vec3(0, 0, -s.length / 2), s.radius);
+      add(name + ".1", Vec3(0, 0, s.length / 2), s.radius);
+      break;
+    case ShapeType::box: {
+      const Vec3 h = s.size / 2;
+      const int dims = planar ? 2 : 3;
+      for (int k = 0; k < (1 << dims); ++k) {
+        const Vec3 signs(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
+        add(name + "." + corner_label(signs, dims), Vec3(signs.x() * h.x(), signs.y() * h.y(), planar ? 0.0 : signs.z() * h.z()), 0.0);
+      }
+      break;
+    }
+    case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
+  }
+  return out;
+}
+
+void apply_material(ContactDef& c, int body_b, const Materials& m) {
+  c.mu = m.mu;
+  c.e = m.e;
+  for (const PairMaterial& p : m.pairs)
+    if ((p.body1 == c.body_a && p.body2 == body_b) || (p.body2 == c.body_a && p.body1 == body_b)) {
+      c.mu = p.mu;
+      c.e = p.e;
+    }
+}
+
+}  // namespace
+
+std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_field, const Model& model,
+                                      const std::vector<Geometry>& geometries) {
+  const Materials materials = read_materials(materials_field, model);
+  std::vector<ContactDef> out;
+  if (!list.defined()) return out;
+  std::set<std::string> names;
+  for (const Field& f : list.elements()) {
+    f.expect_map({"name", "body", "point", "radius", "shape", "with", "mu", "e"});
+    const std::string name = f.require("name").text();
+    const int with = geometry_named(f.require("with"), geometries);
+    const int body_b = geometries[with].body;
+    std::vector<ContactDef> defs;
+    if (f.has("shape")) {
+      if (f.has("point") || f.has("body") || f.has("radius"))
+        f.child("shape").fail("give either shape, or body with point (and radius), not both");
+      const Geometry& g = geometries[geometry_named(f.child("shape"), geometries)];
+      defs = shape_features(f.child("shape"), g, model.planar, name);
+    } else {
+      ContactDef c;
+      c.name = name;
+      c.body_a = body_named(f.require("body"), model);
+      c.point = f.require("point").vec3();
+      c.radius = f.has("radius") ? f.child("radius").non_negative() : 0.0;
+      defs.push_back(c);
+    }
+    for (ContactDef& c : defs) {
+      if (c.body_a == body_b) f.child("with").fail("a contact needs two different bodies");
+      c.geometry_b = with;
+      apply_material(c, body_b, materials);
+      if (f.has("mu")) c.mu = f.child("mu").non_negative();
+      if (f.has("e")) c.e = restitution(f.child("e"));
+      if (!names.insert(c.name).second) f.child("name").fail("duplicate contact name '" + c.name + "'");
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace impactsim

@@ -1,0 +1,168 @@
+// The hybrid event loop on the shipped contact scenes, against closed forms and invariants:
+// impact times, rest after impacts, sliding distances, Zeno handling, energy and penetration.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/hybrid.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+struct SceneRun {
+  Scene scene;
+  std::vector<Event> events;
+  std::vector<double> t;
+  std::vector<Eigen::VectorXd> q, v;
+  HybridStats stats;
+};
+
+SceneRun run(const std::string& name) {
+  SceneRun r{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}, {}, {}, {}, {}};
+  const ContactModel contacts(r.scene.model, r.scene.geometries, r.scene.contacts);
+  const auto law = make_law(r.scene.law);
+  Rng rng(r.scene.seed);
+  HybridCallbacks cb;
+  cb.sample = [&](const Sample& s) {
+    r.t.push_back(s.t);
+    r.q.push_back(s.q);
+    r.v.push_back(s.v);
+  };
+  cb.event = [&](const Event& e) { r.events.push_back(e); };
+  r.stats = simulate_hybrid(r.scene.model, contacts, *law, r.scene.simulation, r.scene.contact, r.scene.initial, rng, cb);
+  return r;
+}
+
+// Invariants every run must keep: kinetic energy never rises across an impact (e <= 1), and no
+// contact sinks deeper than the documented distance tolerance.
+void expect_invariants(const SceneRun& r) {
+  for (const Event& e : r.events)
+    EXPECT_LE(e.kinetic_after, e.kinetic_before * (1 + 1e-9) + 1e-12) << e.kind << " at t = " << e.t;
+  EXPECT_GE(r.stats.min_phi, -r.scene.contact.distance_tolerance);
+}
+
+std::vector<Event> of_kind(const SceneRun& r, const std::string& kind) {
+  std::vector<Event> out;
+  for (const Event& e : r.events)
+    if (e.kind == kind) out.push_back(e);
+  return out;
+}
+
+TEST(Hybrid, BouncingBallImpactTimesFollowTheClosedForm) {
+  const SceneRun r = run("bouncing_ball");
+  expect_invariants(r);
+  const double g = 9.81, e = 0.9, h = 1.0;
+  const double v1 = std::sqrt(2 * g * h), t1 = std::sqrt(2 * h / g);
+  const std::vector<Event> impacts = of_kind(r, "impact");
+  ASSERT_GE(impacts.size(), 40u);
+  double t = t1, v = v1;
+  for (int k = 0; k < 30; ++k) {
+    EXPECT_NEAR(impacts[k].t, t, 1e-9) << "impact " << k;
+    t += 2 * e * v / g;
+    v *= e;
+  }
+  // Kinetic energy falls by e^2 at every impact.
+  for (int k = 0; k < 30; ++k) EXPECT_NEAR(impacts[k].kinetic_after / impacts[k].kinetic_before, e * e, 1e-9);
+}
+
+TEST(Hybrid, BouncingBallZenoRuleStopsNearTheAccumulationTimeAndTheBallRests) {
+  const SceneRun r = run("bouncing_ball");
+  const double g = 9.81, e = 0.9, v1 = std::sqrt(2 * g), t1 = std::sqrt(2 / g);
+  const double t_inf = t1 + 2 * v1 * e / (g * (1 - e));
+  const std::vector<Event> zeno = of_kind(r, "zeno");
+  ASSERT_EQ(zeno.size(), 1u);
+  // The remaining bounces, all slower than v_zeno, would have taken 2 v_zeno e / (g (1 - e)).
+  const double tail = 2 * r.scene.contact.v_zeno / (g * (1 - e));
+  EXPECT_LT(zeno[0].t, t_inf);
+  EXPECT_GT(zeno[0].t, t_inf - tail);
+  EXPECT_EQ(zeno[0].kinetic_after, 0.0);
+  EXPECT_EQ(r.events.back().t, zeno[0].t);  // nothing happens after it
+  EXPECT_NEAR(r.q.back()[2], 0.1, 1e-9);    // resting on the ground
+  EXPECT_LT(r.v.back().norm(), 1e-9);
+}
+
+TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
+  const SceneRun r = run("rocking_block");
+  expect_invariants(r);
+  ASSERT_EQ(r.events.size(), 1u);
+  const Event& e = r.events[0];
+  EXPECT_EQ(e.kind, "impact");
+  EXPECT_NEAR(e.t, std::sqrt(2 * 0.01 / 9.81), 1e-10);
+  EXPECT_EQ(e.contacts, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(e.kinetic_before, 0.0981, 1e-9);
+  EXPECT_LT(e.kinetic_after, 1e-20);
+  EXPECT_NEAR(e.impulse_n[0], e.impulse_n[1], 1e-12);  // symmetric
+  for (size_t k = 0; k < r.t.size(); ++k)
+    if (r.t[k] > e.t) {
+      EXPECT_LT(r.v[k].norm(), 1e-9) << "t = " << r.t[k];
+      EXPECT_NEAR(r.q[k][1], 1.0, 1e-9);
+    }
+}
+
+// Halm and Posa §4.3: pivoting on one corner, the inelastic impact of the other turns the block
+// about it with 0.7 of the angular speed, so kinetic energy falls to 0.49 at every corner impact;
+// the Zeno rule ends the wobble and the block rests flat.
+TEST(Hybrid, TiltedRockingBlockWobblesWithFactor07ThenRests) {
+  const SceneRun r = run("rocking_block_tilted");
+  expect_invariants(r);
+  const std::vector<Event> impacts = of_kind(r, "impact");
+  ASSERT_GE(impacts.size(), 6u);
+  for (size_t k = 0; k < 6; ++k) EXPECT_NEAR(impacts[k].kinetic_after / impacts[k].kinetic_before, 0.49, 1e-6) << k;
+  ASSERT_EQ(of_kind(r, "zeno").size(), 1u);
+  EXPECT_EQ(of_kind(r, "liftoff").size(), impacts.size());  // the other corner lifts after each
+  EXPECT_LT(r.v.back().norm(), 1e-9);
+  EXPECT_NEAR(r.q.back()[1], 1.0, 1e-9);
+  EXPECT_NEAR(r.q.back()[2], 0.0, 1e-9);
+}
+
+class BoxOnIncline : public ::testing::TestWithParam<std::pair<std::string, double>> {};
+
+TEST_P(BoxOnIncline, DistanceAfterOneSecondMatchesTheClosedForm) {
+  const auto [name, mu] = GetParam();
+  const SceneRun r = run(name);
+  expect_invariants(r);
+  const double a = 15 * std::numbers::pi / 180, g = 9.81;
+  const double expected = mu < std::tan(a) ? 0.5 * g * (std::sin(a) - mu * std::cos(a)) : 0.0;
+  const Eigen::Vector3d down(-std::cos(a), 0, -std::sin(a));
+  const Eigen::Vector3d moved = r.q.back().head<3>() - r.q.front().head<3>();
+  EXPECT_DOUBLE_EQ(r.t.back(), 1.0);
+  EXPECT_NEAR(moved.dot(down), expected, 1e-6);
+  EXPECT_NEAR(moved.cross(down).norm(), 0.0, 1e-6);  // straight down the slope
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, BoxOnIncline,
+                         ::testing::Values(std::pair{std::string("box_on_incline_mu0"), 0.0},
+                                           std::pair{std::string("box_on_incline_mu0125"), 0.125},
+                                           std::pair{std::string("box_on_incline_mu025"), 0.25},
+                                           std::pair{std::string("box_on_incline_mu0375"), 0.375}),
+                         [](const auto& info) { return info.param.first; });
+
+TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
+  const SceneRun r = run("cube_toss");
+  expect_invariants(r);
+  EXPECT_GE(of_kind(r, "impact").size(), 3u);
+  EXPECT_LT(r.v.back().norm(), 1e-6);
+  EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6);
+  // One body axis points straight up or down.
+  const Quat orientation(r.q.back()[3], r.q.back()[4], r.q.back()[5], r.q.back()[6]);
+  const Eigen::Vector3d up = orientation.toRotationMatrix().transpose() * Eigen::Vector3d::UnitZ();
+  EXPECT_NEAR(up.cwiseAbs().maxCoeff(), 1.0, 1e-6);
+}
+
+TEST(Hybrid, MechanicalEnergyNeverRisesInContactScenes) {
+  for (const std::string name : {"cube_toss", "rocking_block_tilted", "box_on_incline_mu0125"}) {
+    const SceneRun r = run(name);
+    double previous = INFINITY;
+    for (size_t k = 0; k < r.t.size(); ++k) {
+      const auto [K, U] = energies(r.scene.model, r.q[k], r.v[k]);
+      EXPECT_LE(K + U, previous + 1e-7) << name << " at t = " << r.t[k];
+      previous = K + U;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
