@@ -131,7 +131,7 @@ class HybridLoop {
         case ContactMode::slide: {
           g[2 * i] = lambda_n_[i];
           const Eigen::VectorXd u_t = dyn_.J(i).bottomRows(dyn_.rows_per_contact() - 1) * v_;
-          g[2 * i + 1] = u_t.size() == 1 ? modes_.slip[i][0] * u_t[0] : u_t.norm() - cs_.velocity_tolerance;
+          g[2 * i + 1] = modes_.slip[i].head(u_t.size()).dot(u_t);
           break;
         }
       }

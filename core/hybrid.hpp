@@ -8,7 +8,7 @@
 //   open contact      phi                      -> impact
 //   closed contact    lambda_n                 -> liftoff
 //   sticking contact  mu lambda_n - |lambda_t| -> slip
-//   sliding contact   s . J_t v (planar), |J_t v| - velocity tolerance (3-D) -> stick
+//   sliding contact   s . J_t v, s the slip direction at the phase's start -> stick
 // Zeno: an impact whose fastest approach is below v_zeno closes every touching contact of its set
 // (J_i v+ = 0, a projection that never adds energy) and is logged as `zeno`. Painleve: when the acceleration LCP has no
 // solution, the impact law is applied at J_n v = 0 (an impact without collision, `iwc`).

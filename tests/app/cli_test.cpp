@@ -79,6 +79,44 @@ TEST(Cli, RunWritesTheTrajectoryOfTheDefaultScene) {
   EXPECT_NE(r.err.find("timing:"), std::string::npos) << r.err;
 }
 
+TEST(Cli, RunWritesEventsOfTheRockingBlock) {
+  const fs::path dir = fresh_dir("rocking");
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream events(dir / "events.csv");
+  std::string header, line;
+  std::getline(events, header);
+  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n");
+  ASSERT_TRUE(std::getline(events, line));
+  const auto cells = split(line);
+  ASSERT_EQ(cells.size(), 7u);
+  EXPECT_NEAR(std::stod(cells[0]), std::sqrt(2 * 0.01 / 9.81), 1e-10);
+  EXPECT_EQ(cells[1], "impact");
+  EXPECT_EQ(cells[2], "A;B");
+  EXPECT_EQ(cells[3], "anitescu-potra");
+  EXPECT_FALSE(std::getline(events, line)) << "only one event: " << line;
+  // The trajectory has the regular rows plus one just before and one just after the impact.
+  const std::string csv = read_all(dir / "trajectory.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 201 + 2);
+  EXPECT_NE(r.err.find("seed 0"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UnsolvableImpactExitsWithThreeAndKeepsTheRows) {
+  const fs::path dir = fresh_dir("wedge");
+  const Result r = impactsim("run " + std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/jammed_wedge.yaml -o " +
+                             dir.string());
+  EXPECT_EQ(r.code, kExitSimulation);
+  EXPECT_NE(r.err.find("ray termination"), std::string::npos) << r.err;
+  const std::string csv = read_all(dir / "trajectory.csv");
+  EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 10);
+}
+
+TEST(Cli, UnknownLawOnTheCommandLineIsAUsageError) {
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law nope -o " + fresh_dir("law").string());
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("unknown impact law 'nope'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, QuietRunPrintsNothing) {
   const fs::path dir = fresh_dir("quiet");
   const Result r = impactsim("run --quiet " + scene("double_pendulum.yaml") + " -o " + dir.string());

@@ -20,8 +20,8 @@ struct SceneRun {
   HybridStats stats;
 };
 
-SceneRun run(const std::string& name) {
-  SceneRun r{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}, {}, {}, {}, {}};
+SceneRun simulate(Scene scene) {
+  SceneRun r{std::move(scene), {}, {}, {}, {}, {}};
   const ContactModel contacts(r.scene.model, r.scene.geometries, r.scene.contacts);
   const auto law = make_law(r.scene.law);
   Rng rng(r.scene.seed);
@@ -34,6 +34,10 @@ SceneRun run(const std::string& name) {
   cb.event = [&](const Event& e) { r.events.push_back(e); };
   r.stats = simulate_hybrid(r.scene.model, contacts, *law, r.scene.simulation, r.scene.contact, r.scene.initial, rng, cb);
   return r;
+}
+
+SceneRun run(const std::string& name) {
+  return simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"));
 }
 
 // Invariants every run must keep: kinetic energy never rises across an impact (e <= 1), and no
@@ -150,6 +154,76 @@ TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
   const Quat orientation(r.q.back()[3], r.q.back()[4], r.q.back()[5], r.q.back()[6]);
   const Eigen::Vector3d up = orientation.toRotationMatrix().transpose() * Eigen::Vector3d::UnitZ();
   EXPECT_NEAR(up.cwiseAbs().maxCoeff(), 1.0, 1e-6);
+}
+
+// A planar block sliding on the ground decelerates at mu g and sticks at t = v0 / (mu g), having
+// gone v0^2 / (2 mu g): a slip-to-stick event of both corners.
+TEST(Hybrid, SlidingBlockSticksAtTheClosedFormTime) {
+  const SceneRun r = simulate(load_scene_text(R"(
+world:
+  planar: true
+  shapes: [{name: ground, type: halfspace, normal: [0, 1, 0]}]
+bodies:
+  - name: block
+    joint: {type: planar}
+    mass: 2
+    shapes: [{name: body, type: box, size: [0.4, 0.2, 0.1]}]
+    initial: {y: 0.1, vx: 2}
+materials: {mu: 0.5}
+contacts:
+  - {name: A, body: block, point: [-0.2, -0.1, 0], with: ground}
+  - {name: B, body: block, point: [0.2, -0.1, 0], with: ground}
+simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
+)", "sliding_block.yaml"));
+  expect_invariants(r);
+  const double g = 9.81, mu = 0.5, v0 = 2;
+  const std::vector<Event> stick = of_kind(r, "stick");
+  ASSERT_EQ(stick.size(), 1u);
+  EXPECT_NEAR(stick[0].t, v0 / (mu * g), 1e-9);
+  EXPECT_EQ(stick[0].contacts, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(r.q.back()[0], v0 * v0 / (2 * mu * g), 1e-8);
+  EXPECT_LT(r.v.back().norm(), 1e-8);
+  EXPECT_NEAR(r.q.back()[2], 0.0, 1e-9);  // it slid flat, without tipping
+}
+
+// A solid ball launched sliding without spin: friction mu m g slows it and spins it up until it
+// rolls, at t = 2 v0 / (7 mu g) with speed 5/7 v0 (a slip-to-stick event), then rolls on.
+TEST(Hybrid, SlidingBallStartsRollingAtTheClosedFormTime) {
+  const SceneRun r = simulate(load_scene_text(R"(
+world:
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - name: ball
+    joint: {type: free}
+    density: 1000
+    shapes: [{name: ball_shape, type: sphere, radius: 0.1}]
+    initial: {z: 0.1, vx: 3, vy: 1}
+materials: {mu: 0.2}
+contacts:
+  - {name: ball, shape: ball_shape, with: ground}
+simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
+)", "rolling_ball.yaml"));
+  expect_invariants(r);
+  const double g = 9.81, mu = 0.2, v0 = std::sqrt(10.0);
+  const std::vector<Event> stick = of_kind(r, "stick");
+  ASSERT_EQ(stick.size(), 1u);
+  EXPECT_NEAR(stick[0].t, 2 * v0 / (7 * mu * g), 1e-8);
+  const Eigen::Vector3d v_end = r.v.back().head<3>();
+  EXPECT_NEAR(v_end.norm(), 5.0 / 7 * v0, 1e-8);
+  EXPECT_NEAR(v_end.x() / v_end.y(), 3.0, 1e-8);  // friction acted straight against the slip
+  EXPECT_NEAR(r.q.back()[2], 0.1, 1e-9);
+}
+
+TEST(Hybrid, UnsolvableImpactStopsWithADiagnostic) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/jammed_wedge.yaml");
+  try {
+    simulate(std::move(scene));
+    FAIL() << "the jammed wedge has no impact outcome";
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Anitescu-Potra LCP with 8 variables: ray termination"), std::string::npos) << what;
+    EXPECT_NEAR(e.time(), std::sqrt(2 * 0.05 / 9.81), 1e-9);
+  }
 }
 
 TEST(Hybrid, MechanicalEnergyNeverRisesInContactScenes) {

@@ -57,7 +57,12 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"unknown_shape_type.yaml", "bodies[0].shapes[0].type", "unknown shape type 'blob'"},
         BadScene{"missing_inertia.yaml", "bodies[0]", "missing required key 'inertia'"},
         BadScene{"negative_box_size.yaml", "bodies[0].shapes[0].size", "must be positive"},
-        BadScene{"zero_axis.yaml", "bodies[0].joint.axis", "non-zero vector"}};
+        BadScene{"zero_axis.yaml", "bodies[0].joint.axis", "non-zero vector"},
+        BadScene{"contact_unknown_with.yaml", "contacts[0].with", "unknown shape 'floor'"},
+        BadScene{"contact_duplicate_name.yaml", "contacts[1].name", "duplicate contact name 'A'"},
+        BadScene{"restitution_above_one.yaml", "materials.e", "between 0 and 1"},
+        BadScene{"unknown_law.yaml", "simulation.law", "unknown impact law 'newton'"},
+        BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "between 3 and 64"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 

@@ -136,6 +136,61 @@ simulation: {t_end: 1}
   EXPECT_FALSE(s.model.planar);
 }
 
+TEST(SceneLoader, RockingBlockContactsAreTheNamedCorners) {
+  const Scene s = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  ASSERT_EQ(s.contacts.size(), 2u);
+  EXPECT_EQ(s.contacts[0].name, "A");
+  EXPECT_EQ(s.contacts[0].point, Vec3(-0.5, -1, 0));
+  EXPECT_EQ(s.contacts[1].name, "B");
+  EXPECT_DOUBLE_EQ(s.contacts[1].mu, 1.0);
+  EXPECT_EQ(s.contacts[1].body_a, 0);
+  EXPECT_EQ(s.geometries[s.contacts[1].geometry_b].name, "ground");
+  EXPECT_NEAR(s.model.bodies[0].inertia(2, 2), 5.0 / 12, 1e-15);
+  EXPECT_EQ(s.law, "anitescu-potra");
+}
+
+TEST(SceneLoader, ShapeContactsExpandToFeaturesWithMaterials) {
+  const Scene s = load_scene_text(R"(
+world:
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - name: crate
+    joint: {type: free}
+    density: 100
+    shapes: [{name: crate_shape, type: box, size: [2, 4, 6], position: [0, 0, 1]}]
+  - name: pill
+    joint: {type: free}
+    density: 100
+    shapes: [{name: pill_shape, type: capsule, radius: 0.1, length: 1}]
+materials:
+  mu: 0.3
+  e: 0.1
+  pairs:
+    - {bodies: [world, pill], mu: 0.9}
+contacts:
+  - {name: c, shape: crate_shape, with: ground}
+  - {name: p, shape: pill_shape, with: ground, e: 0.5}
+simulation:
+  t_end: 1
+  seed: 42
+  contact: {v_zeno: 0.01, friction_directions: 16}
+)", "crate.yaml");
+  ASSERT_EQ(s.contacts.size(), 10u);
+  EXPECT_EQ(s.contacts[0].name, "c.-x-y-z");
+  EXPECT_EQ(s.contacts[0].point, Vec3(-1, -2, -2));  // the shape sits 1 m up in the body frame
+  EXPECT_EQ(s.contacts[7].name, "c.+x+y+z");
+  EXPECT_DOUBLE_EQ(s.contacts[0].mu, 0.3);
+  EXPECT_DOUBLE_EQ(s.contacts[0].e, 0.1);
+  EXPECT_EQ(s.contacts[8].name, "p.0");
+  EXPECT_EQ(s.contacts[8].point, Vec3(0, 0, -0.5));
+  EXPECT_DOUBLE_EQ(s.contacts[8].radius, 0.1);
+  EXPECT_DOUBLE_EQ(s.contacts[9].mu, 0.9);  // the pair's friction
+  EXPECT_DOUBLE_EQ(s.contacts[9].e, 0.5);   // the contact's own restitution
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_DOUBLE_EQ(s.contact.v_zeno, 0.01);
+  EXPECT_EQ(s.contact.friction_directions, 16);
+}
+
 TEST(SceneLoader, ErrorsInTextNameTheStandInFileName) {
   try {
     load_scene_text("bodies: []\nsimulation: {t_end: 1}\n", "inline.yaml");

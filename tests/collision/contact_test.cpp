@@ -1,0 +1,200 @@
+// Exact signed distances against closed forms and FCL; contact Jacobians against finite
+// differences of phi (J_n = dphi/dq Gamma), which also pins down the sign conventions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "collision/contact.hpp"
+#include "collision/fcl_distance.hpp"
+#include "tests/test_models.hpp"
+
+namespace impactsim {
+namespace {
+
+Shape box(const Vec3& size) {
+  Shape s;
+  s.type = ShapeType::box;
+  s.size = size;
+  return s;
+}
+
+Shape sphere(double r) {
+  Shape s;
+  s.type = ShapeType::sphere;
+  s.radius = r;
+  return s;
+}
+
+TEST(PointToShape, ClosedForms) {
+  Shape h;
+  h.type = ShapeType::halfspace;
+  h.normal = Vec3(0, 0, 1);
+  h.offset = 0.5;
+  EXPECT_DOUBLE_EQ(point_to_shape(h, Vec3(3, 4, 2)).distance, 1.5);
+  EXPECT_DOUBLE_EQ(point_to_shape(sphere(1), Vec3(0, 3, 4)).distance, 4.0);
+  EXPECT_EQ(point_to_shape(sphere(1), Vec3(0, 3, 4)).gradient, Vec3(0, 0.6, 0.8));
+  const Shape b = box(Vec3(2, 4, 6));
+  EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(4, 0, 0)).distance, 3.0);                  // face region
+  EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(4, 6, 0)).distance, std::hypot(3.0, 4.0));  // edge region
+  EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(0.5, 0, 0)).distance, -0.5);               // inside: nearest face
+  EXPECT_EQ(point_to_shape(b, Vec3(0.5, 0, 0)).gradient, Vec3(1, 0, 0));
+  Shape c;
+  c.type = ShapeType::capsule;
+  c.radius = 0.5;
+  c.length = 2;
+  EXPECT_DOUBLE_EQ(point_to_shape(c, Vec3(0, 2, 0.3)).distance, 1.5);
+  EXPECT_DOUBLE_EQ(point_to_shape(c, Vec3(0, 0, 3)).distance, 1.5);  // beyond the cap
+  Shape cyl;
+  cyl.type = ShapeType::cylinder;
+  cyl.radius = 1;
+  cyl.length = 2;
+  EXPECT_DOUBLE_EQ(point_to_shape(cyl, Vec3(0, 3, 0)).distance, 2.0);
+  EXPECT_DOUBLE_EQ(point_to_shape(cyl, Vec3(0, 0, 3)).distance, 2.0);
+  EXPECT_DOUBLE_EQ(point_to_shape(cyl, Vec3(4, 0, 5)).distance, 5.0);  // rim region
+}
+
+TEST(PointToShape, GradientIsTheDerivativeOfTheDistance) {
+  std::mt19937 rng(3);
+  Shape shapes[4] = {box(Vec3(1, 2, 3)), sphere(0.7), {}, {}};
+  shapes[2].type = ShapeType::capsule;
+  shapes[2].radius = 0.4;
+  shapes[2].length = 1.2;
+  shapes[3].type = ShapeType::cylinder;
+  shapes[3].radius = 0.6;
+  shapes[3].length = 1.0;
+  for (const Shape& s : shapes)
+    for (int trial = 0; trial < 50; ++trial) {
+      const Vec3 x = testing::random_vec(rng, 2.0);
+      const PointDistance d = point_to_shape(s, x);
+      const double h = 1e-6;
+      Vec3 fd;
+      for (int k = 0; k < 3; ++k)
+        fd[k] = (point_to_shape(s, x + h * Vec3::Unit(k)).distance - point_to_shape(s, x - h * Vec3::Unit(k)).distance) / (2 * h);
+      EXPECT_LT((fd - d.gradient).norm(), 1e-5) << shape_type_name(s.type) << " at " << x.transpose();
+      EXPECT_NEAR(d.gradient.norm(), 1.0, 1e-12);
+    }
+}
+
+// FCL agrees with the exact forms where it is reliable: separated convex primitives.
+TEST(FclDistance, AgreesWithClosedFormsWhenSeparated) {
+  Pose a, b;
+  b.p = Vec3(3, 0, 0);
+  FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_NEAR(d.distance, 1.5, 1e-6);
+  b.p = Vec3(0, 0, 4);
+  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, sphere(1), b);
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_NEAR(d.distance, 2.0, 1e-6);
+  EXPECT_NEAR(d.distance, point_to_shape(box(Vec3(2, 2, 2)), b.p).distance - 1.0, 1e-6);
+  b.p = Vec3(2.5, 0.3, 0.1);
+  b.R = Eigen::AngleAxisd(0.3, Vec3::UnitZ()).toRotationMatrix();
+  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, box(Vec3(1, 1, 1)), b);
+  ASSERT_TRUE(d.ok) << d.error;
+  // The rotated box's nearest corner to the face x = 1.
+  double nearest = 1e9;
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 corner = b.p + b.R * Vec3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, k & 4 ? 0.5 : -0.5);
+    nearest = std::min(nearest, corner.x() - 1.0);
+  }
+  EXPECT_NEAR(d.distance, nearest, 1e-6);
+}
+
+TEST(FclDistance, PenetratingSpheresGiveTheDepth) {
+  Pose a, b;
+  b.p = Vec3(1.2, 0, 0);
+  const FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_NEAR(d.distance, -0.3, 1e-4);
+}
+
+TEST(FclDistance, HalfspacesAreRefusedWithAReason) {
+  Shape h;
+  h.type = ShapeType::halfspace;
+  const FclDistance d = fcl_signed_distance(sphere(1), Pose{}, h, Pose{});
+  EXPECT_FALSE(d.ok);
+  EXPECT_NE(d.error.find("halfspace"), std::string::npos);
+}
+
+// Contact Jacobians: J_n v = d/dt phi along any motion, J_t v = the tangential relative velocity.
+TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
+  std::mt19937 rng(9);
+  for (bool planar : {false, true}) {
+    Model m = planar ? testing::planar_model(rng) : testing::chain_model(3, rng);
+    std::vector<Geometry> g(3);
+    g[0].name = "ground";
+    g[0].shape.type = ShapeType::halfspace;
+    g[0].shape.normal = planar ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+    g[0].shape.offset = -3;
+    g[1].name = "ball";
+    g[1].body = 1;
+    g[1].shape = sphere(0.3);
+    g[1].shape.position = Vec3(0.1, 0.2, 0);
+    g[2].name = "crate";
+    g[2].body = 2;
+    g[2].shape = box(Vec3(0.5, 0.4, 0.3));
+    std::vector<ContactDef> defs(3);
+    defs[0] = {"foot", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};  // a vertex on body 0 vs the ground
+    defs[1] = {"ball_on_crate", 2, Vec3(0.3, 0.3, 0), 0.05, 1};  // a small sphere on body 2 vs the ball on body 1
+    defs[2] = {"tip", 1, Vec3(0.5, 0.5, 0.0), 0.0, 2};  // a point on body 1 vs the crate on body 2
+    const ContactModel cm(m, g, defs);
+    Kinematics kin(m), kp(m), km(m);
+    for (int trial = 0; trial < 10; ++trial) {
+      const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+      update_kinematics(m, q, kin);
+      const double h = 1e-6;
+      update_kinematics(m, testing::integrate(m, q, v, h), kp);
+      update_kinematics(m, testing::integrate(m, q, v, -h), km);
+      for (int i = 0; i < cm.size(); ++i) {
+        const ContactFrame f = cm.frame(kin, i);
+        Eigen::MatrixXd J(1 + cm.tangent_dim(), m.nv);
+        cm.jacobian(kin, i, f, J);
+        const double rate = (cm.frame(kp, i).phi - cm.frame(km, i).phi) / (2 * h);
+        EXPECT_NEAR((J.row(0) * v)(0), rate, 1e-6 * (1 + std::abs(rate))) << defs[i].name << " planar " << planar;
+        EXPECT_NEAR(f.normal.norm(), 1.0, 1e-12);
+        EXPECT_NEAR(f.normal.dot(f.tangent1), 0.0, 1e-12);
+        if (planar) {
+          EXPECT_EQ(f.normal.z(), 0.0);
+          EXPECT_NEAR(f.tangent1.x(), f.normal.y(), 1e-15);  // clockwise turn of the normal
+        } else {
+          EXPECT_NEAR(f.normal.cross(f.tangent1).dot(f.tangent2), 1.0, 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST(ContactModel, BallAboveGroundHasPositivePhiAndUpwardNormal) {
+  Model m;
+  Body b;
+  b.name = "ball";
+  b.joint.type = JointType::free;
+  b.mass = 1;
+  b.inertia = Mat3::Identity();
+  m.bodies.push_back(b);
+  finalize_model(m);
+  std::vector<Geometry> g(1);
+  g[0].shape.type = ShapeType::halfspace;
+  const ContactModel cm(m, g, {{"ball", 0, Vec3::Zero(), 0.1, 0}});
+  Kinematics kin(m);
+  Eigen::VectorXd q = neutral_configuration(m);
+  q[2] = 1.1;
+  update_kinematics(m, q, kin);
+  const ContactFrame f = cm.frame(kin, 0);
+  EXPECT_DOUBLE_EQ(f.phi, 1.0);
+  EXPECT_EQ(f.normal, Vec3::UnitZ());
+  EXPECT_NEAR(f.point_a.z(), 1.0, 1e-15);
+  EXPECT_NEAR(f.point_b.z(), 0.0, 1e-15);
+  Eigen::MatrixXd J(3, 6);
+  cm.jacobian(kin, 0, f, J);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[2] = -2;  // falling
+  EXPECT_DOUBLE_EQ((J.row(0) * v)(0), -2.0);  // approaching is negative
+  v.setZero();
+  v[3] = 1;  // spinning about x: the bottom point moves along +y... at radius 0.1
+  EXPECT_NEAR((J.row(2) * v)(0), 0.1, 1e-15);
+}
+
+}  // namespace
+}  // namespace impactsim
