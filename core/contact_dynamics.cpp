@@ -1,5 +1,7 @@
 #include "core/contact_dynamics.hpp"
 
+#include <algorithm>
+
 #include <Eigen/QR>
 
 #include "impact/friction_cone.hpp"
@@ -36,7 +38,17 @@ ContactDynamics::ContactDynamics(const Model& model, const ContactModel& contact
       frames_(contacts.size()), J_(Eigen::MatrixXd::Zero(contacts.size() * (1 + contacts.tangent_dim()), model.nv)),
       Jdot_v_(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))) {}
 
+void ContactDynamics::update_frames(const Eigen::VectorXd& q) {
+  update_kinematics(model_, q, kin_);
+  for (int i = 0; i < contacts_.size(); ++i) frames_[i] = contacts_.frame(kin_, i);
+}
+
 void ContactDynamics::update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need) {
+  update_dynamics(q, v);
+  update_jacobians(need, true);
+}
+
+void ContactDynamics::update_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool frames) {
   q_ = q;
   v_ = v;
   update_kinematics(model_, q, kin_);
@@ -44,28 +56,35 @@ void ContactDynamics::update(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
   mass_matrix(model_, kin_, composite_, fd_M_);
   bias_forces(model_, kin_, acc_, force_, C_);
   llt_.compute(fd_M_);
+  if (frames)
+    for (int i = 0; i < contacts_.size(); ++i) frames_[i] = contacts_.frame(kin_, i);
+}
+
+void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot) {
   const int r = 1 + td_, m = contacts_.size();
-  for (int i = 0; i < m; ++i) frames_[i] = contacts_.frame(kin_, i);
-  // d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
-  const double h = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
-  Eigen::VectorXd q_shift(q.size());
-  Eigen::MatrixXd Jp(r, model_.nv), Jm(r, model_.nv);
-  for (int i = 0; i < m; ++i) {
-    if (!need.empty() && !need[i]) continue;
-    contacts_.jacobian(kin_, i, frames_[i], J_.middleRows(i * r, r));
+  for (int i = 0; i < m; ++i)
+    if (need.empty() || need[i]) contacts_.jacobian(kin_, i, frames_[i], J_.middleRows(i * r, r));
+  const bool moving = v_.cwiseAbs().maxCoeff() > 0;
+  const bool any = need.empty() ? m > 0 : std::find(need.begin(), need.end(), true) != need.end();
+  if (!jdot) return;
+  if (!moving || !any) {
+    Jdot_v_.setZero();
+    return;
   }
-  const bool moving = v.cwiseAbs().maxCoeff() > 0;
+  // d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
+  const double h = 1e-6 / std::max(1.0, v_.cwiseAbs().maxCoeff());
+  Eigen::VectorXd q_shift(q_.size());
+  Eigen::MatrixXd Jp(r, model_.nv), Jm(r, model_.nv);
   for (int sign : {1, -1}) {
-    shift_configuration(model_, q, v, sign * h, q_shift);
+    shift_configuration(model_, q_, v_, sign * h, q_shift);
     update_kinematics(model_, q_shift, kin_shift_);
     for (int i = 0; i < m; ++i) {
-      if ((!need.empty() && !need[i]) || !moving) continue;
+      if (!need.empty() && !need[i]) continue;
       contacts_.jacobian(kin_shift_, i, contacts_.frame(kin_shift_, i), sign > 0 ? Jp : Jm);
-      if (sign > 0) Jdot_v_.segment(i * r, r) = Jp * v;
-      else Jdot_v_.segment(i * r, r) = (Jdot_v_.segment(i * r, r) - Jm * v) / (2 * h);
+      if (sign > 0) Jdot_v_.segment(i * r, r) = Jp * v_;
+      else Jdot_v_.segment(i * r, r) = (Jdot_v_.segment(i * r, r) - Jm * v_) / (2 * h);
     }
   }
-  if (!moving) Jdot_v_.setZero();
 }
 
 Eigen::MatrixXd ContactDynamics::force_rows(const ContactModes& modes, const std::vector<int>& closed) const {
@@ -95,11 +114,12 @@ bool ContactDynamics::forward(const ContactModes& modes, Eigen::VectorXd& vdot, 
   const int m = contacts_.size();
   lambda_n.setZero(m);
   lambda_t.setZero(m, td_);
-  vdot = llt_.solve(-C_);
+  vdot = -C_;
+  llt_.solveInPlace(vdot);
+  if (modes.closed() == 0) return true;
   std::vector<int> closed;
   for (int i = 0; i < m; ++i)
     if (modes.mode[i] != ContactMode::open) closed.push_back(i);
-  if (closed.empty()) return true;
 
   const Eigen::MatrixXd G = force_rows(modes, closed);
   const int rows = static_cast<int>(G.rows());

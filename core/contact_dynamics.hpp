@@ -36,8 +36,14 @@ class ContactDynamics {
   ContactDynamics(const Model& model, const ContactModel& contacts, const ContactSettings& settings);
 
   // Kinematics, M, C and every contact's frame at (q, v). Jacobians and Jdot v of the contacts
-  // flagged in `need` (all if empty).
+  // flagged in `need` (all if empty). The stages below do parts of it, for callers that need less.
   void update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need = {});
+  // Only the contact frames (phi, normals) at q: all an open contact's guard needs.
+  void update_frames(const Eigen::VectorXd& q);
+  // Kinematics, M, C and (with frames) every contact's frame at (q, v), no Jacobians.
+  void update_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool frames = true);
+  // Jacobians (and, with jdot, Jdot v) of the flagged contacts at the last update_dynamics.
+  void update_jacobians(const std::vector<bool>& need, bool jdot);
 
   int rows_per_contact() const { return 1 + td_; }
   const ContactFrame& frame(int i) const { return frames_[i]; }

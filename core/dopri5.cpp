@@ -75,10 +75,10 @@ double Dopri5::initial_step(double t_limit) {
   return std::min(h, span);
 }
 
-Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0) {
+Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_step) {
   t_ = t_prev_ = t0;
   y_ = y0;
-  h_ = 0.0;
+  if (!keep_step) h_ = 0.0;
   fac_old_ = 1e-4;
   last_rejected_ = false;
   if (!y_.allFinite()) return Status::not_finite;

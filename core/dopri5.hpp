@@ -24,7 +24,9 @@ class Dopri5 {
 
   Dopri5(int n, Rhs f, OdeTolerances tol);
 
-  Status reset(double t0, const Eigen::VectorXd& y0);
+  // Starts from (t0, y0). With keep_step the controller's last proposed step is tried first (the
+  // hybrid loop restarts after every event, and a flight between impacts is as smooth as the last).
+  Status reset(double t0, const Eigen::VectorXd& y0, bool keep_step = false);
   // Takes one accepted step that ends no later than t_limit.
   Status step(double t_limit);
   // Replaces the current state (after a projection) and re-evaluates f there.

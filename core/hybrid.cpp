@@ -33,8 +33,10 @@ class HybridLoop {
         dyn_(model, contacts, cs), kin_(model), m_(contacts.size()), nq_(model.nq), nv_(model.nv),
         ode_(model.nq + model.nv, [this](double, const Eigen::VectorXd& x, Eigen::VectorXd& dx) { return rhs(x, dx); },
              settings.ode) {
-    modes_.mode.assign(m_, ContactMode::open);
-    modes_.slip.assign(m_, Eigen::Vector2d::UnitX());
+    ContactModes open;
+    open.mode.assign(m_, ContactMode::open);
+    open.slip.assign(m_, Eigen::Vector2d::UnitX());
+    set_modes(open);
     for (const Body& b : model.bodies) has_quaternions_ = has_quaternions_ || b.joint.type == JointType::free;
   }
 
@@ -96,10 +98,12 @@ class HybridLoop {
     for (const Body& b : model_.bodies) joint_normalize(b.joint, x.data() + b.joint.q_index);
   }
 
-  std::vector<bool> closed_flags() const {
-    std::vector<bool> need(m_);
-    for (int i = 0; i < m_; ++i) need[i] = modes_.mode[i] != ContactMode::open;
-    return need;
+  // Which contacts are closed in the current mode; set at every change of mode.
+  void set_modes(const ContactModes& modes) {
+    modes_ = modes;
+    closed_.assign(m_, false);
+    for (int i = 0; i < m_; ++i) closed_[i] = modes_.mode[i] != ContactMode::open;
+    any_closed_ = modes_.closed() > 0;
   }
 
   bool rhs(const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
@@ -107,7 +111,11 @@ class HybridLoop {
     v_ = x.tail(nv_);
     for (const Body& b : model_.bodies)
       joint_qdot(b.joint, q_.data() + b.joint.q_index, v_.data() + b.joint.v_index, dx.data() + b.joint.q_index);
-    dyn_.update(q_, v_, closed_flags());
+    if (any_closed_) {
+      dyn_.update(q_, v_, closed_);
+    } else {
+      dyn_.update_dynamics(q_, v_, false);  // free flight needs no contact frames
+    }
     if (!dyn_.forward(modes_, vdot_, lambda_n_, lambda_t_)) return false;
     dx.tail(nv_) = vdot_;
     return true;
@@ -118,8 +126,12 @@ class HybridLoop {
     g.resize(2 * m_);
     q_ = x.head(nq_);
     v_ = x.tail(nv_);
-    dyn_.update(q_, v_, closed_flags());
-    dyn_.forward(modes_, vdot_, lambda_n_, lambda_t_);
+    if (!any_closed_) {
+      dyn_.update_frames(q_);  // only phi is needed
+    } else {
+      dyn_.update(q_, v_, closed_);
+      dyn_.forward(modes_, vdot_, lambda_n_, lambda_t_);
+    }
     for (int i = 0; i < m_; ++i) {
       g[2 * i + 1] = kInactive;
       switch (modes_.mode[i]) {
@@ -142,7 +154,7 @@ class HybridLoop {
   // contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step still
   // fires. The floor costs at most kPhiMargin of penetration.
   void start_phase(double t, const Eigen::VectorXd& x) {
-    if (auto st = ode_.reset(t, x); st != Dopri5::Status::ok) fail(st);
+    if (auto st = ode_.reset(t, x, true); st != Dopri5::Status::ok) fail(st);
     phi_floor_.assign(m_, 0.0);
     q_ = x.head(nq_);
     update_kinematics(model_, q_, kin_);
@@ -208,7 +220,7 @@ class HybridLoop {
   // Illinois (modified regula falsi) on guard j between ta (g > 0) and tb (g <= 0); returns the
   // right end of the final bracket, where the guard has fired.
   double locate(int j, double ta, double tb, double ga, double gb) {
-    const double tol = 1e-13 * std::max(1.0, std::abs(tb));
+    const double tol = 1e-12 * std::max(1.0, std::abs(tb));  // event times to 1e-12 s
     int side = 0;
     Eigen::VectorXd g;
     for (int it = 0; it < 200 && tb - ta > tol; ++it) {
@@ -270,6 +282,10 @@ class HybridLoop {
     const long logged = stats_.events;
     q_ = x.head(nq_);
     v_ = x.tail(nv_);
+    // q does not change during the event: frames and Jacobians of the touching contacts hold for
+    // every impact of it; only mode selection needs C and Jdot v at the new velocity.
+    dyn_.update_dynamics(q_, v_);
+    dyn_.update_jacobians(touching(), false);
     resolve_impacts(t);
     choose_modes(t, fired, kinds);
     x.tail(nv_) = v_;
@@ -289,12 +305,20 @@ class HybridLoop {
     if (cb_.event) cb_.event(e);
   }
 
+  std::vector<bool> touching() const {
+    std::vector<bool> out(m_);
+    for (int i = 0; i < m_; ++i) out[i] = dyn_.frame(i).phi <= cs_.distance_tolerance;
+    return out;
+  }
+
+  // J_n,i v at the loop's current velocity (the Jacobians of touching contacts are up to date).
+  double normal_velocity(int i) const { return dyn_.J(i).row(0).dot(v_); }
+
   // Contacts touching (phi within tolerance) and approaching faster than the velocity tolerance.
-  std::vector<int> impacting() {
-    dyn_.update(q_, v_);
+  std::vector<int> impacting() const {
     std::vector<int> out;
     for (int i = 0; i < m_; ++i)
-      if (dyn_.frame(i).phi <= cs_.distance_tolerance && dyn_.Jv(i)[0] < -cs_.velocity_tolerance) out.push_back(i);
+      if (dyn_.frame(i).phi <= cs_.distance_tolerance && normal_velocity(i) < -cs_.velocity_tolerance) out.push_back(i);
     return out;
   }
 
@@ -322,7 +346,7 @@ class HybridLoop {
   std::vector<int> touching_not_separating() const {
     std::vector<int> out;
     for (int i = 0; i < m_; ++i)
-      if (dyn_.frame(i).phi <= cs_.distance_tolerance && dyn_.Jv(i)[0] <= cs_.velocity_tolerance) out.push_back(i);
+      if (dyn_.frame(i).phi <= cs_.distance_tolerance && normal_velocity(i) <= cs_.velocity_tolerance) out.push_back(i);
     return out;
   }
 
@@ -373,7 +397,7 @@ class HybridLoop {
       if (hitting.empty()) return;
       if (round > 100) throw SimulationError(t, "impacts at t = " + format_time(t) + " s do not terminate");
       double fastest = 0;
-      for (int i : hitting) fastest = std::max(fastest, -dyn_.Jv(i)[0]);
+      for (int i : hitting) fastest = std::max(fastest, -normal_velocity(i));
       const std::vector<int> set = touching_not_separating();
       if (fastest < cs_.v_zeno) close_contacts(t, set);
       else apply_impact(t, set, "impact", law_);
@@ -388,10 +412,16 @@ class HybridLoop {
       (kinds[k] == GuardKind::friction ? prefer_slide : prefer_open)[fired[k]] = true;
     }
     for (int attempt = 0;; ++attempt) {
-      dyn_.update(q_, v_);
       const std::vector<int> candidates = touching_not_separating();
+      if (candidates.empty() && !any_closed_) break;  // free flight before and after: nothing to choose
+      dyn_.update_dynamics(q_, v_);
+      dyn_.update_jacobians(touching(), true);
       std::string why;
-      if (dyn_.select_modes(candidates, prefer_open, prefer_slide, modes_, why)) break;
+      ContactModes chosen = modes_;
+      if (dyn_.select_modes(candidates, prefer_open, prefer_slide, chosen, why)) {
+        set_modes(chosen);
+        break;
+      }
       if (attempt > 0) throw SimulationError(t, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
       // Painleve: no consistent contact forces; an impact without collision resolves it.
       apply_impact(t, candidates, "iwc", law_);
@@ -430,7 +460,8 @@ class HybridLoop {
   Dopri5 ode_;
   bool has_quaternions_ = false;
   ContactModes modes_;
-  std::vector<bool> armed_;
+  std::vector<bool> armed_, closed_;
+  bool any_closed_ = false;
   std::vector<double> phi_floor_;
   std::vector<GuardKind> fired_kinds_;
   Eigen::VectorXd g_prev_, x_tmp_, q_, v_, vdot_, lambda_n_, q_out_, v_out_;

@@ -142,9 +142,12 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
     out.residual = lcp_residual(W, w, out.z);
     return out;
   }
-  const Eigen::VectorXd polished = polish(W, w, out.z);
-  const double r_polished = lcp_residual(W, w, polished), r_raw = lcp_residual(W, w, out.z);
-  if (r_polished < r_raw) out.z = polished;
+  // Polish only when the pivoting left a visible error: the tableau is exact for most small problems.
+  const double r_raw = lcp_residual(W, w, out.z);
+  if (r_raw > 1e-14) {
+    const Eigen::VectorXd polished = polish(W, w, out.z);
+    if (lcp_residual(W, w, polished) < r_raw) out.z = polished;
+  }
   out.z = out.z.cwiseMax(0.0);
   out.slack = W * out.z + w;
   out.residual = lcp_residual(W, w, out.z);

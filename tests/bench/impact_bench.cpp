@@ -41,4 +41,4 @@ BENCHMARK(BM_AnitescuPotraRockingBlock);
 }  // namespace
 }  // namespace impactsim
 
-BENCHMARK_MAIN();
+

@@ -1,0 +1,37 @@
+// Benchmarks of whole event-driven runs. Run: build/impactsim_bench
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "core/hybrid.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+// The bouncing ball (e = 0.9, dropped from 1 m) until just after its 40th impact, every event time
+// located to 1e-13 s; no output rows.
+void BM_BouncingBallFirst40Impacts(benchmark::State& state) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  const double g = 9.81, e = 0.9, v1 = std::sqrt(2 * g);
+  double t = std::sqrt(2 / g), v = v1;
+  for (int k = 1; k < 40; ++k, v *= e) t += 2 * e * v / g;
+  scene.simulation.t_end = t + 1e-3;
+  scene.simulation.output_interval = scene.simulation.t_end;
+  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const auto law = make_law(scene.law);
+  long impacts = 0;
+  for (auto _ : state) {
+    Rng rng(0);
+    HybridCallbacks cb;
+    cb.event = [&](const Event&) { ++impacts; };
+    simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  }
+  state.counters["impacts"] = benchmark::Counter(static_cast<double>(impacts) / state.iterations());
+}
+BENCHMARK(BM_BouncingBallFirst40Impacts)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace impactsim
+BENCHMARK_MAIN();
