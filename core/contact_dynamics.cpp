@@ -16,12 +16,15 @@ void shift_configuration(const Model& model, const Eigen::VectorXd& q, const Eig
     joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
 }
 
-// Unit slip direction of a sliding contact: its tangential velocity, or the direction it started
-// with when that velocity is too small to tell.
-Eigen::VectorXd slip_direction(const Eigen::VectorXd& u_t, const Eigen::Vector2d& fallback, double tiny) {
+// Unit slip direction of a sliding contact: its tangential velocity while that still points the
+// way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
+// slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
+// would see the other sliding direction, perhaps a Painleve one, and never reach the guard.
+Eigen::VectorXd slip_direction(const Eigen::VectorXd& u_t, const Eigen::Vector2d& phase, double tiny) {
+  const Eigen::VectorXd s = phase.head(u_t.size());
   const double n = u_t.norm();
-  if (n > tiny) return u_t / n;
-  return fallback.head(u_t.size());
+  if (u_t.size() > 1 && n > tiny && u_t.dot(s) > 0) return u_t / n;
+  return s;
 }
 
 }  // namespace

@@ -407,9 +407,13 @@ class HybridLoop {
   void choose_modes(double t, const std::vector<int>& fired, const std::vector<GuardKind>& kinds) {
     const ContactModes before = modes_;
     std::vector<bool> prefer_open(m_, false), prefer_slide(m_, false);
+    // A fired lift-off guard means the load reached zero; a fired friction guard of a sticking
+    // contact means friction reached the cone's edge. (A sliding contact's friction guard is its
+    // slip stopping: the LCP alone decides whether it sticks or slides back.)
     for (size_t k = 0; k < fired.size(); ++k) {
-      if (before.mode[fired[k]] == ContactMode::open) continue;
-      (kinds[k] == GuardKind::friction ? prefer_slide : prefer_open)[fired[k]] = true;
+      const ContactMode was = before.mode[fired[k]];
+      if (kinds[k] == GuardKind::touch_or_liftoff && was != ContactMode::open) prefer_open[fired[k]] = true;
+      if (kinds[k] == GuardKind::friction && was == ContactMode::stick) prefer_slide[fired[k]] = true;
     }
     for (int attempt = 0;; ++attempt) {
       const std::vector<int> candidates = touching_not_separating();
@@ -418,7 +422,7 @@ class HybridLoop {
       dyn_.update_jacobians(touching(), true);
       std::string why;
       ContactModes chosen = modes_;
-      if (dyn_.select_modes(candidates, prefer_open, prefer_slide, chosen, why)) {
+      if (dyn_.select_modes(candidates, prefer_open, prefer_slide, chosen, why) && consistent(chosen, why)) {
         set_modes(chosen);
         break;
       }
@@ -429,13 +433,33 @@ class HybridLoop {
     log_mode_changes(t, before);
   }
 
+  // The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve
+  // direction can fail that even when the acceleration LCP was solvable.
+  bool consistent(const ContactModes& chosen, std::string& why) {
+    std::vector<bool> closed(m_);
+    for (int i = 0; i < m_; ++i) closed[i] = chosen.mode[i] != ContactMode::open;
+    dyn_.update(q_, v_, closed);
+    if (!dyn_.forward(chosen, vdot_, lambda_n_, lambda_t_)) {
+      why = "the mass matrix is not positive definite";
+      return false;
+    }
+    const double tol = 1e-9 * (1.0 + lambda_n_.cwiseAbs().maxCoeff());
+    for (int i = 0; i < m_; ++i)
+      if (closed[i] && lambda_n_[i] < -tol) {
+        why = "contact '" + contacts_.contact(i).name + "' would need a pulling normal force (Painleve)";
+        return false;
+      }
+    return true;
+  }
+
   void log_mode_changes(double t, const ContactModes& before) {
     Event liftoff, stick, slip;
     for (int i = 0; i < m_; ++i) {
       const ContactMode a = before.mode[i], b = modes_.mode[i];
       if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(i);
       if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(i);
-      if (a == ContactMode::stick && b == ContactMode::slide) slip.contacts.push_back(i);
+      const bool reversed = a == ContactMode::slide && b == ContactMode::slide && before.slip[i].dot(modes_.slip[i]) < 0;
+      if ((a == ContactMode::stick && b == ContactMode::slide) || reversed) slip.contacts.push_back(i);
     }
     const double K = 0.5 * v_.dot(dyn_.M() * v_);
     for (auto [e, kind] : {std::pair{&liftoff, "liftoff"}, {&stick, "stick"}, {&slip, "slip"}}) {

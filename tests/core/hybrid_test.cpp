@@ -214,6 +214,84 @@ simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
   EXPECT_NEAR(r.q.back()[2], 0.1, 1e-9);
 }
 
+// A uniform rod (length 2 m, 1 kg) at 30 degrees to the ground, its lower end sliding at 1 m/s.
+std::string sliding_rod(double mu, double vx) {
+  return R"(
+world:
+  planar: true
+  shapes: [{name: ground, type: halfspace, normal: [0, 1, 0]}]
+bodies:
+  - name: rod
+    joint: {type: planar}
+    mass: 1
+    inertia: [0.3333333333333333, 0.0001, 0.3333333333333333]
+    initial: {y: 0.5, theta_deg: -60, vx: )" + std::to_string(vx) + R"(}
+materials: {mu: )" + std::to_string(mu) + R"(}
+contacts:
+  - {name: end, body: rod, point: [0, -1, 0], with: ground}
+simulation: {t_end: 1.5, rtol: 1.0e-10, atol: 1.0e-12}
+)";
+}
+
+// Painleve: with mu = 3.5 > 2.5, sliding towards the rod's lower side has no consistent contact
+// force (1 + 3 cos^2 a - 3 mu sin a cos a < 0 at a = 30 degrees); the loop takes an impact without
+// collision, which stops the slip, and goes on.
+TEST(Hybrid, PainleveRodTakesAnImpactWithoutCollision) {
+  const SceneRun r = simulate(load_scene_text(sliding_rod(3.5, -1.0), "painleve_rod.yaml"));
+  expect_invariants(r);
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_EQ(r.events[0].kind, "iwc");
+  EXPECT_EQ(r.events[0].t, 0.0);
+  EXPECT_LT(r.events[0].kinetic_after, r.events[0].kinetic_before);
+  EXPECT_DOUBLE_EQ(r.t.back(), 1.5);
+}
+
+// The other way the slide is consistent: the end slows and sticks (u_t = 0 there), the rod pivots
+// on it, and as it falls the friction it needs grows until it reaches mu lambda_n and it slips.
+TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
+  Scene scene = load_scene_text(sliding_rod(0.5, 1.0), "sliding_rod.yaml");
+  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const auto law = make_law(scene.law);
+  Rng rng(0);
+  std::vector<Event> events;
+  std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>> at_event;  // state just before each event
+  HybridCallbacks cb;
+  cb.event = [&](const Event& e) { events.push_back(e); };
+  cb.event_sample = [&](const Sample& s) { at_event.emplace_back(s.q, s.v); };
+  simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  ASSERT_EQ(events.size(), 2u);
+  ASSERT_EQ(at_event.size(), 4u);
+  EXPECT_EQ(events[0].kind, "stick");
+  EXPECT_EQ(events[1].kind, "slip");
+  ContactDynamics dyn(scene.model, contacts, scene.contact);
+  dyn.update(at_event[0].first, at_event[0].second);
+  EXPECT_NEAR((dyn.J(0).row(1) * at_event[0].second)(0), 0.0, 1e-9);  // slip speed zero at the stick event
+  dyn.update(at_event[2].first, at_event[2].second);
+  ContactModes stick;
+  stick.mode = {ContactMode::stick};
+  stick.slip = {Eigen::Vector2d::UnitX()};
+  Eigen::VectorXd vdot, lambda_n;
+  Eigen::MatrixXd lambda_t;
+  ASSERT_TRUE(dyn.forward(stick, vdot, lambda_n, lambda_t));
+  EXPECT_GT(lambda_n[0], 0.0);
+  EXPECT_NEAR(std::abs(lambda_t(0, 0)), 0.5 * lambda_n[0], 1e-6 * lambda_n[0]);  // on the cone's edge
+}
+
+// Without the Zeno rule the ball would bounce forever: the event limit stops it with a message
+// that names the remedy, never an endless loop.
+TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  scene.contact.v_zeno = 0.0;
+  scene.contact.max_events = 50;
+  try {
+    simulate(std::move(scene));
+    FAIL() << "expected the event limit";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 50 events"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("v_zeno"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Hybrid, UnsolvableImpactStopsWithADiagnostic) {
   Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/jammed_wedge.yaml");
   try {
