@@ -58,6 +58,7 @@ class ContactModel {
   const ContactDef& contact(int i) const { return contacts_[i]; }
   const std::vector<ContactDef>& contacts() const { return contacts_; }
   int body_b(int i) const { return geometries_[contacts_[i].geometry_b].body; }
+  const std::vector<Geometry>& geometries() const { return geometries_; }
 
   // phi and frame of contact i; needs update_kinematics.
   ContactFrame frame(const Kinematics& kin, int i) const;

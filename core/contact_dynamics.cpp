@@ -36,14 +36,15 @@ int ContactModes::closed() const {
 }
 
 ContactDynamics::ContactDynamics(const Model& model, const ContactModel& contacts, const ContactSettings& settings)
-    : model_(model), contacts_(contacts), settings_(settings), td_(contacts.tangent_dim()), kin_(model),
+    : model_(model), contacts_(contacts), settings_(settings), broadphase_(contacts, settings.broadphase_margin),
+      td_(contacts.tangent_dim()), kin_(model),
       kin_shift_(model), fd_M_(model.nv, model.nv), C_(model.nv), llt_(model.nv),
       frames_(contacts.size()), J_(Eigen::MatrixXd::Zero(contacts.size() * (1 + contacts.tangent_dim()), model.nv)),
       Jdot_v_(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))) {}
 
 void ContactDynamics::update_frames(const Eigen::VectorXd& q) {
   update_kinematics(model_, q, kin_);
-  for (int i = 0; i < contacts_.size(); ++i) frames_[i] = contacts_.frame(kin_, i);
+  broadphase_.update(kin_, frames_);
 }
 
 void ContactDynamics::update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need) {

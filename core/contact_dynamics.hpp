@@ -9,6 +9,7 @@
 // Signs as in collision/contact.hpp: J_n v > 0 separates, lambda_n >= 0 pushes A away from B.
 #include <vector>
 
+#include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
 
@@ -22,6 +23,7 @@ struct ContactSettings {
   double baumgarte = 20.0;            // [1/s] rate at which drift of closed contacts decays
   double v_zeno = 1e-3;               // [m/s] impacts slower than this are plastic and close the contact
   long max_events = 100000;           // events before the run stops with an error
+  double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
   int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
 };
 
@@ -38,7 +40,8 @@ class ContactDynamics {
   // Kinematics, M, C and every contact's frame at (q, v). Jacobians and Jdot v of the contacts
   // flagged in `need` (all if empty). The stages below do parts of it, for callers that need less.
   void update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need = {});
-  // Only the contact frames (phi, normals) at q: all an open contact's guard needs.
+  // phi at q, through the broadphase: exact frames for contacts within its margin, a positive lower
+  // bound on phi for the others. All an open contact's guard needs.
   void update_frames(const Eigen::VectorXd& q);
   // Kinematics, M, C and (with frames) every contact's frame at (q, v), no Jacobians.
   void update_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool frames = true);
@@ -72,6 +75,7 @@ class ContactDynamics {
   const Model& model_;
   const ContactModel& contacts_;
   ContactSettings settings_;
+  Broadphase broadphase_;
   int td_;
   Kinematics kin_, kin_shift_;
   std::vector<Mat6> composite_;

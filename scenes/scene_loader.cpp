@@ -207,7 +207,9 @@ void read_initial(const Field& f, const Body& b, State& state) {
 ContactSettings read_contact_settings(const Field& f) {
   ContactSettings c;
   if (!f.defined()) return c;
-  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "max_events", "friction_directions"});
+  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "max_events", "friction_directions",
+                "broadphase_margin"});
+  if (f.has("broadphase_margin")) c.broadphase_margin = f.child("broadphase_margin").non_negative();
   if (f.has("distance_tolerance")) c.distance_tolerance = f.child("distance_tolerance").positive();
   if (f.has("velocity_tolerance")) c.velocity_tolerance = f.child("velocity_tolerance").positive();
   if (f.has("baumgarte")) c.baumgarte = f.child("baumgarte").non_negative();

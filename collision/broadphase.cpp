@@ -1,0 +1,71 @@
+#include "collision/broadphase.hpp"
+
+#include <cmath>
+
+namespace impactsim {
+namespace {
+
+double bounding_radius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::sphere: return s.radius;
+    case ShapeType::box: return s.size.norm() / 2;
+    case ShapeType::capsule: return s.radius + s.length / 2;
+    case ShapeType::cylinder: return std::hypot(s.radius, s.length / 2);
+    case ShapeType::halfspace: return 0.0;
+  }
+  return 0.0;
+}
+
+Vec3 world_point(const Kinematics& kin, int body, const Vec3& p) {
+  return body < 0 ? p : point_position(kin, body, p);
+}
+
+}  // namespace
+
+Broadphase::Broadphase(const ContactModel& contacts, double margin)
+    : contacts_(contacts), geometries_(contacts.geometries()), margin_(margin) {
+  for (const Geometry& g : geometries_) solid_radius_.push_back(bounding_radius(g.shape));
+  for (int i = 0; i < contacts.size(); ++i) {
+    const ContactDef& c = contacts.contact(i);
+    Group* group = nullptr;
+    for (Group& g : groups_)
+      if (g.body_a == c.body_a && g.geometry_b == c.geometry_b) group = &g;
+    if (!group) {
+      groups_.push_back({c.body_a, c.geometry_b, Vec3::Zero(), 0.0, {}});
+      group = &groups_.back();
+    }
+    group->contacts.push_back(i);
+  }
+  for (Group& g : groups_) {
+    for (int i : g.contacts) g.center += contacts.contact(i).point / static_cast<double>(g.contacts.size());
+    for (int i : g.contacts)
+      g.radius = std::max(g.radius, (contacts.contact(i).point - g.center).norm() + contacts.contact(i).radius);
+  }
+}
+
+double Broadphase::lower_bound(const Kinematics& kin, const Group& g) const {
+  const Geometry& b = geometries_[g.geometry_b];
+  const Vec3 center = world_point(kin, g.body_a, g.center);
+  const Vec3 origin = b.body < 0 ? b.shape.position : point_position(kin, b.body, b.shape.position);
+  if (b.shape.type == ShapeType::halfspace) {
+    const Mat3 R = b.body < 0 ? b.shape.rotation : Mat3(kin.R[b.body] * b.shape.rotation);
+    return (R * b.shape.normal).dot(center - origin) - b.shape.offset - g.radius;
+  }
+  return (center - origin).norm() - g.radius - solid_radius_[g.geometry_b];
+}
+
+int Broadphase::update(const Kinematics& kin, std::vector<ContactFrame>& frames) const {
+  int exact = 0;
+  for (const Group& g : groups_) {
+    const double bound = lower_bound(kin, g);
+    if (bound > margin_) {
+      for (int i : g.contacts) frames[i].phi = bound;
+      continue;
+    }
+    for (int i : g.contacts) frames[i] = contacts_.frame(kin, i);
+    exact += static_cast<int>(g.contacts.size());
+  }
+  return exact;
+}
+
+}  // namespace impactsim

@@ -1,0 +1,43 @@
+#pragma once
+// Broadphase for the contact set: contacts are grouped by (first body, second solid); a bounding
+// sphere around a group's features and one around the solid (a halfspace is its own bound) give a
+// lower bound on every phi of the group. While that bound exceeds the margin, the group's exact
+// distances are not computed and the bound stands in for them: it is positive and never above the
+// true phi, so an impact guard cannot fire early or be missed (it fires only where phi <= 0, which
+// the bound never hides). Far-apart bodies then cost one sphere test per pair, not one distance per
+// feature.
+#include <vector>
+
+#include "collision/contact.hpp"
+
+namespace impactsim {
+
+class Broadphase {
+ public:
+  Broadphase(const ContactModel& contacts, double margin);
+
+  // phi of every contact at the kinematics' configuration: exact for the groups within the margin
+  // (their frames written to `frames`), else the group's lower bound. Returns how many contacts
+  // were computed exactly.
+  int update(const Kinematics& kin, std::vector<ContactFrame>& frames) const;
+
+  int groups() const { return static_cast<int>(groups_.size()); }
+
+ private:
+  struct Group {
+    int body_a = -1;
+    int geometry_b = -1;
+    Vec3 center = Vec3::Zero();  // feature sphere centre, A's body frame
+    double radius = 0.0;         // it holds every feature with its own radius
+    std::vector<int> contacts;
+  };
+  double lower_bound(const Kinematics& kin, const Group& g) const;
+
+  const ContactModel& contacts_;
+  const std::vector<Geometry>& geometries_;
+  double margin_;
+  std::vector<Group> groups_;
+  std::vector<double> solid_radius_;  // bounding radius of each geometry about its origin (0: halfspace)
+};
+
+}  // namespace impactsim
