@@ -217,32 +217,60 @@ class HybridLoop {
                                      " s without an impact being detected (try a smaller simulation.max_step)");
   }
 
-  // Illinois (modified regula falsi) on guard j between ta (g > 0) and tb (g <= 0); returns the
-  // right end of the final bracket, where the guard has fired.
+  // Brent's method (Brent 1973; inverse quadratic, secant and bisection steps) on guard j between
+  // ta (g > 0) and tb (g <= 0), to a bracket narrower than 1e-12 s. Returns the end of the final
+  // bracket where the guard has fired, so the event state is past the crossing.
   double locate(int j, double ta, double tb, double ga, double gb) {
-    const double tol = 1e-12 * std::max(1.0, std::abs(tb));  // event times to 1e-12 s
-    int side = 0;
+    const double tol = 1e-12 * std::max(1.0, std::abs(tb));
     Eigen::VectorXd g;
-    for (int it = 0; it < 200 && tb - ta > tol; ++it) {
-      double tc = (ta * gb - tb * ga) / (gb - ga);
-      if (!(tc > ta && tc < tb)) tc = 0.5 * (ta + tb);
-      ode_.dense(tc, x_tmp_);
+    auto guard_at = [&](double t) {
+      ode_.dense(t, x_tmp_);
       normalize(x_tmp_);
       guards(x_tmp_, g);
-      const double gc = g[j];
-      if (gc > 0) {
-        ta = tc;
-        ga = gc;
-        if (side == -1) gb *= 0.5;
-        side = -1;
-      } else {
-        tb = tc;
-        gb = gc;
-        if (side == 1) ga *= 0.5;
-        side = 1;
+      return g[j];
+    };
+    double a = ta, fa = ga, b = tb, fb = gb, c = a, fc = fa, d = b - a, e = d;
+    for (int it = 0; it < 100; ++it) {
+      if ((fb > 0) == (fc > 0)) {  // keep b and c on opposite sides of the crossing
+        c = a;
+        fc = fa;
+        d = e = b - a;
       }
+      if (std::abs(fc) < std::abs(fb)) {  // b is the best estimate so far
+        a = b, fa = fb;
+        b = c, fb = fc;
+        c = a, fc = fa;
+      }
+      const double m = 0.5 * (c - b);
+      if (std::abs(m) <= 0.5 * tol || fb == 0) break;
+      if (std::abs(e) >= tol && std::abs(fa) > std::abs(fb)) {
+        double p, q, r, sb = fb / fa;
+        if (a == c) {  // secant
+          p = 2 * m * sb;
+          q = 1 - sb;
+        } else {  // inverse quadratic interpolation
+          q = fa / fc;
+          r = fb / fc;
+          p = sb * (2 * m * q * (q - r) - (b - a) * (r - 1));
+          q = (q - 1) * (r - 1) * (sb - 1);
+        }
+        if (p > 0) q = -q;
+        else p = -p;
+        if (2 * p < std::min(3 * m * q - std::abs(0.5 * tol * q), std::abs(e * q))) {
+          e = d;
+          d = p / q;
+        } else {
+          d = e = m;
+        }
+      } else {
+        d = e = m;
+      }
+      a = b, fa = fb;
+      b += std::abs(d) > 0.5 * tol ? d : (m > 0 ? 0.5 * tol : -0.5 * tol);
+      fb = guard_at(b);
     }
-    return tb;
+    // The fired side: of b and c, the one with g <= 0.
+    return fb <= 0 ? b : c;
   }
 
   void emit(const SampleSink& sink, double t, const Eigen::VectorXd& x) {

@@ -106,7 +106,9 @@ double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Ei
   return r / scale;
 }
 
-LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+namespace {
+
+LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
   const int n = static_cast<int>(w.size());
   LcpSolution out;
   out.z = Eigen::VectorXd::Zero(n);
@@ -153,6 +155,27 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
   out.residual = lcp_residual(W, w, out.z);
   if (out.residual > options.accept_tolerance) out.status = LcpSolution::Status::inaccurate;
   return out;
+}
+
+}  // namespace
+
+// Degenerate problems (redundant contacts make W singular) leave entries of order 1e-13 where
+// exact arithmetic has zeros, and then a pivot the tolerance refused may be the one that was
+// needed. A ray or an inaccurate answer is therefore retried with smaller pivot tolerances; every
+// answer is still checked by its residual, so a retry can only turn a failure into a verified
+// solution.
+LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+  LcpSolution first = lemke_once(W, w, options);
+  if (first.ok() || first.status == LcpSolution::Status::pivot_limit) return first;
+  for (double tol : {1e-15, 1e-18}) {
+    if (tol >= options.pivot_tolerance) continue;
+    LcpOptions retry = options;
+    retry.pivot_tolerance = tol;
+    LcpSolution s = lemke_once(W, w, retry);
+    s.pivots += first.pivots;
+    if (s.ok()) return s;
+  }
+  return first;
 }
 
 std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,

@@ -5,7 +5,9 @@
 //
 // solve_lemke: Lemke's complementary pivoting with covering vector 1 and the lexicographic
 // minimum-ratio rule, so degenerate and redundant problems (parallel contacts, singular W) cannot
-// cycle. The terminal basis is re-solved directly to polish the answer. For copositive-plus W (every
+// cycle; a ray or an inaccurate answer is retried with smaller pivot tolerances, since rounding in a
+// singular W can hide the pivot that was needed. The terminal basis is re-solved directly to polish
+// the answer, and every answer is checked by its residual. For copositive-plus W (every
 // impact LCP here) Lemke finds a solution whenever one exists; a ray termination means none does.
 //
 // enumerate_lcp_solutions: every solution at a complementary basis (W_SS z_S = -w_S with W_SS

@@ -2,6 +2,7 @@
 // degenerate ones and unsolvable ones.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
 
 #include "impact/lcp.hpp"
@@ -88,6 +89,26 @@ TEST(Lcp, TiesAreBrokenWithoutCycling) {
   ASSERT_TRUE(s.ok());
   EXPECT_NEAR(s.z.sum(), 1.0, 1e-12);
   EXPECT_LT(s.pivots, 10);
+}
+
+// A resting box's four coplanar corners: J_n M^-1 J_n^T has rank 3, and rounding leaves entries of
+// order 1e-13 where zeros belong. Lemke must still find the contact forces (it did not, with only
+// its default pivot tolerance, on this state of the cube toss).
+TEST(Lcp, RankDeficientContactForceProblemIsSolved) {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/coplanar_corners_lcp.txt");
+  ASSERT_TRUE(in.good());
+  int n = 0;
+  in >> n;
+  Eigen::MatrixXd W(n, n);
+  Eigen::VectorXd w(n);
+  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
+  for (int i = 0; i < n; ++i) in >> w[i];
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok()) << describe(s.status);
+  EXPECT_LT(s.residual, 1e-12);
+  // The box rests: the normal accelerations vanish and the normal forces carry its weight.
+  EXPECT_LT(s.slack.head(4).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_GT(s.z.head(4).sum(), 0.0);
 }
 
 TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
