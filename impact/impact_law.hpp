@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -39,6 +40,9 @@ struct ImpactResult {
   double kinetic_energy_minus = 0.0;
   double kinetic_energy_plus = 0.0;
   bool ok = true;               // false: no trustworthy outcome; `diagnostic` says why
+  bool terminated = true;       // false: the law hit its step cap with a contact still approaching
+  int steps = 0;                // steps of multi-step laws (Routh steps, single impacts, reflections)
+  std::vector<int> ordering;    // sequential and propagative laws: the contacts in the order resolved
   std::string diagnostic;
 };
 

@@ -5,22 +5,12 @@
 #include <cmath>
 
 #include "impact/anitescu_potra.hpp"
+#include "tests/impact/contact_spaces.hpp"
 
 namespace impactsim {
 namespace {
 
-// Halm and Posa §6.1: 1 x 2 m block, 1 kg, corners A (-w/2, -h/2) and B (w/2, -h/2), mu = 1.
-ContactSpace rocking_block() {
-  ContactSpace c;
-  c.M = Eigen::Vector3d(1, 1, 5.0 / 12).asDiagonal();
-  c.J_n.resize(2, 3);
-  c.J_n << 0, 1, -0.5, 0, 1, 0.5;
-  c.J_t.resize(2, 3);
-  c.J_t << 1, 0, 1, 1, 0, 1;
-  c.mu = Eigen::Vector2d(1, 1);
-  c.e = Eigen::Vector2d::Zero();
-  return c;
-}
+using testing::rocking_block;
 
 // A planar point mass on the ground: normal +y, tangent +x.
 ContactSpace point_on_ground(double mu, double e) {

@@ -1,0 +1,50 @@
+#pragma once
+// Halm and Posa's set-valued multi-contact Routh impact, sampled by their Algorithm 1 (digest §5):
+// repeat the step LCP (75) with a fresh, strictly positive random lambda_max ~ h Uniform(0,1]^m,
+//   z = [beta; lambda_n; lambda_D; gamma] >= 0  _|_  W z + w >= 0,
+//   W = [ 0   -I        0         0 ;
+//         I   Wnn       WnD       0 ;
+//         0   WDn       WDD       E ;
+//         0   mu        -E^T      0 ],     w = [lambda_max; J_n v; J_D v; 0],
+// (Wxy = J_x M^-1 J_y^T: the transposes the paper's (75b) forgot) and apply v += M^-1 (J_n^T lambda_n
+// + J_D^T lambda_D), until no contact approaches (min J_n v >= -tolerance) or N steps have been taken.
+// Each run is one sample of the post-impact set. Every step dissipates (Thm 7); the step LCP always
+// has a solution (Thm 6).
+#include "impact/impact_law.hpp"
+#include "impact/lcp.hpp"
+
+namespace impactsim {
+
+struct RouthSettings {
+  // Impulse per step [N s]. 0: the impulse that would stop the most violated contact on its own,
+  // max_i (-J_n,i v- / (J_n,i M^-1 J_n,i^T)); it scales with the impact, so samples are homogeneous.
+  double h = 0.0;
+  int max_steps = 100;          // N; a sample still colliding after N steps is flagged, not accepted
+  enum class Solution { lemke, random } solution = Solution::lemke;
+  // `random`: uniform among the distinct outcomes of a step LCP with several solutions (enumerated,
+  // at most kMaxRandomContacts contacts), because Lemke alone under-samples them (digest §8 item 6).
+  double tolerance = 1e-8;      // [m/s] a contact with J_n v >= -tolerance no longer approaches
+};
+
+constexpr int kMaxRandomContacts = 4;
+
+class RouthLaw : public ImpactLaw {
+ public:
+  explicit RouthLaw(RouthSettings settings = {}) : settings_(settings) {}
+  std::string_view name() const override { return "routh"; }
+  // One sample. result.terminated is false (and result.ok false) when N steps did not end the impact.
+  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
+  // The same with the step impulses given: lambda_max of step s is h * draws(:, s), entries in (0, 1].
+  // For quasi-random designs and for tests (homogeneity, reproducibility).
+  ImpactResult resolve_with(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const Eigen::MatrixXd& draws,
+                            Rng& rng) const;
+  const RouthSettings& settings() const { return settings_; }
+
+ private:
+  RouthSettings settings_;
+};
+
+// The default step impulse for an impact (see RouthSettings::h).
+double routh_default_step(const ContactSpace& contacts, const Eigen::VectorXd& v_minus);
+
+}  // namespace impactsim

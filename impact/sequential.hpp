@@ -1,0 +1,34 @@
+#pragma once
+// Sequential impacts (Halm and Posa §2.2; Ivanov; Seghete and Murphey): one contact at a time, each
+// resolved by the single-contact Anitescu-Potra law (inelastic and frictional, with the contact's
+// restitution), until no contact approaches. The order is a policy:
+// - list: the given contacts in turn, the list repeated while contacts still approach;
+// - cyclic: start, start+1, ..., m-1, 0, 1, ... (the paper's A,B,A,... and B,A,B,...); a contact
+//   that does not approach at its turn takes a null impact, as in the paper's code;
+// - random: a contact drawn uniformly from those approaching at each turn.
+// The ordering actually used is returned in ImpactResult::ordering.
+#include <vector>
+
+#include "impact/impact_law.hpp"
+
+namespace impactsim {
+
+struct SequentialSettings {
+  enum class Order { list, cyclic, random } order = Order::cyclic;
+  std::vector<int> list;    // contact indices (within the impact's contacts) for Order::list
+  int start = 0;            // first contact for Order::cyclic
+  int max_impacts = 100;    // single impacts before the sample is flagged as not terminated
+  double tolerance = 1e-8;  // [m/s] a contact with J_n v >= -tolerance no longer approaches
+};
+
+class SequentialLaw : public ImpactLaw {
+ public:
+  explicit SequentialLaw(SequentialSettings settings = {}) : settings_(std::move(settings)) {}
+  std::string_view name() const override { return "sequential"; }
+  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
+
+ private:
+  SequentialSettings settings_;
+};
+
+}  // namespace impactsim
