@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv and DIR/events.csv");
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)");
-  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra)");
+  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative)");
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(CLI::NonNegativeNumber);
   add_verbosity(run_cmd, verbosity);

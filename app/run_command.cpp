@@ -53,7 +53,7 @@ int run_command(const RunOptions& options) {
     return kExitScene;
   }
   const std::string law_name = options.law.empty() ? scene.law : options.law;
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name);
+  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
   if (!law) {
     spdlog::error("--law: unknown impact law '{}'", law_name);
     return kExitUsage;

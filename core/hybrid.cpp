@@ -358,6 +358,7 @@ class HybridLoop {
     c.friction_directions = cs_.friction_directions;
     c.J_n.resize(n, nv_);
     c.J_t.resize(n * td, nv_);
+    c.ids = set;
     c.mu.resize(n);
     c.e.resize(n);
     for (int a = 0; a < n; ++a) {

@@ -27,6 +27,7 @@ struct ContactSpace {
   Eigen::VectorXd mu;           // m friction coefficients
   Eigen::VectorXd e;            // m Newton restitution coefficients in [0, 1]
   int friction_directions = 8;  // k, directions of the polyhedral friction cone in 3-D
+  std::vector<int> ids;         // optional: the scene's index of each contact (orders name contacts by it)
 
   int contacts() const { return static_cast<int>(J_n.rows()); }
 };

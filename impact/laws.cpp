@@ -4,10 +4,13 @@
 
 namespace impactsim {
 
-std::vector<std::string> law_names() { return {"anitescu-potra"}; }
+std::vector<std::string> law_names() { return {"anitescu-potra", "routh", "sequential", "propagative"}; }
 
-std::unique_ptr<ImpactLaw> make_law(const std::string& name) {
+std::unique_ptr<ImpactLaw> make_law(const std::string& name, const LawSettings& settings) {
   if (name == "anitescu-potra") return std::make_unique<AnitescuPotraLaw>();
+  if (name == "routh") return std::make_unique<RouthLaw>(settings.routh);
+  if (name == "sequential") return std::make_unique<SequentialLaw>(settings.sequential);
+  if (name == "propagative") return std::make_unique<PropagativeLaw>(settings.propagative);
   return nullptr;
 }
 

@@ -112,8 +112,10 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
   const int n = static_cast<int>(w.size());
   LcpSolution out;
   out.z = Eigen::VectorXd::Zero(n);
-  if (n == 0 || w.minCoeff() >= 0) {
+  // w >= 0 to within rounding: z = 0 solves it (a contact that is not approaching, say).
+  if (n == 0 || w.minCoeff() >= -1e-14 * (1.0 + w.cwiseAbs().maxCoeff())) {
     out.slack = w;
+    out.residual = lcp_residual(W, w, out.z);
     return out;
   }
   Tableau t(W, w);
@@ -174,6 +176,19 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
     LcpSolution s = lemke_once(W, w, retry);
     s.pivots += first.pivots;
     if (s.ok()) return s;
+  }
+  // Friction makes impact LCPs copositive but not copositive-plus, where Lemke may end in a ray on a
+  // solvable problem. A small one is then solved exactly by enumeration.
+  if (w.size() <= kLemkeEnumerationFallback) {
+    const std::vector<Eigen::VectorXd> all = enumerate_lcp_solutions(W, w, options.accept_tolerance);
+    if (!all.empty()) {
+      LcpSolution s;
+      s.z = all.front();
+      s.slack = W * s.z + w;
+      s.residual = lcp_residual(W, w, s.z);
+      s.pivots = first.pivots;
+      if (s.residual <= options.accept_tolerance) return s;
+    }
   }
   return first;
 }

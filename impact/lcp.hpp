@@ -7,7 +7,8 @@
 // minimum-ratio rule, so degenerate and redundant problems (parallel contacts, singular W) cannot
 // cycle; a ray or an inaccurate answer is retried with smaller pivot tolerances, since rounding in a
 // singular W can hide the pivot that was needed. The terminal basis is re-solved directly to polish
-// the answer, and every answer is checked by its residual. For copositive-plus W (every
+// the answer, and every answer is checked by its residual. A problem of at most
+// kLemkeEnumerationFallback variables that Lemke still fails is solved by enumeration. For copositive-plus W (every
 // impact LCP here) Lemke finds a solution whenever one exists; a ray termination means none does.
 //
 // enumerate_lcp_solutions: every solution at a complementary basis (W_SS z_S = -w_S with W_SS
@@ -43,6 +44,8 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
 // All distinct solutions at complementary bases; n <= kMaxEnumeration. Throws std::invalid_argument
 // above that size.
 constexpr int kMaxEnumeration = 20;
+// Lemke's failures on problems up to this size fall back to enumeration (2^12 small solves at most).
+constexpr int kLemkeEnumerationFallback = 12;
 std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,
                                                      double tolerance = 1e-9);
 

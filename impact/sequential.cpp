@@ -17,6 +17,14 @@ ContactSpace single(const ContactSpace& c, int i) {
   return s;
 }
 
+// Position of scene contact `id` within the impact, or -1.
+int position(const ContactSpace& c, int id) {
+  if (c.ids.empty()) return id < c.contacts() ? id : -1;
+  for (size_t k = 0; k < c.ids.size(); ++k)
+    if (c.ids[k] == id) return static_cast<int>(k);
+  return -1;
+}
+
 }  // namespace
 
 ImpactResult SequentialLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng& rng) const {
@@ -27,11 +35,12 @@ ImpactResult SequentialLaw::resolve(const ContactSpace& c, const Eigen::VectorXd
   r.v_plus = v_minus;
   r.impulse_n = Eigen::VectorXd::Zero(m);
   r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);
-  if (settings_.order == SequentialSettings::Order::list && settings_.list.empty()) {
-    r.ok = false;
-    r.diagnostic = "sequential: the list order needs a list of contacts";
-    return r;
-  }
+  std::vector<int> list;
+  for (int id : settings_.list)
+    if (position(c, id) >= 0) list.push_back(position(c, id));
+  if (list.empty())
+    for (int k = 0; k < m; ++k) list.push_back(k);
+  const int start = std::max(0, position(c, settings_.start));
   for (int turn = 0;; ++turn) {
     const Eigen::VectorXd vn = c.J_n * r.v_plus;
     if (vn.minCoeff() >= -settings_.tolerance) break;
@@ -42,8 +51,8 @@ ImpactResult SequentialLaw::resolve(const ContactSpace& c, const Eigen::VectorXd
     }
     int i = 0;
     switch (settings_.order) {
-      case SequentialSettings::Order::list: i = settings_.list[turn % settings_.list.size()]; break;
-      case SequentialSettings::Order::cyclic: i = (settings_.start + turn) % m; break;
+      case SequentialSettings::Order::list: i = list[turn % list.size()]; break;
+      case SequentialSettings::Order::cyclic: i = (start + turn) % m; break;
       case SequentialSettings::Order::random: {
         std::vector<int> approaching;
         for (int k = 0; k < m; ++k)
@@ -51,11 +60,6 @@ ImpactResult SequentialLaw::resolve(const ContactSpace& c, const Eigen::VectorXd
         i = approaching[std::uniform_int_distribution<size_t>(0, approaching.size() - 1)(rng)];
         break;
       }
-    }
-    if (i < 0 || i >= m) {
-      r.ok = false;
-      r.diagnostic = "sequential: contact " + std::to_string(i) + " is not one of this impact's " + std::to_string(m);
-      break;
     }
     const ImpactResult one = single_contact.resolve(single(c, i), r.v_plus, rng);
     if (!one.ok) {

@@ -15,7 +15,10 @@ namespace impactsim {
 
 struct SequentialSettings {
   enum class Order { list, cyclic, random } order = Order::cyclic;
-  std::vector<int> list;    // contact indices (within the impact's contacts) for Order::list
+  // Contacts are named by ContactSpace::ids when the impact has them, else by position. Listed
+  // contacts that are not part of an impact are skipped; a start that is not part of it starts at
+  // the first contact.
+  std::vector<int> list;    // for Order::list
   int start = 0;            // first contact for Order::cyclic
   int max_impacts = 100;    // single impacts before the sample is flagged as not terminated
   double tolerance = 1e-8;  // [m/s] a contact with J_n v >= -tolerance no longer approaches

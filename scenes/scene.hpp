@@ -9,6 +9,7 @@
 #include "core/contact_dynamics.hpp"
 #include "core/model.hpp"
 #include "core/simulate.hpp"
+#include "impact/laws.hpp"
 
 namespace impactsim {
 
@@ -28,6 +29,7 @@ struct Scene {
   SimulationSettings simulation;
   ContactSettings contact;
   std::string law = "anitescu-potra";
+  LawSettings laws;
   unsigned long long seed = 0;
   OutputSettings output;
 };

@@ -242,9 +242,71 @@ void read_law(const Field& f, Scene& scene) {
   }
 }
 
+int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
+  const std::string name = f.text();
+  for (size_t i = 0; i < contacts.size(); ++i)
+    if (contacts[i].name == name) return static_cast<int>(i);
+  f.fail("unknown contact '" + name + "'");
+}
+
+LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& contacts) {
+  LawSettings s;
+  if (const Field r = f.child("routh"); r.defined()) {
+    r.expect_map({"h", "steps", "solution"});
+    if (r.has("h")) s.routh.h = r.child("h").positive();
+    if (r.has("steps")) {
+      s.routh.max_steps = static_cast<int>(r.child("steps").integer());
+      if (s.routh.max_steps < 1) r.child("steps").fail("must be at least 1");
+    }
+    if (r.has("solution")) {
+      const std::string choice = r.child("solution").text();
+      if (choice == "lemke") s.routh.solution = RouthSettings::Solution::lemke;
+      else if (choice == "random") s.routh.solution = RouthSettings::Solution::random;
+      else r.child("solution").fail("expected lemke or random, found '" + choice + "'");
+    }
+  }
+  if (const Field q = f.child("sequential"); q.defined()) {
+    q.expect_map({"order", "start", "list", "max_impacts"});
+    if (q.has("order")) {
+      const std::string order = q.child("order").text();
+      if (order == "cyclic") s.sequential.order = SequentialSettings::Order::cyclic;
+      else if (order == "random") s.sequential.order = SequentialSettings::Order::random;
+      else if (order == "list") s.sequential.order = SequentialSettings::Order::list;
+      else q.child("order").fail("expected cyclic, random or list, found '" + order + "'");
+    }
+    if (q.has("start")) s.sequential.start = contact_named(q.child("start"), contacts);
+    if (q.has("list"))
+      for (const Field& e : q.child("list").elements()) s.sequential.list.push_back(contact_named(e, contacts));
+    if (s.sequential.order == SequentialSettings::Order::list && s.sequential.list.empty())
+      q.fail("order: list needs a list of contact names");
+    if (q.has("max_impacts")) {
+      s.sequential.max_impacts = static_cast<int>(q.child("max_impacts").integer());
+      if (s.sequential.max_impacts < 1) q.child("max_impacts").fail("must be at least 1");
+    }
+  }
+  if (const Field p = f.child("propagative"); p.defined()) {
+    p.expect_map({"R", "order", "max_reflections"});
+    if (p.has("R")) {
+      s.propagative.R = p.child("R").non_negative();
+      if (s.propagative.R > 1) p.child("R").fail("must be between 0 and 1");
+    }
+    if (p.has("order")) {
+      const std::string order = p.child("order").text();
+      if (order == "most_violated") s.propagative.order = PropagativeSettings::Order::most_violated;
+      else if (order == "random") s.propagative.order = PropagativeSettings::Order::random;
+      else p.child("order").fail("expected most_violated or random, found '" + order + "'");
+    }
+    if (p.has("max_reflections")) {
+      s.propagative.max_reflections = static_cast<int>(p.child("max_reflections").integer());
+      if (s.propagative.max_reflections < 1) p.child("max_reflections").fail("must be at least 1");
+    }
+  }
+  return s;
+}
+
 SimulationSettings read_simulation(const Field& f) {
   f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps", "law", "seed",
-                "contact"});
+                "contact", "routh", "sequential", "propagative"});
   SimulationSettings s;
   s.t_end = f.require("t_end").positive();
   if (f.has("output_interval")) s.output_interval = f.child("output_interval").positive();
@@ -351,6 +413,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   scene.simulation = read_simulation(simulation);
   scene.contact = read_contact_settings(simulation.child("contact"));
   read_law(simulation, scene);
+  scene.laws = read_law_settings(simulation, scene.contacts);
   if (root.has("output")) scene.output = read_output(root.child("output"));
   return scene;
 }

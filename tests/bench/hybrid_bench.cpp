@@ -20,7 +20,7 @@ void BM_BouncingBallFirst40Impacts(benchmark::State& state) {
   scene.simulation.t_end = t + 1e-3;
   scene.simulation.output_interval = scene.simulation.t_end;
   const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
-  const auto law = make_law(scene.law);
+  const auto law = make_law(scene.law, scene.laws);
   long impacts = 0;
   for (auto _ : state) {
     Rng rng(0);

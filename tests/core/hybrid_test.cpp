@@ -23,7 +23,7 @@ struct SceneRun {
 SceneRun simulate(Scene scene) {
   SceneRun r{std::move(scene), {}, {}, {}, {}, {}};
   const ContactModel contacts(r.scene.model, r.scene.geometries, r.scene.contacts);
-  const auto law = make_law(r.scene.law);
+  const auto law = make_law(r.scene.law, r.scene.laws);
   Rng rng(r.scene.seed);
   HybridCallbacks cb;
   cb.sample = [&](const Sample& s) {
@@ -251,7 +251,7 @@ TEST(Hybrid, PainleveRodTakesAnImpactWithoutCollision) {
 TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
   Scene scene = load_scene_text(sliding_rod(0.5, 1.0), "sliding_rod.yaml");
   const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
-  const auto law = make_law(scene.law);
+  const auto law = make_law(scene.law, scene.laws);
   Rng rng(0);
   std::vector<Event> events;
   std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>> at_event;  // state just before each event

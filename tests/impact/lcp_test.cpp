@@ -111,6 +111,31 @@ TEST(Lcp, RankDeficientContactForceProblemIsSolved) {
   EXPECT_GT(s.z.head(4).sum(), 0.0);
 }
 
+// From the sequential law: a null single-contact impact (the contact does not approach) whose w is
+// non-negative but for a -2.4e-14 tangential residue. Lemke's ray there was not the answer.
+TEST(Lcp, NullImpactWithRoundingResidueIsSolved) {
+  Eigen::Matrix4d W;
+  W << 1.6, -1.2, 1.2, 0, -1.2, 3.4, -3.4, 1, 1.2, -3.4, 3.4, 1, 1, -1, -1, 0;
+  const Eigen::Vector4d w(3.8896871834559477e-12, 2.4147350785597155e-14, -2.4147350785597155e-14, 0);
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok()) << describe(s.status);
+  EXPECT_LT(s.residual, 1e-12);
+  EXPECT_LT(s.z.norm(), 1e-12);
+}
+
+// The same single-contact friction LCP with a tangential term of 1e-13 (above the rounding snap):
+// Lemke alone ends in a ray at every pivot tolerance, though a solution exists; the enumeration
+// fallback finds it.
+TEST(Lcp, RayOnASolvableSmallProblemFallsBackToEnumeration) {
+  Eigen::Matrix4d W;
+  W << 1.6, -1.2, 1.2, 0, -1.2, 3.4, -3.4, 1, 1.2, -3.4, 3.4, 1, 1, -1, -1, 0;
+  const Eigen::Vector4d w(1e-6, 1e-13, -1e-13, 0);
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok()) << describe(s.status);
+  EXPECT_LT(s.residual, 1e-12);
+  EXPECT_FALSE(enumerate_lcp_solutions(W, w).empty());
+}
+
 TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
   // -z - 1 >= 0 with z >= 0 is impossible; so is 0 z - 1 >= 0.
   for (double a : {-1.0, 0.0}) {
