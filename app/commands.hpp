@@ -22,7 +22,19 @@ struct RunOptions {
   long long seed = -1;     // < 0 = the scene's simulation.seed
 };
 
+struct ImpactOptions {
+  std::string scene;
+  std::string output_dir;
+  std::string law;            // "" = the scene's simulation.law
+  long samples = 1024;
+  long long seed = -1;        // < 0 = the scene's simulation.seed
+  int threads = 1;
+  bool all_solutions = false; // list every Anitescu-Potra solution instead of sampling
+  bool orderings = false;     // list every cyclic sequential ordering instead of sampling
+};
+
 int run_command(const RunOptions& options);
+int impact_command(const ImpactOptions& options);
 int check_command(const std::string& scene_path);
 
 // The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy.

@@ -50,6 +50,14 @@ void CsvWriter::text_row(const std::vector<std::string>& cells) {
   ++rows_;
 }
 
+void CsvWriter::line(const std::string& text, size_t cells) {
+  if (cells != columns_)
+    throw std::logic_error(path_ + ": row has " + std::to_string(cells) + " cells for " + std::to_string(columns_) +
+                           " columns");
+  out_ << text << '\n';
+  ++rows_;
+}
+
 void CsvWriter::check_written() {
   out_.flush();
   if (!out_) throw std::runtime_error(path_ + ": write failed (disk full or file removed?)");

@@ -19,6 +19,9 @@ class CsvWriter {
   void row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b, std::initializer_list<double> extra);
   // A row of already formatted cells (text columns); the count must match the header.
   void text_row(const std::vector<std::string>& cells);
+  // A whole line of `cells` comma-separated cells, no newline; flushed only by flush().
+  void line(const std::string& text, size_t cells);
+  void flush() { check_written(); }
   long rows() const { return rows_; }
   const std::string& path() const { return path_; }
 

@@ -42,6 +42,23 @@ int main(int argc, char** argv) {
   check_cmd->add_option("scene", check_scene, "Scene file (YAML)")->required();
   add_verbosity(check_cmd, verbosity);
 
+  ImpactOptions impact;
+  std::string orderings;
+  CLI::App* impact_cmd = app.add_subcommand(
+      "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
+  impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
+  impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)");
+  impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law");
+  impact_cmd->add_option("--samples", impact.samples, "Number of samples")->check(CLI::PositiveNumber);
+  impact_cmd->add_option("--seed", impact.seed, "Seed, overriding the scene's simulation.seed")->check(CLI::NonNegativeNumber);
+  impact_cmd->add_option("--threads", impact.threads, "Worker threads (results do not depend on it)")
+      ->check(CLI::Range(1, 256));
+  impact_cmd->add_flag("--all-solutions", impact.all_solutions,
+                       "List every solution of the Anitescu-Potra LCP instead of sampling");
+  impact_cmd->add_option("--orderings", orderings, "'all': list the outcome of every cyclic sequential ordering")
+      ->check(CLI::IsMember({"all"}));
+  add_verbosity(impact_cmd, verbosity);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -53,5 +70,9 @@ int main(int argc, char** argv) {
 
   if (*run_cmd) return run_command(run);
   if (*check_cmd) return check_command(check_scene);
+  if (*impact_cmd) {
+    impact.orderings = orderings == "all";
+    return impact_command(impact);
+  }
   return kExitUsage;
 }

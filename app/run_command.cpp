@@ -80,9 +80,10 @@ int run_command(const RunOptions& options) {
                      scene.output.precision);
     const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
     auto row = [&](const Sample& s) { csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
-    const HybridCallbacks callbacks{row, row, [&](const Event& e) {
-                                      events.text_row(event_cells(e, scene, scene.output.precision));
-                                    }};
+    HybridCallbacks callbacks;
+    callbacks.sample = row;
+    callbacks.event_sample = row;
+    callbacks.event = [&](const Event& e) { events.text_row(event_cells(e, scene, scene.output.precision)); };
     Rng rng(seed);
     HybridStats stats;
     try {

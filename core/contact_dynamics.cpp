@@ -91,6 +91,26 @@ void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot)
   }
 }
 
+ContactSpace ContactDynamics::contact_space(const std::vector<int>& set) const {
+  const int n = static_cast<int>(set.size());
+  ContactSpace c;
+  c.M = fd_M_;
+  c.tangent_dim = td_;
+  c.friction_directions = settings_.friction_directions;
+  c.J_n.resize(n, model_.nv);
+  c.J_t.resize(n * td_, model_.nv);
+  c.ids = set;
+  c.mu.resize(n);
+  c.e.resize(n);
+  for (int a = 0; a < n; ++a) {
+    c.J_n.row(a) = J(set[a]).row(0);
+    c.J_t.middleRows(a * td_, td_) = J(set[a]).bottomRows(td_);
+    c.mu[a] = contacts_.contact(set[a]).mu;
+    c.e[a] = contacts_.contact(set[a]).e;
+  }
+  return c;
+}
+
 Eigen::MatrixXd ContactDynamics::force_rows(const ContactModes& modes, const std::vector<int>& closed) const {
   // One normal row per closed contact, then tangent rows of sticking ones.
   int rows = static_cast<int>(closed.size());

@@ -12,6 +12,7 @@
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
+#include "impact/impact_law.hpp"
 
 namespace impactsim {
 
@@ -56,6 +57,10 @@ class ContactDynamics {
   Eigen::Ref<const Eigen::VectorXd> Jdot_v(int i) const { return Jdot_v_.segment(i * (1 + td_), 1 + td_); }
   const Eigen::MatrixXd& M() const { return fd_M_; }
   const Kinematics& kinematics() const { return kin_; }
+
+  // The impact-law input for the contacts in `set` (their Jacobians must be up to date), with the
+  // contacts' friction and restitution and their scene indices as ids.
+  ContactSpace contact_space(const std::vector<int>& set) const;
 
   // vdot in a fixed mode, and each contact's normal force and tangential force (tangent
   // coordinates). Returns false if M is singular.

@@ -46,6 +46,7 @@ class HybridLoop {
     if (!x.allFinite()) throw SimulationError(0.0, "the initial state is not finite");
     emit(cb_.sample, 0.0, x);
     handle_event(0.0, x, {}, {});
+    if (cb_.stop && cb_.stop()) return finish();
     long next = 1;
     const long last = static_cast<long>(std::ceil(settings_.t_end / settings_.output_interval - 1e-9));
     double t = 0.0;
@@ -70,6 +71,7 @@ class HybridLoop {
           normalize(x);
           t = t_event;
           handle_event(t, x, fired, fired_kinds_);
+          if (cb_.stop && cb_.stop()) return finish();
           break;
         }
         t = ode_.t();
@@ -83,13 +85,17 @@ class HybridLoop {
       }
     }
     for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
-    stats_.accepted_steps += ode_.accepted();
-    stats_.rejected_steps += ode_.rejected();
-    stats_.rhs_evaluations += ode_.evaluations();
-    return stats_;
+    return finish();
   }
 
  private:
+  HybridStats finish() {
+    stats_.accepted_steps = ode_.accepted();
+    stats_.rejected_steps = ode_.rejected();
+    stats_.rhs_evaluations = ode_.evaluations();
+    return stats_;
+  }
+
   double output_time(long k) const {
     return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
   }
@@ -350,26 +356,6 @@ class HybridLoop {
     return out;
   }
 
-  ContactSpace contact_space(const std::vector<int>& set) const {
-    const int r = dyn_.rows_per_contact(), td = r - 1, n = static_cast<int>(set.size());
-    ContactSpace c;
-    c.M = dyn_.M();
-    c.tangent_dim = td;
-    c.friction_directions = cs_.friction_directions;
-    c.J_n.resize(n, nv_);
-    c.J_t.resize(n * td, nv_);
-    c.ids = set;
-    c.mu.resize(n);
-    c.e.resize(n);
-    for (int a = 0; a < n; ++a) {
-      c.J_n.row(a) = dyn_.J(set[a]).row(0);
-      c.J_t.middleRows(a * td, td) = dyn_.J(set[a]).bottomRows(td);
-      c.mu[a] = contacts_.contact(set[a]).mu;
-      c.e[a] = contacts_.contact(set[a]).e;
-    }
-    return c;
-  }
-
   // The impact set is every touching contact that is not separating: the approaching ones and the
   // closed ones, which are coupled to them through M^-1.
   std::vector<int> touching_not_separating() const {
@@ -403,7 +389,7 @@ class HybridLoop {
   }
 
   void apply_impact(double t, const std::vector<int>& set, const std::string& kind, const ImpactLaw& law) {
-    const ImpactResult r = law.resolve(contact_space(set), v_, rng_);
+    const ImpactResult r = law.resolve(dyn_.contact_space(set), v_, rng_);
     if (!r.ok) throw SimulationError(t, "impact at t = " + format_time(t) + " s (" + law_name(law) + "): " + r.diagnostic);
     Event e;
     e.t = t;
@@ -537,7 +523,7 @@ SimulationStats simulate_smooth(const Model& model, const SimulationSettings& se
   const AnitescuPotraLaw law;
   const ContactSettings contact_settings;
   Rng rng(0);
-  const HybridStats h = simulate_hybrid(model, none, law, settings, contact_settings, initial, rng, {sink, {}, {}});
+  const HybridStats h = simulate_hybrid(model, none, law, settings, contact_settings, initial, rng, {sink, {}, {}, {}});
   return {h.accepted_steps, h.rejected_steps, h.rhs_evaluations, h.samples};
 }
 

@@ -36,6 +36,7 @@ struct HybridCallbacks {
   SampleSink sample;                          // rows at the output times
   SampleSink event_sample;                    // rows just before and just after each event (may be empty)
   std::function<void(const Event&)> event;    // may be empty
+  std::function<bool()> stop;                 // asked after every event; true ends the run there (may be empty)
 };
 
 struct HybridStats {

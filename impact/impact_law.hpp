@@ -15,9 +15,9 @@
 
 #include <Eigen/Core>
 
-namespace impactsim {
+#include "impact/rng.hpp"
 
-using Rng = std::mt19937_64;
+namespace impactsim {
 
 struct ContactSpace {
   Eigen::MatrixXd M;            // nv x nv, symmetric positive definite

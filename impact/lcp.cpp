@@ -12,7 +12,10 @@ namespace {
 // the system w - W z - 1 z0 = w_vec. Variable k < n is w_k, n <= k < 2n is z_{k-n}, 2n is z0.
 class Tableau {
  public:
-  Tableau(const Eigen::MatrixXd& W, const Eigen::VectorXd& w) : n_(static_cast<int>(w.size())), T_(n_, 2 * n_ + 2) {
+  // Reuses its storage across problems of the same size (one tableau per thread, see lemke_once).
+  void reset(const Eigen::MatrixXd& W, const Eigen::VectorXd& w) {
+    n_ = static_cast<int>(w.size());
+    T_.resize(n_, 2 * n_ + 2);
     T_.setZero();
     T_.leftCols(n_).setIdentity();
     T_.middleCols(n_, n_) = -W;
@@ -28,37 +31,50 @@ class Tableau {
   int basic(int row) const { return basis_[row]; }
   double rhs(int row) const { return T_(row, 2 * n_ + 1); }
 
-  // Lexicographic comparison of rows a and b of [rhs | B^-1] divided by their pivots: the
-  // perturbation argument that makes the choice unique, hence no cycling (Cottle-Pang-Stone 4.9).
-  bool lex_less(int a, double pa, int b, double pb, double tol) const {
-    auto entry = [&](int row, int k) { return k == 0 ? rhs(row) : T_(row, k - 1); };
-    for (int k = 0; k <= n_; ++k) {
-      const double x = entry(a, k) / pa, y = entry(b, k) / pb;
-      if (x < y - tol * (1 + std::abs(y))) return true;
-      if (x > y + tol * (1 + std::abs(y))) return false;
-    }
-    return false;
-  }
-
   // The leaving row for `enter`, or -1 for a ray. Increasing the entering variable by theta changes
   // basic variable i by -T(i, enter) theta. The first pivot (z0 entering, column all -1) takes the
-  // lexicographically smallest row; later ones the lexicographic minimum ratio over positive pivots,
-  // except that z0 leaves whenever it attains the minimum ratio, which ends the search.
-  int leaving_row(int enter, bool first, double pivot_tol) const {
-    const double floor = pivot_tol * std::max(1.0, T_.col(enter).cwiseAbs().maxCoeff());
-    auto pivot_of = [&](int i) { return first ? 1.0 : T_(i, enter); };
-    int best = -1;
+  // row of the smallest rhs; later ones the minimum ratio rhs_i / T(i, enter) over positive pivots.
+  // z0 leaves whenever it attains the minimum, which ends the search. Other ties are broken by the
+  // lexicographic rule on the rows of [rhs | B^-1] divided by their pivots: the perturbation
+  // argument that makes the choice unique, hence no cycling (Cottle-Pang-Stone 4.9).
+  int leaving_row(int enter, bool first, double pivot_tol) {
+    double floor = 0;
+    if (!first)
+      for (int i = 0; i < n_; ++i) floor = std::max(floor, std::abs(T_(i, enter)));
+    floor = pivot_tol * std::max(1.0, floor);
+    double best = 0;
+    ties_.clear();
     for (int i = 0; i < n_; ++i) {
-      if (!first && T_(i, enter) <= floor) continue;
-      if (best < 0 || lex_less(i, pivot_of(i), best, pivot_of(best), 1e-13)) best = i;
+      const double a = first ? 1.0 : T_(i, enter);
+      if (!first && a <= floor) continue;
+      const double ratio = rhs(i) / a;
+      const double tol = 1e-13 * (1 + std::abs(ratio));
+      if (ties_.empty() || ratio < best - tol) {
+        best = ratio;
+        ties_.assign(1, i);
+      } else if (ratio <= best + tol) {
+        ties_.push_back(i);
+      }
     }
-    if (first || best < 0) return best;
-    const double min_ratio = rhs(best) / pivot_of(best);
-    for (int i = 0; i < n_; ++i)
-      if (basis_[i] == z0() && T_(i, enter) > floor &&
-          rhs(i) / T_(i, enter) <= min_ratio + 1e-13 * (1 + std::abs(min_ratio)))
-        return i;
-    return best;
+    if (ties_.empty()) return -1;
+    // Drop rows that a later, smaller ratio made stale.
+    std::erase_if(ties_, [&](int i) {
+      const double ratio = rhs(i) / (first ? 1.0 : T_(i, enter));
+      return ratio > best + 1e-13 * (1 + std::abs(best));
+    });
+    if (ties_.size() == 1) return ties_[0];
+    if (!first)
+      for (int i : ties_)
+        if (basis_[i] == z0()) return i;
+    for (int k = 0; k < n_ && ties_.size() > 1; ++k) {
+      double smallest = INFINITY;
+      for (int i : ties_) smallest = std::min(smallest, T_(i, k) / (first ? 1.0 : T_(i, enter)));
+      std::erase_if(ties_, [&](int i) {
+        const double x = T_(i, k) / (first ? 1.0 : T_(i, enter));
+        return x > smallest + 1e-13 * (1 + std::abs(smallest));
+      });
+    }
+    return ties_[0];
   }
 
   void pivot(int row, int enter) {
@@ -69,8 +85,10 @@ class Tableau {
   }
 
  private:
-  int n_;
-  Eigen::MatrixXd T_;
+  int n_ = 0;
+  std::vector<int> ties_;
+  // Row-major: every pivot operation is a row operation.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> T_;
   std::vector<int> basis_;
 };
 
@@ -97,13 +115,20 @@ Eigen::VectorXd polish(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
 
 }  // namespace
 
-double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
-  const Eigen::VectorXd s = W * z + w;
+namespace {
+
+double residual_of(const Eigen::VectorXd& z, const Eigen::VectorXd& s, const Eigen::VectorXd& w) {
   const double scale = 1.0 + (w.size() ? w.cwiseAbs().maxCoeff() : 0.0);
   double r = 0.0;
   for (int i = 0; i < z.size(); ++i)
     r = std::max({r, -z[i], -s[i], std::abs(z[i] * s[i]) / scale});
   return r / scale;
+}
+
+}  // namespace
+
+double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
+  return residual_of(z, W * z + w, w);
 }
 
 namespace {
@@ -118,7 +143,8 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
     out.residual = lcp_residual(W, w, out.z);
     return out;
   }
-  Tableau t(W, w);
+  thread_local Tableau t;
+  t.reset(W, w);
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 50 * n + 100;
   int enter = t.z0();
   bool first = true;
@@ -147,14 +173,18 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
     return out;
   }
   // Polish only when the pivoting left a visible error: the tableau is exact for most small problems.
-  const double r_raw = lcp_residual(W, w, out.z);
-  if (r_raw > 1e-14) {
-    const Eigen::VectorXd polished = polish(W, w, out.z);
-    if (lcp_residual(W, w, polished) < r_raw) out.z = polished;
-  }
-  out.z = out.z.cwiseMax(0.0);
   out.slack = W * out.z + w;
-  out.residual = lcp_residual(W, w, out.z);
+  out.residual = residual_of(out.z, out.slack, w);
+  if (out.residual > 1e-14) {
+    Eigen::VectorXd polished = polish(W, w, out.z).cwiseMax(0.0);
+    Eigen::VectorXd slack = W * polished + w;
+    const double r = residual_of(polished, slack, w);
+    if (r < out.residual) {
+      out.z.swap(polished);
+      out.slack.swap(slack);
+      out.residual = r;
+    }
+  }
   if (out.residual > options.accept_tolerance) out.status = LcpSolution::Status::inaccurate;
   return out;
 }

@@ -5,16 +5,19 @@
 #include "impact/friction_cone.hpp"
 
 namespace impactsim {
-namespace {
 
 // W of the step LCP (75b) and the pieces that map its solution back to a velocity change.
-struct StepLcp {
+struct RouthImpact::Step {
   FrictionCone cone;
   Eigen::MatrixXd W;
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
   int m = 0, mk = 0;
 };
+
+namespace {
+
+using StepLcp = RouthImpact::Step;
 
 StepLcp build_step_lcp(const ContactSpace& c) {
   StepLcp s;
@@ -80,19 +83,43 @@ double routh_default_step(const ContactSpace& c, const Eigen::VectorXd& v_minus)
   return h;
 }
 
-ImpactResult RouthLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng& rng) const {
+RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings)
+    : contacts_(&contacts), v_minus_(v_minus), settings_(settings),
+      h_(settings.h > 0 ? settings.h : routh_default_step(contacts, v_minus)),
+      step_(std::make_unique<Step>(build_step_lcp(contacts))) {}
+
+RouthImpact::~RouthImpact() = default;
+RouthImpact::RouthImpact(RouthImpact&&) noexcept = default;
+
+ImpactResult RouthImpact::sample(Rng& rng) const {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  Eigen::MatrixXd draws(c.contacts(), settings_.max_steps);
-  for (int k = 0; k < draws.size(); ++k) draws.data()[k] = 1.0 - unit(rng);  // (0, 1]: strictly positive (Lemma 13)
-  return resolve_with(c, v_minus, draws, rng);
+  return run(
+      [&](int step, Eigen::Ref<Eigen::VectorXd> draw) {
+        if (step >= settings_.max_steps) return false;
+        for (int i = 0; i < draw.size(); ++i) draw[i] = 1.0 - unit(rng);  // (0, 1]: strictly positive (Lemma 13)
+        return true;
+      },
+      rng);
 }
 
-ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd& v_minus, const Eigen::MatrixXd& draws,
-                                    Rng& rng) const {
+ImpactResult RouthImpact::sample_with(const Eigen::MatrixXd& draws, Rng& rng) const {
+  return run(
+      [&](int step, Eigen::Ref<Eigen::VectorXd> draw) {
+        if (step >= std::min<int>(settings_.max_steps, static_cast<int>(draws.cols()))) return false;
+        draw = draws.col(step);
+        return true;
+      },
+      rng);
+}
+
+template <class Draw>
+ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
+  const ContactSpace& c = *contacts_;
+  const StepLcp& s = *step_;
   const int m = c.contacts();
   ImpactResult r;
-  r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
-  r.v_plus = v_minus;
+  r.kinetic_energy_minus = 0.5 * v_minus_.dot(c.M * v_minus_);
+  r.v_plus = v_minus_;
   r.impulse_n = Eigen::VectorXd::Zero(m);
   r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);
   if (settings_.solution == RouthSettings::Solution::random && m > kMaxRandomContacts) {
@@ -101,20 +128,18 @@ ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd
                    std::to_string(kMaxRandomContacts) + " contacts; this impact has " + std::to_string(m);
     return r;
   }
-  const StepLcp s = build_step_lcp(c);
-  const double h = settings_.h > 0 ? settings_.h : routh_default_step(c, v_minus);
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z;
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z, lambda_max(m), vn(m);
   Eigen::VectorXd& v = r.v_plus;
-  while ((c.J_n * v).minCoeff() < -settings_.tolerance) {
-    if (r.steps >= std::min<int>(settings_.max_steps, static_cast<int>(draws.cols()))) {
+  for (vn.noalias() = c.J_n * v; vn.minCoeff() < -settings_.tolerance; vn.noalias() = c.J_n * v) {
+    if (!draw(r.steps, lambda_max)) {
       r.terminated = false;
       r.ok = false;
       r.diagnostic = "routh: a contact still approaches after " + std::to_string(r.steps) + " steps (h = " +
-                     std::to_string(h) + " N s); raise the step count or h";
+                     std::to_string(h_) + " N s); raise the step count or h";
       break;
     }
-    w.head(m) = h * draws.col(r.steps);
-    w.segment(m, m + s.mk) = s.Jbar * v;
+    w.head(m) = h_ * lambda_max;
+    w.segment(m, m + s.mk).noalias() = s.Jbar * v;
     double residual = 0;
     std::string why;
     if (!solve_step(s, w, settings_.solution, rng, z, residual, why)) {
@@ -122,16 +147,24 @@ ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd
       r.diagnostic = "routh: " + why;
       break;
     }
-    const Eigen::VectorXd lambda_bar = z.segment(m, m + s.mk);
-    v += s.Minv_JbarT * lambda_bar;
-    r.impulse_n += lambda_bar.head(m);
-    r.impulse_t += tangential_impulse(s.cone, lambda_bar.tail(s.mk), c.tangent_dim);
+    v.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
+    r.impulse_n += z.segment(m, m);
+    r.impulse_t += tangential_impulse(s.cone, z.segment(2 * m, s.mk), c.tangent_dim);
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;
   }
   r.kinetic_energy_plus = 0.5 * v.dot(c.M * v);
   return r;
+}
+
+ImpactResult RouthLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng& rng) const {
+  return RouthImpact(c, v_minus, settings_).sample(rng);
+}
+
+ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd& v_minus, const Eigen::MatrixXd& draws,
+                                    Rng& rng) const {
+  return RouthImpact(c, v_minus, settings_).sample_with(draws, rng);
 }
 
 }  // namespace impactsim

@@ -10,6 +10,8 @@
 // + J_D^T lambda_D), until no contact approaches (min J_n v >= -tolerance) or N steps have been taken.
 // Each run is one sample of the post-impact set. Every step dissipates (Thm 7); the step LCP always
 // has a solution (Thm 6).
+#include <memory>
+
 #include "impact/impact_law.hpp"
 #include "impact/lcp.hpp"
 
@@ -28,6 +30,31 @@ struct RouthSettings {
 
 constexpr int kMaxRandomContacts = 4;
 
+// One impact prepared for sampling: the step LCP's matrix depends only on the configuration, so it
+// is built once and every sample only changes w. Immutable; sample() may run on many threads, each
+// with its own generator.
+class RouthImpact {
+ public:
+  RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings);
+  ~RouthImpact();
+  RouthImpact(RouthImpact&&) noexcept;
+  ImpactResult sample(Rng& rng) const;
+  ImpactResult sample_with(const Eigen::MatrixXd& draws, Rng& rng) const;
+  double h() const { return h_; }
+  struct Step;  // the step LCP, opaque here
+
+ private:
+  // draw(step, lambda_max_over_h) fills the step's draws; returns false when there are none left.
+  template <class Draw>
+  ImpactResult run(Draw&& draw, Rng& rng) const;
+
+  const ContactSpace* contacts_;
+  Eigen::VectorXd v_minus_;
+  RouthSettings settings_;
+  double h_;
+  std::unique_ptr<Step> step_;
+};
+
 class RouthLaw : public ImpactLaw {
  public:
   explicit RouthLaw(RouthSettings settings = {}) : settings_(settings) {}
@@ -44,7 +71,8 @@ class RouthLaw : public ImpactLaw {
   RouthSettings settings_;
 };
 
-// The default step impulse for an impact (see RouthSettings::h).
+// The default step impulse for an impact (see RouthSettings::h). The contact space must outlive a
+// RouthImpact made from it.
 double routh_default_step(const ContactSpace& contacts, const Eigen::VectorXd& v_minus);
 
 }  // namespace impactsim

@@ -1,0 +1,351 @@
+// impactsim impact: resolve the impact at a scene's initial state many times (Halm and Posa's
+// Algorithm 2) and write DIR/samples.csv, or list every Anitescu-Potra solution or every cyclic
+// sequential ordering in the same format.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "app/commands.hpp"
+#include "app/csv_writer.hpp"
+#include "app/sample_seed.hpp"
+#include "core/contact_dynamics.hpp"
+#include "core/hybrid.hpp"
+#include "impact/anitescu_potra.hpp"
+#include "impact/laws.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+// Per-contact outcome classes of a post-impact velocity; `tol` is a speed [m/s]: lift (separating),
+// slide (closed, tangential speed), rest (closed and the whole system at rest), stick (closed, no slip).
+enum Outcome { kRest, kStick, kSlide, kLift };
+constexpr const char* kOutcomeNames[] = {"rest", "stick", "slide", "lift"};
+
+Outcome outcome_class(const ContactSpace& c, const Eigen::VectorXd& v, int i, double tol) {
+  const double vn = c.J_n.row(i).dot(v);
+  if (vn > tol) return kLift;
+  const double vt = (c.J_t.middleRows(i * c.tangent_dim, c.tangent_dim) * v).norm();
+  if (vt > tol) return kSlide;
+  return v.cwiseAbs().maxCoeff() <= tol ? kRest : kStick;
+}
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::string> contact_names;
+};
+
+Table sample_columns(const Scene& scene, const ContactSpace& c) {
+  Table t;
+  t.columns = {"sample"};
+  t.columns.insert(t.columns.end(), scene.model.v_names.begin(), scene.model.v_names.end());
+  for (int id : c.ids) t.contact_names.push_back(scene.contacts[id].name);
+  for (const std::string& n : t.contact_names) {
+    t.columns.push_back(n + ".vn");
+    if (c.tangent_dim == 1) t.columns.push_back(n + ".vt");
+    else {
+      t.columns.push_back(n + ".vt1");
+      t.columns.push_back(n + ".vt2");
+    }
+  }
+  for (const char* extra : {"kinetic_energy", "lcp_solves", "terminated"}) t.columns.push_back(extra);
+  for (const std::string& n : t.contact_names) t.columns.push_back(n + ".class");
+  return t;
+}
+
+struct Summary {
+  long samples = 0, terminated = 0, solves = 0;
+  std::map<long, long> joint;                     // every contact's class, base 4 -> count
+  std::vector<std::array<long, 4>> per_contact;   // class -> count
+  std::vector<double> vn_min, vn_max, vt_min, vt_max;
+};
+
+// A sample formatted for samples.csv, with what the summary needs; made on worker threads.
+struct FormattedSample {
+  std::string line;
+  size_t cells = 0;
+  long joint = 0;
+  std::vector<Outcome> classes;
+  Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
+  bool terminated = true;
+  int solves = 0;
+};
+
+class SampleWriter {
+ public:
+  SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol)
+      : c_(c), tol_(tol), table_(sample_columns(scene, c)), csv_(path, table_.columns, scene.output.precision) {
+    const int m = c.contacts();
+    summary_.per_contact.assign(m, {0, 0, 0, 0});
+    summary_.vn_min.assign(m, INFINITY);
+    summary_.vn_max.assign(m, -INFINITY);
+    summary_.vt_min.assign(m, INFINITY);
+    summary_.vt_max.assign(m, -INFINITY);
+    precision_ = scene.output.precision;
+  }
+
+  // Thread-safe: reads only what the constructor set.
+  void format(long index, const ImpactResult& r, FormattedSample& f) const {
+    f.line.clear();
+    f.cells = 0;
+    auto text = [&](std::string_view t) {
+      if (f.cells++) f.line += ',';
+      f.line += t;
+    };
+    auto number = [&](double x) {
+      char buffer[32];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision_).ptr;
+      text(std::string_view(buffer, end - buffer));
+    };
+    text(std::to_string(index));
+    for (double x : r.v_plus) number(x);
+    const int m = c_.contacts(), td = c_.tangent_dim;
+    f.vn = c_.J_n * r.v_plus;
+    const Eigen::VectorXd vt = c_.J_t * r.v_plus;
+    f.vt.resize(m);
+    for (int i = 0; i < m; ++i) {
+      number(f.vn[i]);
+      for (int k = 0; k < td; ++k) number(vt[i * td + k]);
+      f.vt[i] = vt.segment(i * td, td).norm();
+    }
+    number(r.kinetic_energy_plus);
+    text(std::to_string(r.lcp_solves));
+    text(r.terminated ? "1" : "0");
+    f.classes.resize(m);
+    f.joint = 0;
+    for (int i = 0; i < m; ++i) {
+      f.classes[i] = outcome_class(c_, r.v_plus, i, tol_);
+      text(kOutcomeNames[f.classes[i]]);
+      f.joint = 4 * f.joint + f.classes[i];
+    }
+    f.terminated = r.terminated;
+    f.solves = r.lcp_solves;
+  }
+
+  void append(const FormattedSample& f) {
+    csv_.line(f.line, f.cells);
+    for (size_t i = 0; i < f.classes.size(); ++i) {
+      ++summary_.per_contact[i][f.classes[i]];
+      summary_.vn_min[i] = std::min(summary_.vn_min[i], f.vn[i]);
+      summary_.vn_max[i] = std::max(summary_.vn_max[i], f.vn[i]);
+      summary_.vt_min[i] = std::min(summary_.vt_min[i], f.vt[i]);
+      summary_.vt_max[i] = std::max(summary_.vt_max[i], f.vt[i]);
+    }
+    ++summary_.joint[f.joint];
+    ++summary_.samples;
+    summary_.terminated += f.terminated;
+    summary_.solves += f.solves;
+  }
+
+  void write(long index, const ImpactResult& r) {
+    FormattedSample f;
+    format(index, r, f);
+    append(f);
+  }
+
+  void flush() { csv_.flush(); }
+
+  void print(std::ostream& out, double seconds, bool timed) const {
+    const Summary& s = summary_;
+    out << "samples      " << s.samples << " (" << s.terminated << " terminated";
+    if (s.samples > s.terminated) out << "; " << s.samples - s.terminated << " hit the step cap and are flagged";
+    out << ")\n";
+    out << "outcomes     (per sample, every contact's class)\n";
+    std::vector<std::pair<long, std::string>> joint;
+    const int m = static_cast<int>(table_.contact_names.size());
+    for (const auto& [code, n] : s.joint) {
+      std::string label;
+      for (int i = 0; i < m; ++i) {
+        long digit = code;
+        for (int k = i + 1; k < m; ++k) digit /= 4;
+        label += (i ? " " : "") + table_.contact_names[i] + ":" + kOutcomeNames[digit % 4];
+      }
+      joint.emplace_back(n, label);
+    }
+    std::sort(joint.rbegin(), joint.rend());
+    for (size_t k = 0; k < joint.size() && k < 12; ++k)
+      out << "  " << joint[k].second << "  " << joint[k].first << " (" << 100.0 * joint[k].first / s.samples << "%)\n";
+    if (joint.size() > 12) out << "  ... " << joint.size() - 12 << " more combinations\n";
+    out << "contacts     class counts; ranges of J_n v+ and |J_t v+| [m/s]\n";
+    for (size_t i = 0; i < table_.contact_names.size(); ++i) {
+      out << "  " << table_.contact_names[i] << ":";
+      for (int k = 0; k < 4; ++k)
+        if (s.per_contact[i][k]) out << " " << kOutcomeNames[k] << " " << s.per_contact[i][k];
+      out << "; vn [" << s.vn_min[i] << ", " << s.vn_max[i] << "], |vt| [" << s.vt_min[i] << ", " << s.vt_max[i]
+          << "]\n";
+    }
+    out << "lcp solves   " << static_cast<double>(s.solves) / std::max(1L, s.samples) << " per sample\n";
+    if (timed)
+      out << "timing       " << seconds << " s, " << static_cast<long>(s.samples / std::max(seconds, 1e-12))
+          << " samples per second\n";
+  }
+
+  long rows() const { return csv_.rows(); }
+
+ private:
+  const ContactSpace& c_;
+  double tol_;
+  Table table_;
+  CsvWriter csv_;
+  Summary summary_;
+  int precision_ = 12;
+};
+
+// The impact set at (q, v): every touching contact that is not separating, if one approaches.
+bool impact_at(const Scene& scene, const ContactModel& contacts, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+               ContactSpace& space) {
+  ContactDynamics dyn(scene.model, contacts, scene.contact);
+  dyn.update(q, v);
+  std::vector<int> set;
+  bool approaching = false;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const double vn = dyn.J(i).row(0).dot(v);
+    if (dyn.frame(i).phi > scene.contact.distance_tolerance || vn > scene.contact.velocity_tolerance) continue;
+    set.push_back(i);
+    approaching = approaching || vn < -scene.contact.velocity_tolerance;
+  }
+  if (approaching) space = dyn.contact_space(set);
+  return approaching;
+}
+
+// The impact to sample: at the initial state if one happens there, else the scene's first impact,
+// reached by simulating its motion until then (v is the pre-impact velocity). Returns the time.
+double find_impact(const Scene& scene, const ContactModel& contacts, const ImpactLaw& law, Eigen::VectorXd& q,
+                   Eigen::VectorXd& v, ContactSpace& space, std::string& why) {
+  q = scene.initial.q;
+  v = scene.initial.v;
+  if (impact_at(scene, contacts, q, v, space)) return 0.0;
+  bool found = false;
+  double t = 0;
+  HybridCallbacks cb;
+  cb.event_sample = [&](const Sample& s) {
+    if (found) return;
+    found = true;
+    t = s.t;
+    q = s.q;
+    v = s.v;
+  };
+  cb.stop = [&] { return found; };
+  Rng rng(0);
+  simulate_hybrid(scene.model, contacts, law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  if (!found || !impact_at(scene, contacts, q, v, space)) {
+    why = "no impact happens before t_end = " + std::to_string(scene.simulation.t_end) + " s";
+    return -1.0;
+  }
+  return t;
+}
+
+}  // namespace
+
+int impact_command(const ImpactOptions& o) {
+  Scene scene;
+  try {
+    scene = load_scene(o.scene);
+  } catch (const SceneError& e) {
+    spdlog::error("{}", e.what());
+    return kExitScene;
+  }
+  const std::string law_name = o.all_solutions ? "anitescu-potra" : o.orderings ? "sequential" : o.law.empty() ? scene.law : o.law;
+  if ((o.all_solutions && !o.law.empty() && o.law != "anitescu-potra") || (o.orderings && !o.law.empty() && o.law != "sequential")) {
+    spdlog::error("--all-solutions goes with --law anitescu-potra, --orderings all with --law sequential");
+    return kExitUsage;
+  }
+  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
+  if (!law) {
+    spdlog::error("--law: unknown impact law '{}'", law_name);
+    return kExitUsage;
+  }
+  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  ContactSpace space;
+  Eigen::VectorXd q, v_minus;
+  std::string why;
+  double t_impact = 0;
+  try {
+    t_impact = find_impact(scene, contacts, *law, q, v_minus, space, why);
+  } catch (const SimulationError& e) {
+    spdlog::error("{}: before the first impact: {}", o.scene, e.what());
+    return kExitSimulation;
+  }
+  if (t_impact < 0) {
+    spdlog::error("{}: {}", o.scene, why);
+    return kExitScene;
+  }
+  const unsigned long long seed = o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : scene.seed;
+  const std::string dir = o.output_dir.empty() ? (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory)
+                                               : o.output_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    spdlog::error("{}: cannot create the output directory: {}", dir, ec.message());
+    return kExitOutput;
+  }
+  const std::string path = (std::filesystem::path(dir) / "samples.csv").string();
+  const double tol = 1e-6 * std::max(1.0, (space.J_n * v_minus).cwiseAbs().maxCoeff());
+  spdlog::info("scene {}: impact of {} contacts at t = {} s, law {}, seed {}", scene.name, space.contacts(), t_impact,
+               law_name, seed);
+
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    SampleWriter writer(path, scene, space, tol);
+    if (o.all_solutions) {
+      const auto all = anitescu_potra_all_solutions(space, v_minus);
+      for (size_t k = 0; k < all.size(); ++k) writer.write(static_cast<long>(k), all[k]);
+    } else if (o.orderings) {
+      for (int j = 0; j < space.contacts(); ++j) {
+        SequentialSettings s = scene.laws.sequential;
+        s.order = SequentialSettings::Order::cyclic;
+        s.start = space.ids[j];
+        Rng rng(sample_seed(seed, j));
+        const ImpactResult r = SequentialLaw(s).resolve(space, v_minus, rng);
+        std::string order;
+        for (int i : r.ordering) order += (order.empty() ? "" : ",") + scene.contacts[space.ids[i]].name;
+        std::cout << "ordering " << j << ": " << order << (r.terminated ? "" : " (not terminated)") << '\n';
+        writer.write(j, r);
+      }
+    } else {
+      // Chunks keep memory flat; within a chunk, thread k takes the k-th contiguous block; each
+      // sample's generator is seeded from (seed, index) alone, so the file is the same for any K.
+      const std::optional<RouthImpact> routh =
+          law_name == "routh" ? std::optional<RouthImpact>(std::in_place, space, v_minus, scene.laws.routh)
+                              : std::nullopt;
+      const long chunk = 16384;
+      std::vector<FormattedSample> rows(chunk);
+      for (long first = 0; first < o.samples; first += chunk) {
+        const long count = std::min(chunk, o.samples - first);
+        auto work = [&](int k) {
+          const long begin = count * k / o.threads, end = count * (k + 1) / o.threads;  // contiguous: no false sharing
+          for (long i = begin; i < end; ++i) {
+            Rng rng(sample_seed(seed, first + i));
+            writer.format(first + i, routh ? routh->sample(rng) : law->resolve(space, v_minus, rng), rows[i]);
+          }
+        };
+        std::vector<std::thread> pool;
+        for (int k = 1; k < o.threads; ++k) pool.emplace_back(work, k);
+        work(0);
+        for (auto& t : pool) t.join();
+        for (long i = 0; i < count; ++i) writer.append(rows[i]);
+        writer.flush();  // a chunk at a time: what is written survives a later failure
+      }
+    }
+    writer.flush();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "scene        " << scene.name << ", law " << law_name << ", seed " << seed << '\n';
+    writer.print(std::cout, seconds, !o.all_solutions && !o.orderings);
+    spdlog::info("wrote {} rows to {}", writer.rows(), path);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return kExitOutput;
+  }
+  return kExitOk;
+}
+
+}  // namespace impactsim
