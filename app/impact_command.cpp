@@ -18,7 +18,7 @@
 #include "app/csv_writer.hpp"
 #include "app/sample_seed.hpp"
 #include "core/contact_dynamics.hpp"
-#include "core/hybrid.hpp"
+#include "core/first_impact.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
@@ -200,50 +200,6 @@ class SampleWriter {
   int precision_ = 12;
 };
 
-// The impact set at (q, v): every touching contact that is not separating, if one approaches.
-bool impact_at(const Scene& scene, const ContactModel& contacts, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-               ContactSpace& space) {
-  ContactDynamics dyn(scene.model, contacts, scene.contact);
-  dyn.update(q, v);
-  std::vector<int> set;
-  bool approaching = false;
-  for (int i = 0; i < contacts.size(); ++i) {
-    const double vn = dyn.J(i).row(0).dot(v);
-    if (dyn.frame(i).phi > scene.contact.distance_tolerance || vn > scene.contact.velocity_tolerance) continue;
-    set.push_back(i);
-    approaching = approaching || vn < -scene.contact.velocity_tolerance;
-  }
-  if (approaching) space = dyn.contact_space(set);
-  return approaching;
-}
-
-// The impact to sample: at the initial state if one happens there, else the scene's first impact,
-// reached by simulating its motion until then (v is the pre-impact velocity). Returns the time.
-double find_impact(const Scene& scene, const ContactModel& contacts, const ImpactLaw& law, Eigen::VectorXd& q,
-                   Eigen::VectorXd& v, ContactSpace& space, std::string& why) {
-  q = scene.initial.q;
-  v = scene.initial.v;
-  if (impact_at(scene, contacts, q, v, space)) return 0.0;
-  bool found = false;
-  double t = 0;
-  HybridCallbacks cb;
-  cb.event_sample = [&](const Sample& s) {
-    if (found) return;
-    found = true;
-    t = s.t;
-    q = s.q;
-    v = s.v;
-  };
-  cb.stop = [&] { return found; };
-  Rng rng(0);
-  simulate_hybrid(scene.model, contacts, law, scene.simulation, scene.contact, scene.initial, rng, cb);
-  if (!found || !impact_at(scene, contacts, q, v, space)) {
-    why = "no impact happens before t_end = " + std::to_string(scene.simulation.t_end) + " s";
-    return -1.0;
-  }
-  return t;
-}
-
 }  // namespace
 
 int impact_command(const ImpactOptions& o) {
@@ -265,20 +221,19 @@ int impact_command(const ImpactOptions& o) {
     return kExitUsage;
   }
   const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
-  ContactSpace space;
-  Eigen::VectorXd q, v_minus;
-  std::string why;
-  double t_impact = 0;
+  ImpactState impact;
   try {
-    t_impact = find_impact(scene, contacts, *law, q, v_minus, space, why);
+    if (!find_first_impact(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, impact)) {
+      spdlog::error("{}: no impact happens before t_end = {} s", o.scene, scene.simulation.t_end);
+      return kExitScene;
+    }
   } catch (const SimulationError& e) {
     spdlog::error("{}: before the first impact: {}", o.scene, e.what());
     return kExitSimulation;
   }
-  if (t_impact < 0) {
-    spdlog::error("{}: {}", o.scene, why);
-    return kExitScene;
-  }
+  const ContactSpace& space = impact.space;
+  const Eigen::VectorXd& v_minus = impact.v_minus;
+  const double t_impact = impact.t;
   const unsigned long long seed = o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : scene.seed;
   const std::string dir = o.output_dir.empty() ? (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory)
                                                : o.output_dir;

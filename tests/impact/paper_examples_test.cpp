@@ -1,0 +1,166 @@
+// Halm and Posa's and Seghete and Murphey's examples, from the shipped scenes, against the numbers
+// in the digests (§6 and §9 of halm-posa-set-valued-impacts.md; §2.4 of seghete-murphey).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "core/first_impact.hpp"
+#include "impact/anitescu_potra.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+struct PaperImpact {
+  Scene scene;
+  ImpactState impact;
+};
+
+PaperImpact load(const std::string& name) {
+  PaperImpact p{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}};
+  const ContactModel contacts(p.scene.model, p.scene.geometries, p.scene.contacts);
+  const auto law = make_law("anitescu-potra");
+  EXPECT_TRUE(find_first_impact(p.scene.model, contacts, *law, p.scene.simulation, p.scene.contact, p.scene.initial,
+                                p.impact));
+  return p;
+}
+
+Eigen::VectorXd vn(const PaperImpact& p, const Eigen::VectorXd& v) { return p.impact.space.J_n * v; }
+Eigen::VectorXd vt(const PaperImpact& p, const Eigen::VectorXd& v) { return p.impact.space.J_t * v; }
+
+// Compass gait (§6.2): only A collides; the simultaneous LCP has three solutions, A sticking in all.
+TEST(PaperExamples, CompassGaitHasThreeAnitescuPotraSolutions) {
+  const PaperImpact p = load("compass_gait");
+  const Eigen::VectorXd& v0 = p.impact.v_minus;
+  EXPECT_NEAR(vn(p, v0)[0], -0.4891, 1e-4);
+  EXPECT_NEAR(vn(p, v0)[1], 0.0, 1e-12);
+  EXPECT_NEAR(0.5 * v0.dot(p.impact.space.M * v0), 0.07542, 1e-5);
+  const auto all = anitescu_potra_all_solutions(p.impact.space, v0);
+  ASSERT_EQ(all.size(), 3u);
+  int lift = 0, rest = 0, slide = 0;
+  for (const ImpactResult& r : all) {
+    const Eigen::VectorXd n = vn(p, r.v_plus), t = vt(p, r.v_plus);
+    EXPECT_NEAR(n[0], 0.0, 1e-9);  // A sticks
+    EXPECT_NEAR(t[0], 0.0, 1e-9);
+    if (n[1] > 1e-6) {
+      ++lift;
+      EXPECT_NEAR(n[1], 0.0996, 1e-4);
+      EXPECT_NEAR(t[1], 0.1980, 1e-4);
+      EXPECT_NEAR(r.kinetic_energy_plus, 0.04539, 1e-5);
+    } else if (std::abs(t[1]) > 1e-6) {
+      ++slide;
+      EXPECT_NEAR(t[1], 0.1285, 1e-4);
+      EXPECT_NEAR(r.kinetic_energy_plus, 0.02800, 1e-5);
+    } else {
+      ++rest;
+      EXPECT_LT(r.v_plus.norm(), 1e-9);
+    }
+  }
+  EXPECT_EQ(lift, 1);
+  EXPECT_EQ(rest, 1);
+  EXPECT_EQ(slide, 1);
+}
+
+// With a random choice among each step LCP's solutions, the Routh sampler reaches all three classes
+// of B (Lemke alone under-samples the sliding branch, digest §8 item 6).
+TEST(PaperExamples, CompassGaitRouthWithRandomSolutionsReachesAllThreeClasses) {
+  const PaperImpact p = load("compass_gait");
+  RouthSettings s = p.scene.laws.routh;
+  s.solution = RouthSettings::Solution::random;
+  const RouthImpact routh(p.impact.space, p.impact.v_minus, s);
+  std::set<std::string> classes;
+  int terminated = 0;
+  for (int k = 0; k < 1000; ++k) {
+    Rng rng(k);
+    const ImpactResult r = routh.sample(rng);
+    if (!r.terminated) continue;
+    ++terminated;
+    const Eigen::VectorXd n = vn(p, r.v_plus), t = vt(p, r.v_plus);
+    EXPECT_GE(n.minCoeff(), -1e-8);
+    EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus * (1 + 1e-12));
+    EXPECT_LE(n[1], 0.0996 + 1e-4);
+    EXPECT_LE(t[1], 0.1980 + 1e-4);
+    classes.insert(n[1] > 1e-6 ? "lift" : std::abs(t[1]) > 1e-6 ? "slide" : "rest");
+  }
+  EXPECT_GT(terminated, 950);
+  EXPECT_EQ(classes, (std::set<std::string>{"lift", "rest", "slide"}));
+}
+
+// Box and wall (§6.3): rest simultaneously; B then A leaves A sliding at 0.3058 and B leaving the
+// wall at 0.1056 (and moving up it at 0.0725: the digest's wall tangent points the other way).
+TEST(PaperExamples, BoxAndWall) {
+  const PaperImpact p = load("box_wall");
+  const Eigen::VectorXd& v0 = p.impact.v_minus;
+  EXPECT_NEAR(vn(p, v0)[1], -1.0, 1e-12);
+  const auto all = anitescu_potra_all_solutions(p.impact.space, v0);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_LT(all[0].v_plus.norm(), 1e-9);
+  SequentialSettings b_first;
+  b_first.start = 1;  // contact B
+  Rng rng(1);
+  const ImpactResult seq = SequentialLaw(b_first).resolve(p.impact.space, v0, rng);
+  EXPECT_NEAR(vt(p, seq.v_plus)[0], 0.3058, 1e-4);
+  EXPECT_NEAR(vn(p, seq.v_plus)[1], 0.1056, 1e-4);
+  EXPECT_NEAR(vt(p, seq.v_plus)[1], 0.0725, 1e-4);
+  EXPECT_NEAR(seq.kinetic_energy_plus, 0.03093, 1e-5);
+  // The Routh sampler (h = 2, N = 5) gives both behaviours and intermediates between them.
+  const RouthImpact routh(p.impact.space, v0, p.scene.laws.routh);
+  int rest = 0, slide_lift = 0, intermediate = 0;
+  for (int k = 0; k < 3000; ++k) {
+    Rng r(k);
+    const ImpactResult s = routh.sample(r);
+    if (!s.terminated) continue;
+    const double a_slide = vt(p, s.v_plus)[0], b_lift = vn(p, s.v_plus)[1];
+    if (s.v_plus.norm() < 1e-9) ++rest;
+    if (a_slide > 1e-6 && b_lift > 1e-6) ++slide_lift;
+    if (a_slide > 0.05 && a_slide < 0.25) ++intermediate;
+    EXPECT_LE(b_lift, 0.1056 + 1e-4);
+  }
+  EXPECT_GT(rest, 100);
+  EXPECT_GT(slide_lift, 100);
+  EXPECT_GT(intermediate, 0);
+}
+
+// The Zeno block (§4.3): first impact at t1 = 0.98733 s with Lambda_n,B = 0.85 N s, speed kept at 0.7
+// per corner impact, accumulation near 2.67 s where the Zeno rule stops it.
+TEST(PaperExamples, ZenoBlock) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/zeno_block.yaml");
+  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const auto law = make_law(scene.law, scene.laws);
+  Rng rng(0);
+  std::vector<Event> events;
+  HybridCallbacks cb;
+  cb.event = [&](const Event& e) { events.push_back(e); };
+  simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  std::vector<Event> impacts;
+  const Event* zeno = nullptr;
+  for (const Event& e : events) {
+    if (e.kind == "impact") impacts.push_back(e);
+    if (e.kind == "zeno") zeno = &e;
+  }
+  ASSERT_GE(impacts.size(), 10u);
+  EXPECT_NEAR(impacts[0].t, 0.98733, 1e-5);
+  EXPECT_NEAR(impacts[0].impulse_n[1], 0.85, 1e-6);
+  for (size_t k = 0; k < 10; ++k) EXPECT_NEAR(impacts[k].kinetic_after / impacts[k].kinetic_before, 0.49, 1e-6);
+  ASSERT_NE(zeno, nullptr);
+  EXPECT_GT(zeno->t, 2.66);
+  EXPECT_LT(zeno->t, 2.6714);
+}
+
+// Newton's cradle: propagative (0, 0, v) with the energy kept to 1e-12; the simultaneous LCP with
+// e = 1 gives (-v/3, 2v/3, 2v/3).
+TEST(PaperExamples, NewtonsCradle) {
+  const PaperImpact p = load("newtons_cradle");
+  Rng rng(1);
+  const ImpactResult prop = make_law("propagative", p.scene.laws)->resolve(p.impact.space, p.impact.v_minus, rng);
+  EXPECT_LT((prop.v_plus - Eigen::Vector3d(0, 0, 1)).norm(), 1e-12);
+  EXPECT_NEAR(prop.kinetic_energy_plus, prop.kinetic_energy_minus, 1e-12);
+  const ImpactResult ap = AnitescuPotraLaw().resolve(p.impact.space, p.impact.v_minus, rng);
+  EXPECT_LT((ap.v_plus - Eigen::Vector3d(-1.0 / 3, 2.0 / 3, 2.0 / 3)).norm(), 1e-12);
+  EXPECT_NEAR(ap.kinetic_energy_plus, ap.kinetic_energy_minus, 1e-12);
+}
+
+}  // namespace
+}  // namespace impactsim
