@@ -280,7 +280,7 @@ int impact_command(const ImpactOptions& o) {
           const long begin = count * k / o.threads, end = count * (k + 1) / o.threads;  // contiguous: no false sharing
           for (long i = begin; i < end; ++i) {
             Rng rng(sample_seed(seed, first + i));
-            writer.format(first + i, routh ? routh->sample(rng) : law->resolve(space, v_minus, rng), rows[i]);
+            writer.format(first + i, routh ? routh->sample(first + i, rng) : law->resolve(space, v_minus, rng), rows[i]);
           }
         };
         std::vector<std::thread> pool;

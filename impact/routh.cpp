@@ -1,5 +1,7 @@
 #include "impact/routh.hpp"
 
+#include <boost/random/sobol.hpp>
+
 #include <Eigen/Cholesky>
 
 #include "impact/friction_cone.hpp"
@@ -83,12 +85,33 @@ double routh_default_step(const ContactSpace& c, const Eigen::VectorXd& v_minus)
   return h;
 }
 
+struct RouthImpact::Sobol {
+  boost::random::sobol engine;
+};
+
 RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings)
     : contacts_(&contacts), v_minus_(v_minus), settings_(settings),
       h_(settings.h > 0 ? settings.h : routh_default_step(contacts, v_minus)),
-      step_(std::make_unique<Step>(build_step_lcp(contacts))) {}
+      step_(std::make_unique<Step>(build_step_lcp(contacts))) {
+  if (settings.sampling == RouthSettings::Sampling::sobol)
+    sobol_ = std::make_unique<Sobol>(Sobol{boost::random::sobol(
+        static_cast<std::size_t>(contacts.contacts()) * static_cast<std::size_t>(settings.max_steps))});
+}
+
+ImpactResult RouthImpact::sample(std::uint64_t index, Rng& rng) const {
+  if (!sobol_) return sample(rng);
+  boost::random::sobol engine = sobol_->engine;
+  const std::size_t dim = engine.dimension();
+  engine.discard(index * dim);
+  const int m = contacts_->contacts();
+  Eigen::MatrixXd draws(m, settings_.max_steps);
+  // (x + 1/2) / 2^64: the point's coordinates, strictly inside (0, 1).
+  for (std::size_t k = 0; k < dim; ++k) draws.data()[k] = (static_cast<double>(engine()) + 0.5) * 0x1p-64;
+  return sample_with(draws, rng);
+}
 
 RouthImpact::~RouthImpact() = default;
+static_assert(sizeof(boost::random::sobol::result_type) == 8, "64-bit Sobol points");
 RouthImpact::RouthImpact(RouthImpact&&) noexcept = default;
 
 ImpactResult RouthImpact::sample(Rng& rng) const {

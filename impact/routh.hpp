@@ -26,6 +26,10 @@ struct RouthSettings {
   // `random`: uniform among the distinct outcomes of a step LCP with several solutions (enumerated,
   // at most kMaxRandomContacts contacts), because Lemke alone under-samples them (digest §8 item 6).
   double tolerance = 1e-8;      // [m/s] a contact with J_n v >= -tolerance no longer approaches
+  // How impactsim impact draws lambda_max: i.i.d. uniform, or sample i = point i of a Sobol sequence
+  // in [0,1]^(m N) (Joe-Kuo direction numbers, as the authors' code does with sobolset). A run's
+  // impacts are single draws and always i.i.d.
+  enum class Sampling { uniform, sobol } sampling = Sampling::uniform;
 };
 
 constexpr int kMaxRandomContacts = 4;
@@ -39,6 +43,9 @@ class RouthImpact {
   ~RouthImpact();
   RouthImpact(RouthImpact&&) noexcept;
   ImpactResult sample(Rng& rng) const;
+  // Sample `index` of the set: i.i.d. from rng, or the index-th Sobol point (settings.sampling);
+  // rng also drives the random solution choice.
+  ImpactResult sample(std::uint64_t index, Rng& rng) const;
   ImpactResult sample_with(const Eigen::MatrixXd& draws, Rng& rng) const;
   double h() const { return h_; }
   struct Step;  // the step LCP, opaque here
@@ -53,6 +60,8 @@ class RouthImpact {
   RouthSettings settings_;
   double h_;
   std::unique_ptr<Step> step_;
+  struct Sobol;
+  std::unique_ptr<Sobol> sobol_;  // the sequence's prototype, positioned per sample
 };
 
 class RouthLaw : public ImpactLaw {

@@ -252,7 +252,13 @@ int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
 LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& contacts) {
   LawSettings s;
   if (const Field r = f.child("routh"); r.defined()) {
-    r.expect_map({"h", "steps", "solution"});
+    r.expect_map({"h", "steps", "solution", "sampling"});
+    if (r.has("sampling")) {
+      const std::string sampling = r.child("sampling").text();
+      if (sampling == "uniform") s.routh.sampling = RouthSettings::Sampling::uniform;
+      else if (sampling == "sobol") s.routh.sampling = RouthSettings::Sampling::sobol;
+      else r.child("sampling").fail("expected uniform or sobol, found '" + sampling + "'");
+    }
     if (r.has("h")) s.routh.h = r.child("h").positive();
     if (r.has("steps")) {
       s.routh.max_steps = static_cast<int>(r.child("steps").integer());
