@@ -149,6 +149,41 @@ TEST(PaperExamples, ZenoBlock) {
   EXPECT_LT(zeno->t, 2.6714);
 }
 
+// RAMone (§6.4, Table 7): the trunk's initial velocity keeps the trailing foot still and equals
+// Table 7's (-0.4114, -0.2105); three Anitescu-Potra solutions, the leading foot A stuck in all.
+TEST(PaperExamples, RamoneFootfall) {
+  const PaperImpact p = load("ramone");
+  const Eigen::VectorXd& v0 = p.impact.v_minus;
+  EXPECT_NEAR(v0[0], -0.4114, 1e-4);
+  EXPECT_NEAR(v0[1], -0.2105, 1e-4);
+  EXPECT_NEAR(vn(p, v0)[1], 0.0, 1e-12);  // B stands still
+  EXPECT_NEAR(vt(p, v0)[1], 0.0, 1e-12);
+  EXPECT_NEAR(vn(p, v0)[0], -0.5321, 1e-4);
+  EXPECT_NEAR(0.5 * v0.dot(p.impact.space.M * v0), 1.03505, 1e-5);
+  const auto all = anitescu_potra_all_solutions(p.impact.space, v0);
+  ASSERT_EQ(all.size(), 3u);
+  std::set<std::string> seen;
+  for (const ImpactResult& r : all) {
+    const Eigen::VectorXd n = vn(p, r.v_plus), t = vt(p, r.v_plus);
+    EXPECT_NEAR(n[0], 0.0, 1e-9);  // A stuck
+    EXPECT_NEAR(t[0], 0.0, 1e-9);
+    if (n[1] > 1e-6) {
+      seen.insert("lift");
+      EXPECT_NEAR(n[1], 0.0003, 1e-4);
+      EXPECT_NEAR(t[1], -0.0274, 1e-4);
+      EXPECT_NEAR(r.kinetic_energy_plus, 0.72649, 1e-5);
+    } else if (std::abs(t[1]) > 1e-6) {
+      seen.insert("slide");
+      EXPECT_NEAR(t[1], -0.0195, 1e-4);
+      EXPECT_NEAR(r.kinetic_energy_plus, 0.72643, 1e-5);
+    } else {
+      seen.insert("rest");
+      EXPECT_NEAR(r.kinetic_energy_plus, 0.72638, 1e-5);
+    }
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"lift", "rest", "slide"}));
+}
+
 // Disk stack (§6.5, with m = 1 and orthogonal tangents): the simultaneous LCP brings the stack to
 // rest; Routh samples always keep one bottom disk on the floor and (all but a few in a thousand)
 // the top disk on a bottom one, while the tower may come apart.
