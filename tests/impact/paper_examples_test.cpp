@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <set>
 
 #include "core/first_impact.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
+#include "impact/propagative.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
@@ -217,6 +219,51 @@ TEST(PaperExamples, DiskStack) {
   EXPECT_GT(floor_lift, samples / 50);   // a bottom disk can lift off the floor (digest: ~9 %)
   EXPECT_GT(rest, samples / 20);         // the whole stack at rest (digest: ~13 %)
   EXPECT_LT(rest, samples / 4);
+}
+
+// Billiard break (Seghete and Murphey §VII-A; digest §6.2 regression values, equal balls, V = 1).
+// At theta = 90 degrees the normals are orthogonal: every order gives the same outcome.
+TEST(PaperExamples, BilliardBreakAtNinetyDegreesIsUnique) {
+  const PaperImpact p = load("billiards_break");
+  PropagativeSettings s = p.scene.laws.propagative;
+  s.order = PropagativeSettings::Order::random;
+  for (int k = 0; k < 20; ++k) {
+    Rng rng(k);
+    const ImpactResult r = PropagativeLaw(s).resolve(p.impact.space, p.impact.v_minus, rng);
+    Eigen::VectorXd expected(9);
+    expected << 0, 0, 0, 0.5, 0.5, 0, 0.5, -0.5, 0;  // cue stops; a, b leave along their lines of centres
+    EXPECT_LT((r.v_plus - expected).norm(), 1e-12);
+    EXPECT_NEAR(r.impulse_n[0], std::sqrt(0.5), 1e-12);
+    EXPECT_NEAR(r.kinetic_energy_plus, r.kinetic_energy_minus, 1e-12);
+  }
+}
+
+// At theta = 60 degrees the outcome depends on the order: a first or b first, mirror images.
+TEST(PaperExamples, BilliardBreakAtSixtyDegreesHasTwoOutcomes) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/billiards_break.yaml");
+  const double half = std::numbers::pi / 6;  // a at +30 degrees, b at -30 degrees from the bisector, 2 m away
+  scene.initial.q.segment<2>(3) = Eigen::Vector2d(2 * std::cos(half), 2 * std::sin(half));
+  scene.initial.q.segment<2>(6) = Eigen::Vector2d(2 * std::cos(half), -2 * std::sin(half));
+  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  ImpactState impact;
+  ASSERT_TRUE(find_first_impact(scene.model, contacts, *make_law("propagative"), scene.simulation, scene.contact,
+                                scene.initial, impact));
+  PropagativeSettings s = scene.laws.propagative;
+  s.order = PropagativeSettings::Order::random;
+  Eigen::VectorXd a_first(9), b_first(9);
+  a_first << -0.125, -0.216506, 0, 0.75, 0.433013, 0, 0.375, -0.216506, 0;
+  b_first << -0.125, 0.216506, 0, 0.375, 0.216506, 0, 0.75, -0.433013, 0;
+  int a = 0, b = 0;
+  for (int k = 0; k < 40; ++k) {
+    Rng rng(k);
+    const ImpactResult r = PropagativeLaw(s).resolve(impact.space, impact.v_minus, rng);
+    EXPECT_NEAR(r.kinetic_energy_plus, r.kinetic_energy_minus, 1e-12);
+    a += (r.v_plus - a_first).norm() < 1e-5;
+    b += (r.v_plus - b_first).norm() < 1e-5;
+  }
+  EXPECT_EQ(a + b, 40);
+  EXPECT_GT(a, 5);
+  EXPECT_GT(b, 5);
 }
 
 // Newton's cradle: propagative (0, 0, v) with the energy kept to 1e-12; the simultaneous LCP with
