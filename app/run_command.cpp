@@ -39,7 +39,9 @@ std::vector<std::string> event_cells(const Event& e, const Scene& scene, int pre
   std::string names;
   for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.contacts[e.contacts[k]].name;
   for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
-  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str()};
+  std::string ordering;
+  for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.contacts[e.ordering[k]].name;
+  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
 }
 
 }  // namespace
@@ -76,7 +78,8 @@ int run_command(const RunOptions& options) {
   try {
     CsvWriter csv(path, trajectory_columns(scene.model), scene.output.precision);
     CsvWriter events(events_path,
-                     {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n"},
+                     {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n",
+                      "ordering"},
                      scene.output.precision);
     const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
     auto row = [&](const Sample& s) { csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };

@@ -399,6 +399,7 @@ class HybridLoop {
     e.kinetic_before = r.kinetic_energy_minus;
     e.kinetic_after = r.kinetic_energy_plus;
     e.impulse_n.assign(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size());
+    for (int k : r.ordering) e.ordering.push_back(set[k]);
     v_ = r.v_plus;
     ++stats_.impacts;
     log(e);

@@ -30,6 +30,7 @@ struct Event {
   double kinetic_before = 0.0;
   double kinetic_after = 0.0;
   std::vector<double> impulse_n;  // per entry of `contacts`, N s (impacts only)
+  std::vector<int> ordering;      // sequential and propagative laws: the contacts in the order resolved
 };
 
 struct HybridCallbacks {

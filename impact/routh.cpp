@@ -153,6 +153,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
   }
   Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z, lambda_max(m), vn(m);
   Eigen::VectorXd& v = r.v_plus;
+  double previous_kinetic = r.kinetic_energy_minus;
   for (vn.noalias() = c.J_n * v; vn.minCoeff() < -settings_.tolerance; vn.noalias() = c.J_n * v) {
     if (!draw(r.steps, lambda_max)) {
       r.terminated = false;
@@ -171,11 +172,20 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
       break;
     }
     v.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
+    // Theorem 7: a step never adds kinetic energy. A rise is a bug, flagged, never accepted.
+    const double kinetic = 0.5 * v.dot(c.M * v);
+    if (kinetic > previous_kinetic * (1 + 1e-12) + 1e-15) {
+      r.ok = false;
+      r.diagnostic = "routh: kinetic energy rose at step " + std::to_string(r.steps + 1) + " (" +
+                     std::to_string(previous_kinetic) + " -> " + std::to_string(kinetic) + " J)";
+    }
+    previous_kinetic = kinetic;
     r.impulse_n += z.segment(m, m);
     r.impulse_t += tangential_impulse(s.cone, z.segment(2 * m, s.mk), c.tangent_dim);
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;
+    if (!r.ok) break;
   }
   r.kinetic_energy_plus = 0.5 * v.dot(c.M * v);
   return r;

@@ -86,10 +86,10 @@ TEST(Cli, RunWritesEventsOfTheRockingBlock) {
   std::ifstream events(dir / "events.csv");
   std::string header, line;
   std::getline(events, header);
-  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n");
+  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n,ordering");
   ASSERT_TRUE(std::getline(events, line));
   const auto cells = split(line);
-  ASSERT_EQ(cells.size(), 7u);
+  ASSERT_EQ(cells.size(), 7u);  // the ordering cell is empty for a simultaneous law (getline drops it)
   EXPECT_NEAR(std::stod(cells[0]), std::sqrt(2 * 0.01 / 9.81), 1e-10);
   EXPECT_EQ(cells[1], "impact");
   EXPECT_EQ(cells[2], "A;B");
@@ -99,6 +99,20 @@ TEST(Cli, RunWritesEventsOfTheRockingBlock) {
   const std::string csv = read_all(dir / "trajectory.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 201 + 2);
   EXPECT_NE(r.err.find("seed 0"), std::string::npos) << r.err;
+}
+
+TEST(Cli, SequentialRunLogsItsOrdering) {
+  const fs::path dir = fresh_dir("ordering");
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law sequential -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream events(dir / "events.csv");
+  std::string header, line;
+  std::getline(events, header);
+  ASSERT_TRUE(std::getline(events, line));
+  const auto cells = split(line);
+  ASSERT_EQ(cells.size(), 8u);
+  EXPECT_EQ(cells[1], "impact");
+  EXPECT_EQ(cells[7], "A;B");  // cyclic from the first contact
 }
 
 TEST(Cli, UnsolvableImpactExitsWithThreeAndKeepsTheRows) {
