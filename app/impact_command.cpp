@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/sample_seed.hpp"
@@ -203,13 +204,9 @@ class SampleWriter {
 }  // namespace
 
 int impact_command(const ImpactOptions& o) {
-  Scene scene;
-  try {
-    scene = load_scene(o.scene);
-  } catch (const SceneError& e) {
-    spdlog::error("{}", e.what());
-    return kExitScene;
-  }
+  const std::optional<Scene> loaded = load_scene_or_report(o.scene);
+  if (!loaded) return kExitScene;
+  const Scene& scene = *loaded;
   const std::string law_name = o.all_solutions ? "anitescu-potra" : o.orderings ? "sequential" : o.law.empty() ? scene.law : o.law;
   if ((o.all_solutions && !o.law.empty() && o.law != "anitescu-potra") || (o.orderings && !o.law.empty() && o.law != "sequential")) {
     spdlog::error("--all-solutions goes with --law anitescu-potra, --orderings all with --law sequential");
@@ -235,14 +232,8 @@ int impact_command(const ImpactOptions& o) {
   const Eigen::VectorXd& v_minus = impact.v_minus;
   const double t_impact = impact.t;
   const unsigned long long seed = o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : scene.seed;
-  const std::string dir = o.output_dir.empty() ? (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory)
-                                               : o.output_dir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    spdlog::error("{}: cannot create the output directory: {}", dir, ec.message());
-    return kExitOutput;
-  }
+  const std::string dir = prepare_output_directory(o.output_dir, scene);
+  if (dir.empty()) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "samples.csv").string();
   const double tol = 1e-6 * std::max(1.0, (space.J_n * v_minus).cwiseAbs().maxCoeff());
   spdlog::info("scene {}: impact of {} contacts at t = {} s, law {}, seed {}", scene.name, space.contacts(), t_impact,

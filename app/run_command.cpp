@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "core/hybrid.hpp"
@@ -21,12 +22,6 @@ std::vector<std::string> trajectory_columns(const Model& model) {
   columns.push_back("kinetic_energy");
   columns.push_back("potential_energy");
   return columns;
-}
-
-std::string output_directory(const RunOptions& options, const Scene& scene) {
-  if (!options.output_dir.empty()) return options.output_dir;
-  if (!scene.output.directory.empty()) return scene.output.directory;
-  return "out/" + scene.name;
 }
 
 // One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
@@ -47,13 +42,9 @@ std::vector<std::string> event_cells(const Event& e, const Scene& scene, int pre
 }  // namespace
 
 int run_command(const RunOptions& options) {
-  Scene scene;
-  try {
-    scene = load_scene(options.scene);
-  } catch (const SceneError& e) {
-    spdlog::error("{}", e.what());
-    return kExitScene;
-  }
+  const std::optional<Scene> loaded = load_scene_or_report(options.scene);
+  if (!loaded) return kExitScene;
+  const Scene& scene = *loaded;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
   const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
   if (!law) {
@@ -61,13 +52,8 @@ int run_command(const RunOptions& options) {
     return kExitUsage;
   }
   const unsigned long long seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
-  const std::string dir = output_directory(options, scene);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    spdlog::error("{}: cannot create the output directory: {}", dir, ec.message());
-    return kExitOutput;
-  }
+  const std::string dir = prepare_output_directory(options.output_dir, scene);
+  if (dir.empty()) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
   const std::string events_path = (std::filesystem::path(dir) / "events.csv").string();
   spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, law {}, seed {}", scene.name,

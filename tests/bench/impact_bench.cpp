@@ -6,21 +6,12 @@
 #include "app/sample_seed.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/routh.hpp"
+#include "tests/impact/contact_spaces.hpp"
 
 namespace impactsim {
 namespace {
 
-ContactSpace rocking_block() {
-  ContactSpace c;
-  c.M = Eigen::Vector3d(1, 1, 5.0 / 12).asDiagonal();
-  c.J_n.resize(2, 3);
-  c.J_n << 0, 1, -0.5, 0, 1, 0.5;
-  c.J_t.resize(2, 3);
-  c.J_t << 1, 0, 1, 1, 0, 1;
-  c.mu = Eigen::Vector2d(1, 1);
-  c.e = Eigen::Vector2d::Zero();
-  return c;
-}
+using testing::rocking_block;
 
 const Eigen::Vector3d kDrop(0, -std::sqrt(2 * 9.81 * 0.01), 0);
 

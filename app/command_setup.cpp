@@ -1,0 +1,33 @@
+#include "app/command_setup.hpp"
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+
+std::optional<Scene> load_scene_or_report(const std::string& path) {
+  try {
+    return load_scene(path);
+  } catch (const SceneError& e) {
+    spdlog::error("{}", e.what());
+    return std::nullopt;
+  }
+}
+
+std::string prepare_output_directory(const std::string& requested, const Scene& scene) {
+  const std::string dir = !requested.empty()                 ? requested
+                          : !scene.output.directory.empty() ? scene.output.directory
+                                                            : "out/" + scene.name;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    spdlog::error("{}: cannot create the output directory: {}", dir, ec.message());
+    return "";
+  }
+  return dir;
+}
+
+}  // namespace impactsim

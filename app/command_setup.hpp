@@ -1,0 +1,17 @@
+#pragma once
+// Steps every simulating subcommand starts with; each logs its own error.
+#include <optional>
+#include <string>
+
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+
+// The scene, or nothing after logging the located error.
+std::optional<Scene> load_scene_or_report(const std::string& path);
+
+// `requested` (-o), else the scene's output.directory, else out/<scene name>; created if needed.
+// Empty after logging why it cannot be created.
+std::string prepare_output_directory(const std::string& requested, const Scene& scene);
+
+}  // namespace impactsim
