@@ -81,7 +81,7 @@ TEST(Cli, RunWritesTheTrajectoryOfTheDefaultScene) {
 
 TEST(Cli, RunWritesEventsOfTheRockingBlock) {
   const fs::path dir = fresh_dir("rocking");
-  const Result r = impactsim("run " + scene("rocking_block.yaml") + " -o " + dir.string());
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law anitescu-potra -o " + dir.string());
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream events(dir / "events.csv");
   std::string header, line;

@@ -146,7 +146,9 @@ TEST(SceneLoader, RockingBlockContactsAreTheNamedCorners) {
   EXPECT_EQ(s.contacts[1].body_a, 0);
   EXPECT_EQ(s.geometries[s.contacts[1].geometry_b].name, "ground");
   EXPECT_NEAR(s.model.bodies[0].inertia(2, 2), 5.0 / 12, 1e-15);
-  EXPECT_EQ(s.law, "anitescu-potra");
+  EXPECT_EQ(s.law, "routh");
+  EXPECT_DOUBLE_EQ(s.laws.routh.h, 0.3);
+  EXPECT_EQ(s.laws.routh.max_steps, 10);
 }
 
 TEST(SceneLoader, ShapeContactsExpandToFeaturesWithMaterials) {
