@@ -217,7 +217,7 @@ int impact_command(const ImpactOptions& o) {
     spdlog::error("--law: unknown impact law '{}'", law_name);
     return kExitUsage;
   }
-  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   ImpactState impact;
   try {
     if (!find_first_impact(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, impact)) {

@@ -67,7 +67,7 @@ int run_command(const RunOptions& options) {
                      {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n",
                       "ordering"},
                      scene.output.precision);
-    const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+    const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
     auto row = [&](const Sample& s) { csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
     HybridCallbacks callbacks;
     callbacks.sample = row;

@@ -16,8 +16,8 @@ double bounding_radius(const Shape& s) {
   return 0.0;
 }
 
-Vec3 world_point(const Kinematics& kin, int body, const Vec3& p) {
-  return body < 0 ? p : point_position(kin, body, p);
+Vec3 world_point(const std::vector<Mat3>& R, const std::vector<Vec3>& p, int body, const Vec3& x) {
+  return body < 0 ? x : Vec3(p[body] + R[body] * x);
 }
 
 }  // namespace
@@ -43,26 +43,26 @@ Broadphase::Broadphase(const ContactModel& contacts, double margin)
   }
 }
 
-double Broadphase::lower_bound(const Kinematics& kin, const Group& g) const {
+double Broadphase::lower_bound(const std::vector<Mat3>& Rb, const std::vector<Vec3>& pb, const Group& g) const {
   const Geometry& b = geometries_[g.geometry_b];
-  const Vec3 center = world_point(kin, g.body_a, g.center);
-  const Vec3 origin = b.body < 0 ? b.shape.position : point_position(kin, b.body, b.shape.position);
+  const Vec3 center = world_point(Rb, pb, g.body_a, g.center);
+  const Vec3 origin = world_point(Rb, pb, b.body, b.shape.position);
   if (b.shape.type == ShapeType::halfspace) {
-    const Mat3 R = b.body < 0 ? b.shape.rotation : Mat3(kin.R[b.body] * b.shape.rotation);
+    const Mat3 R = b.body < 0 ? b.shape.rotation : Mat3(Rb[b.body] * b.shape.rotation);
     return (R * b.shape.normal).dot(center - origin) - b.shape.offset - g.radius;
   }
   return (center - origin).norm() - g.radius - solid_radius_[g.geometry_b];
 }
 
-int Broadphase::update(const Kinematics& kin, std::vector<ContactFrame>& frames) const {
+int Broadphase::update(const std::vector<Mat3>& R, const std::vector<Vec3>& p, std::vector<ContactFrame>& frames) const {
   int exact = 0;
   for (const Group& g : groups_) {
-    const double bound = lower_bound(kin, g);
+    const double bound = lower_bound(R, p, g);
     if (bound > margin_) {
       for (int i : g.contacts) frames[i].phi = bound;
       continue;
     }
-    for (int i : g.contacts) frames[i] = contacts_.frame(kin, i);
+    for (int i : g.contacts) frames[i] = contacts_.frame(R, p, i);
     exact += static_cast<int>(g.contacts.size());
   }
   return exact;

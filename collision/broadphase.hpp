@@ -16,10 +16,10 @@ class Broadphase {
  public:
   Broadphase(const ContactModel& contacts, double margin);
 
-  // phi of every contact at the kinematics' configuration: exact for the groups within the margin
+  // phi of every contact with the bodies at poses (R, p): exact for the groups within the margin
   // (their frames written to `frames`), else the group's lower bound. Returns how many contacts
   // were computed exactly.
-  int update(const Kinematics& kin, std::vector<ContactFrame>& frames) const;
+  int update(const std::vector<Mat3>& R, const std::vector<Vec3>& p, std::vector<ContactFrame>& frames) const;
 
   int groups() const { return static_cast<int>(groups_.size()); }
 
@@ -31,7 +31,7 @@ class Broadphase {
     double radius = 0.0;         // it holds every feature with its own radius
     std::vector<int> contacts;
   };
-  double lower_bound(const Kinematics& kin, const Group& g) const;
+  double lower_bound(const std::vector<Mat3>& R, const std::vector<Vec3>& p, const Group& g) const;
 
   const ContactModel& contacts_;
   const std::vector<Geometry>& geometries_;

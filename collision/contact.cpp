@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <Eigen/Geometry>
+
 namespace impactsim {
 namespace {
 
@@ -49,19 +51,19 @@ PointDistance point_to_shape(const Shape& s, const Vec3& x) {
   return {0.0, Vec3::UnitZ()};
 }
 
-ContactModel::ContactModel(const Model& model, std::vector<Geometry> geometries, std::vector<ContactDef> contacts)
-    : model_(model), geometries_(std::move(geometries)), contacts_(std::move(contacts)), planar_(model.planar) {}
+ContactModel::ContactModel(std::vector<Geometry> geometries, std::vector<ContactDef> contacts, bool planar)
+    : geometries_(std::move(geometries)), contacts_(std::move(contacts)), planar_(planar) {}
 
-ContactFrame ContactModel::frame(const Kinematics& kin, int i) const {
+ContactFrame ContactModel::frame(const std::vector<Mat3>& Rb, const std::vector<Vec3>& pb, int i) const {
   const ContactDef& c = contacts_[i];
   const Geometry& g = geometries_[c.geometry_b];
-  const Vec3 x = c.body_a < 0 ? c.point : point_position(kin, c.body_a, c.point);
+  const Vec3 x = c.body_a < 0 ? c.point : Vec3(pb[c.body_a] + Rb[c.body_a] * c.point);
   // B's shape frame in the world.
   Mat3 R = g.shape.rotation;
   Vec3 p = g.shape.position;
   if (g.body >= 0) {
-    p = kin.p[g.body] + kin.R[g.body] * p;
-    R = kin.R[g.body] * R;
+    p = pb[g.body] + Rb[g.body] * p;
+    R = Rb[g.body] * R;
   }
   const PointDistance d = point_to_shape(g.shape, R.transpose() * (x - p));
   ContactFrame f;
@@ -79,18 +81,6 @@ ContactFrame ContactModel::frame(const Kinematics& kin, int i) const {
     f.tangent2 = f.normal.cross(f.tangent1);
   }
   return f;
-}
-
-void ContactModel::jacobian(const Kinematics& kin, int i, const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J) const {
-  const ContactDef& c = contacts_[i];
-  Eigen::Matrix<double, 3, Eigen::Dynamic> rel = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, model_.nv);
-  if (c.body_a >= 0)
-    rel += point_jacobian(model_, kin, c.body_a, kin.R[c.body_a].transpose() * (f.point_a - kin.p[c.body_a])).bottomRows<3>();
-  const int b = body_b(i);
-  if (b >= 0) rel -= point_jacobian(model_, kin, b, kin.R[b].transpose() * (f.point_b - kin.p[b])).bottomRows<3>();
-  J.row(0) = f.normal.transpose() * rel;
-  J.row(1) = f.tangent1.transpose() * rel;
-  if (!planar_) J.row(2) = f.tangent2.transpose() * rel;
 }
 
 }  // namespace impactsim

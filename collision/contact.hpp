@@ -13,12 +13,12 @@
 //   normal +y gives t = +x); two in 3-D, t1 = world x (or y) projected onto the tangent plane and
 //   t2 = n x t1, a right-handed frame (t1, t2, n).
 // - J_i = [J_n,i; J_t,i] maps v to the relative velocity of A's contact point with respect to B's,
-//   in (n, t...) components.
+//   in (n, t...) components; core assembles it from the frame (core/contact_dynamics.hpp).
+// Body poses come in as plain data: R[b] (body axes in the world) and p[b] (body origin, world).
 #include <string>
 #include <vector>
 
 #include "collision/shape.hpp"
-#include "core/kinematics.hpp"
 
 namespace impactsim {
 
@@ -51,7 +51,7 @@ PointDistance point_to_shape(const Shape& shape, const Vec3& x_shape);
 
 class ContactModel {
  public:
-  ContactModel(const Model& model, std::vector<Geometry> geometries, std::vector<ContactDef> contacts);
+  ContactModel(std::vector<Geometry> geometries, std::vector<ContactDef> contacts, bool planar);
 
   int size() const { return static_cast<int>(contacts_.size()); }
   int tangent_dim() const { return planar_ ? 1 : 2; }
@@ -60,13 +60,12 @@ class ContactModel {
   int body_b(int i) const { return geometries_[contacts_[i].geometry_b].body; }
   const std::vector<Geometry>& geometries() const { return geometries_; }
 
-  // phi and frame of contact i; needs update_kinematics.
-  ContactFrame frame(const Kinematics& kin, int i) const;
-  // The 1 + tangent_dim rows of J_i at that frame, written into J (rows x nv).
-  void jacobian(const Kinematics& kin, int i, const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J) const;
+  bool planar() const { return planar_; }
+
+  // phi and frame of contact i with the bodies at poses (R, p).
+  ContactFrame frame(const std::vector<Mat3>& R, const std::vector<Vec3>& p, int i) const;
 
  private:
-  const Model& model_;
   std::vector<Geometry> geometries_;
   std::vector<ContactDef> contacts_;
   bool planar_;

@@ -12,9 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "core/spatial.hpp"
+#include <Eigen/Core>
 
 namespace impactsim {
+
+// collision/ depends on Eigen alone; these are the same types core/spatial.hpp names.
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
 
 enum class ShapeType { box, sphere, cylinder, capsule, halfspace };
 

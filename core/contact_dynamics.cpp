@@ -29,6 +29,19 @@ Eigen::VectorXd slip_direction(const Eigen::VectorXd& u_t, const Eigen::Vector2d
 
 }  // namespace
 
+void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
+                      const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J) {
+  const ContactDef& c = contacts.contact(i);
+  Eigen::Matrix<double, 3, Eigen::Dynamic> rel = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, model.nv);
+  if (c.body_a >= 0)
+    rel += point_jacobian(model, kin, c.body_a, kin.R[c.body_a].transpose() * (f.point_a - kin.p[c.body_a])).bottomRows<3>();
+  const int b = contacts.body_b(i);
+  if (b >= 0) rel -= point_jacobian(model, kin, b, kin.R[b].transpose() * (f.point_b - kin.p[b])).bottomRows<3>();
+  J.row(0) = f.normal.transpose() * rel;
+  J.row(1) = f.tangent1.transpose() * rel;
+  if (!contacts.planar()) J.row(2) = f.tangent2.transpose() * rel;
+}
+
 int ContactModes::closed() const {
   int n = 0;
   for (ContactMode m : mode) n += m != ContactMode::open;
@@ -44,7 +57,7 @@ ContactDynamics::ContactDynamics(const Model& model, const ContactModel& contact
 
 void ContactDynamics::update_frames(const Eigen::VectorXd& q) {
   update_kinematics(model_, q, kin_);
-  broadphase_.update(kin_, frames_);
+  broadphase_.update(kin_.R, kin_.p, frames_);
 }
 
 void ContactDynamics::update(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const std::vector<bool>& need) {
@@ -61,13 +74,13 @@ void ContactDynamics::update_dynamics(const Eigen::VectorXd& q, const Eigen::Vec
   bias_forces(model_, kin_, acc_, force_, C_);
   llt_.compute(fd_M_);
   if (frames)
-    for (int i = 0; i < contacts_.size(); ++i) frames_[i] = contacts_.frame(kin_, i);
+    for (int i = 0; i < contacts_.size(); ++i) frames_[i] = contacts_.frame(kin_.R, kin_.p, i);
 }
 
 void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot) {
   const int r = 1 + td_, m = contacts_.size();
   for (int i = 0; i < m; ++i)
-    if (need.empty() || need[i]) contacts_.jacobian(kin_, i, frames_[i], J_.middleRows(i * r, r));
+    if (need.empty() || need[i]) contact_jacobian(model_, kin_, contacts_, i, frames_[i], J_.middleRows(i * r, r));
   const bool moving = v_.cwiseAbs().maxCoeff() > 0;
   const bool any = need.empty() ? m > 0 : std::find(need.begin(), need.end(), true) != need.end();
   if (!jdot) return;
@@ -84,7 +97,7 @@ void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot)
     update_kinematics(model_, q_shift, kin_shift_);
     for (int i = 0; i < m; ++i) {
       if (!need.empty() && !need[i]) continue;
-      contacts_.jacobian(kin_shift_, i, contacts_.frame(kin_shift_, i), sign > 0 ? Jp : Jm);
+      contact_jacobian(model_, kin_shift_, contacts_, i, contacts_.frame(kin_shift_.R, kin_shift_.p, i), sign > 0 ? Jp : Jm);
       if (sign > 0) Jdot_v_.segment(i * r, r) = Jp * v_;
       else Jdot_v_.segment(i * r, r) = (Jdot_v_.segment(i * r, r) - Jm * v_) / (2 * h);
     }

@@ -34,6 +34,11 @@ struct ContactModes {
   int closed() const;
 };
 
+// Rows [J_n; J_t] of contact i at frame f: the relative velocity of A's contact point with respect
+// to B's, in the frame's normal and tangent components. Needs update_kinematics.
+void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
+                      const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J);
+
 class ContactDynamics {
  public:
   ContactDynamics(const Model& model, const ContactModel& contacts, const ContactSettings& settings);

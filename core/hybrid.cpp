@@ -164,7 +164,7 @@ class HybridLoop {
     phi_floor_.assign(m_, 0.0);
     q_ = x.head(nq_);
     update_kinematics(model_, q_, kin_);
-    for (int i = 0; i < m_; ++i) phi_floor_[i] = std::min(contacts_.frame(kin_, i).phi, 0.0) - kPhiMargin;
+    for (int i = 0; i < m_; ++i) phi_floor_[i] = std::min(contacts_.frame(kin_.R, kin_.p, i).phi, 0.0) - kPhiMargin;
     guards(x, g_prev_);
     armed_.assign(2 * m_, false);
     for (int j = 0; j < 2 * m_; ++j) armed_[j] = g_prev_[j] > 0 && g_prev_[j] != kInactive;
@@ -288,7 +288,7 @@ class HybridLoop {
     update_velocities(model_, q_out_, v_out_, kin_);
     sink(Sample{t, q_out_, v_out_, kinetic_energy(model_, kin_), potential_energy(model_, kin_)});
     ++stats_.samples;
-    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_, i).phi);
+    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
   }
 
   void normalize_q(Eigen::VectorXd& q) const {
@@ -298,7 +298,7 @@ class HybridLoop {
   void track_penetration(const Eigen::VectorXd& x) {
     q_out_ = x.head(nq_);
     update_kinematics(model_, q_out_, kin_);
-    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_, i).phi);
+    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
   }
 
   [[noreturn]] void fail(Dopri5::Status status) const {
@@ -520,7 +520,7 @@ HybridStats simulate_hybrid(const Model& model, const ContactModel& contacts, co
 
 SimulationStats simulate_smooth(const Model& model, const SimulationSettings& settings, const State& initial,
                                 const SampleSink& sink) {
-  const ContactModel none(model, {}, {});
+  const ContactModel none({}, {}, model.planar);
   const AnitescuPotraLaw law;
   const ContactSettings contact_settings;
   Rng rng(0);

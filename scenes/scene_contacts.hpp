@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "collision/contact.hpp"
+#include "core/model.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {

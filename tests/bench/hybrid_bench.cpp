@@ -19,7 +19,7 @@ void BM_BouncingBallFirst40Impacts(benchmark::State& state) {
   for (int k = 1; k < 40; ++k, v *= e) t += 2 * e * v / g;
   scene.simulation.t_end = t + 1e-3;
   scene.simulation.output_interval = scene.simulation.t_end;
-  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   const auto law = make_law(scene.law, scene.laws);
   long impacts = 0;
   for (auto _ : state) {

@@ -10,28 +10,20 @@
 namespace impactsim {
 namespace {
 
-// Two free cubes (8 corner contacts each against the other's box) and one cube's corners against
-// the ground.
+// Two cubes (8 corner contacts each against the other's box) and cube 0's corners against the
+// ground, with the bodies' poses given directly.
 struct TwoCubes {
-  Model model;
   std::vector<Geometry> geometries;
   std::vector<ContactDef> contacts;
   TwoCubes() {
     for (int k = 0; k < 2; ++k) {
-      Body b;
-      b.name = "cube" + std::to_string(k);
-      b.joint.type = JointType::free;
-      b.mass = 1;
-      b.inertia = Mat3::Identity();
-      model.bodies.push_back(b);
       Geometry g;
-      g.name = b.name;
+      g.name = "cube" + std::to_string(k);
       g.body = k;
       g.shape.type = ShapeType::box;
       g.shape.size = Vec3(0.2, 0.3, 0.4);
       geometries.push_back(g);
     }
-    finalize_model(model);
     Geometry ground;
     ground.name = "ground";
     ground.shape.type = ShapeType::halfspace;
@@ -44,28 +36,30 @@ struct TwoCubes {
         if (a == 0) contacts.push_back({std::string("g").append(index), 0, corner, 0.0, 2});
       }
   }
-  Eigen::VectorXd at(const Vec3& p0, const Vec3& p1, std::mt19937& rng) const {
-    Eigen::VectorXd q = testing::random_q(model, rng);
-    q.segment<3>(0) = p0;
-    q.segment<3>(7) = p1;
-    return q;
-  }
 };
+
+struct Poses {
+  std::vector<Mat3> R;
+  std::vector<Vec3> p;
+};
+
+Poses at(const Vec3& p0, const Vec3& p1, std::mt19937& rng) {
+  return {{testing::random_rotation(rng), testing::random_rotation(rng)}, {p0, p1}};
+}
 
 TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
   TwoCubes s;
-  const ContactModel cm(s.model, s.geometries, s.contacts);
+  const ContactModel cm(s.geometries, s.contacts, false);
   const Broadphase bp(cm, 0.05);
   EXPECT_EQ(bp.groups(), 3);
   std::mt19937 rng(4);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
-  Kinematics kin(s.model);
   std::vector<ContactFrame> frames(cm.size());
   for (int trial = 0; trial < 200; ++trial) {
-    update_kinematics(s.model, s.at(Vec3(u(rng), u(rng), 0.3 + std::abs(u(rng))), Vec3(u(rng), u(rng), u(rng)), rng), kin);
-    bp.update(kin, frames);
+    const Poses x = at(Vec3(u(rng), u(rng), 0.3 + std::abs(u(rng))), Vec3(u(rng), u(rng), u(rng)), rng);
+    bp.update(x.R, x.p, frames);
     for (int i = 0; i < cm.size(); ++i) {
-      const double exact = cm.frame(kin, i).phi;
+      const double exact = cm.frame(x.R, x.p, i).phi;
       EXPECT_LE(frames[i].phi, exact + 1e-12) << cm.contact(i).name;
       if (frames[i].phi <= 0.05) {
         EXPECT_DOUBLE_EQ(frames[i].phi, exact);  // within the margin it is exact
@@ -76,17 +70,16 @@ TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
 
 TEST(Broadphase, FarApartBodiesCostNoExactDistance) {
   TwoCubes s;
-  const ContactModel cm(s.model, s.geometries, s.contacts);
+  const ContactModel cm(s.geometries, s.contacts, false);
   const Broadphase bp(cm, 0.05);
   std::mt19937 rng(5);
-  Kinematics kin(s.model);
   std::vector<ContactFrame> frames(cm.size());
-  update_kinematics(s.model, s.at(Vec3(0, 0, 5), Vec3(10, 0, 5), rng), kin);
-  EXPECT_EQ(bp.update(kin, frames), 0);
-  update_kinematics(s.model, s.at(Vec3(0, 0, 5), Vec3(0.25, 0, 5), rng), kin);  // cubes touching, far from the ground
-  EXPECT_EQ(bp.update(kin, frames), 16);
-  update_kinematics(s.model, s.at(Vec3(0, 0, 0.21), Vec3(10, 0, 5), rng), kin);  // cube 0 on the ground
-  EXPECT_EQ(bp.update(kin, frames), 8);
+  Poses x = at(Vec3(0, 0, 5), Vec3(10, 0, 5), rng);
+  EXPECT_EQ(bp.update(x.R, x.p, frames), 0);
+  x = at(Vec3(0, 0, 5), Vec3(0.25, 0, 5), rng);  // cubes touching, far from the ground
+  EXPECT_EQ(bp.update(x.R, x.p, frames), 16);
+  x = at(Vec3(0, 0, 0.21), Vec3(10, 0, 5), rng);  // cube 0 on the ground
+  EXPECT_EQ(bp.update(x.R, x.p, frames), 8);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <functional>
 #include <numbers>
 
+#include <Eigen/Geometry>
+
 #include "collision/shape.hpp"
 
 namespace impactsim {

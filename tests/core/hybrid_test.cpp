@@ -22,7 +22,7 @@ struct SceneRun {
 
 SceneRun simulate(Scene scene) {
   SceneRun r{std::move(scene), {}, {}, {}, {}, {}};
-  const ContactModel contacts(r.scene.model, r.scene.geometries, r.scene.contacts);
+  const ContactModel contacts(r.scene.geometries, r.scene.contacts, r.scene.model.planar);
   const auto law = make_law(r.scene.law, r.scene.laws);
   Rng rng(r.scene.seed);
   HybridCallbacks cb;
@@ -252,7 +252,7 @@ TEST(Hybrid, PainleveRodTakesAnImpactWithoutCollision) {
 // on it, and as it falls the friction it needs grows until it reaches mu lambda_n and it slips.
 TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
   Scene scene = load_scene_text(sliding_rod(0.5, 1.0), "sliding_rod.yaml");
-  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(0);
   std::vector<Event> events;

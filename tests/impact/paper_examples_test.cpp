@@ -22,7 +22,7 @@ struct PaperImpact {
 
 PaperImpact load(const std::string& name) {
   PaperImpact p{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}};
-  const ContactModel contacts(p.scene.model, p.scene.geometries, p.scene.contacts);
+  const ContactModel contacts(p.scene.geometries, p.scene.contacts, p.scene.model.planar);
   const auto law = make_law("anitescu-potra");
   EXPECT_TRUE(find_first_impact(p.scene.model, contacts, *law, p.scene.simulation, p.scene.contact, p.scene.initial,
                                 p.impact));
@@ -129,7 +129,7 @@ TEST(PaperExamples, BoxAndWall) {
 // per corner impact, accumulation near 2.67 s where the Zeno rule stops it.
 TEST(PaperExamples, ZenoBlock) {
   Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/zeno_block.yaml");
-  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(0);
   std::vector<Event> events;
@@ -244,7 +244,7 @@ TEST(PaperExamples, BilliardBreakAtSixtyDegreesHasTwoOutcomes) {
   const double half = std::numbers::pi / 6;  // a at +30 degrees, b at -30 degrees from the bisector, 2 m away
   scene.initial.q.segment<2>(3) = Eigen::Vector2d(2 * std::cos(half), 2 * std::sin(half));
   scene.initial.q.segment<2>(6) = Eigen::Vector2d(2 * std::cos(half), -2 * std::sin(half));
-  const ContactModel contacts(scene.model, scene.geometries, scene.contacts);
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   ImpactState impact;
   ASSERT_TRUE(find_first_impact(scene.model, contacts, *make_law("propagative"), scene.simulation, scene.contact,
                                 scene.initial, impact));

@@ -1,0 +1,107 @@
+// Contact Jacobians assembled by core from collision's frames, against finite differences of phi
+// (J_n = dphi/dq Gamma), which also pins down the sign conventions.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/contact_dynamics.hpp"
+#include "tests/test_models.hpp"
+
+namespace impactsim {
+namespace {
+
+Shape sphere(double r) {
+  Shape s;
+  s.type = ShapeType::sphere;
+  s.radius = r;
+  return s;
+}
+
+Shape box(const Vec3& size) {
+  Shape s;
+  s.type = ShapeType::box;
+  s.size = size;
+  return s;
+}
+
+// Contact Jacobians: J_n v = d/dt phi along any motion, J_t v = the tangential relative velocity.
+TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
+  std::mt19937 rng(9);
+  for (bool planar : {false, true}) {
+    Model m = planar ? testing::planar_model(rng) : testing::chain_model(3, rng);
+    std::vector<Geometry> g(3);
+    g[0].name = "ground";
+    g[0].shape.type = ShapeType::halfspace;
+    g[0].shape.normal = planar ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+    g[0].shape.offset = -3;
+    g[1].name = "ball";
+    g[1].body = 1;
+    g[1].shape = sphere(0.3);
+    g[1].shape.position = Vec3(0.1, 0.2, 0);
+    g[2].name = "crate";
+    g[2].body = 2;
+    g[2].shape = box(Vec3(0.5, 0.4, 0.3));
+    std::vector<ContactDef> defs(3);
+    defs[0] = {"foot", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};  // a vertex on body 0 vs the ground
+    defs[1] = {"ball_on_crate", 2, Vec3(0.3, 0.3, 0), 0.05, 1};  // a small sphere on body 2 vs the ball on body 1
+    defs[2] = {"tip", 1, Vec3(0.5, 0.5, 0.0), 0.0, 2};  // a point on body 1 vs the crate on body 2
+    const ContactModel cm(g, defs, m.planar);
+    Kinematics kin(m), kp(m), km(m);
+    for (int trial = 0; trial < 10; ++trial) {
+      const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+      update_kinematics(m, q, kin);
+      const double h = 1e-6;
+      update_kinematics(m, testing::integrate(m, q, v, h), kp);
+      update_kinematics(m, testing::integrate(m, q, v, -h), km);
+      for (int i = 0; i < cm.size(); ++i) {
+        const ContactFrame f = cm.frame(kin.R, kin.p, i);
+        Eigen::MatrixXd J(1 + cm.tangent_dim(), m.nv);
+        contact_jacobian(m, kin, cm, i, f, J);
+        const double rate = (cm.frame(kp.R, kp.p, i).phi - cm.frame(km.R, km.p, i).phi) / (2 * h);
+        EXPECT_NEAR((J.row(0) * v)(0), rate, 1e-6 * (1 + std::abs(rate))) << defs[i].name << " planar " << planar;
+        EXPECT_NEAR(f.normal.norm(), 1.0, 1e-12);
+        EXPECT_NEAR(f.normal.dot(f.tangent1), 0.0, 1e-12);
+        if (planar) {
+          EXPECT_EQ(f.normal.z(), 0.0);
+          EXPECT_NEAR(f.tangent1.x(), f.normal.y(), 1e-15);  // clockwise turn of the normal
+        } else {
+          EXPECT_NEAR(f.normal.cross(f.tangent1).dot(f.tangent2), 1.0, 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST(ContactModel, BallAboveGroundHasPositivePhiAndUpwardNormal) {
+  Model m;
+  Body b;
+  b.name = "ball";
+  b.joint.type = JointType::free;
+  b.mass = 1;
+  b.inertia = Mat3::Identity();
+  m.bodies.push_back(b);
+  finalize_model(m);
+  std::vector<Geometry> g(1);
+  g[0].shape.type = ShapeType::halfspace;
+  const ContactModel cm(g, {{"ball", 0, Vec3::Zero(), 0.1, 0}}, m.planar);
+  Kinematics kin(m);
+  Eigen::VectorXd q = neutral_configuration(m);
+  q[2] = 1.1;
+  update_kinematics(m, q, kin);
+  const ContactFrame f = cm.frame(kin.R, kin.p, 0);
+  EXPECT_DOUBLE_EQ(f.phi, 1.0);
+  EXPECT_EQ(f.normal, Vec3::UnitZ());
+  EXPECT_NEAR(f.point_a.z(), 1.0, 1e-15);
+  EXPECT_NEAR(f.point_b.z(), 0.0, 1e-15);
+  Eigen::MatrixXd J(3, 6);
+  contact_jacobian(m, kin, cm, 0, f, J);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[2] = -2;  // falling
+  EXPECT_DOUBLE_EQ((J.row(0) * v)(0), -2.0);  // approaching is negative
+  v.setZero();
+  v[3] = 1;  // spinning about x: the bottom point moves along +y... at radius 0.1
+  EXPECT_NEAR((J.row(2) * v)(0), 0.1, 1e-15);
+}
+
+}  // namespace
+}  // namespace impactsim
