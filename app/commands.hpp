@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands of the impactsim executable. Each returns the process exit code.
 #include <string>
+#include <vector>
 
 #include "scenes/scene.hpp"
 
@@ -20,6 +21,7 @@ struct RunOptions {
   std::string output_dir;  // "" = the scene's output.directory, else out/<scene name>
   std::string law;         // "" = the scene's simulation.law
   long long seed = -1;     // < 0 = the scene's simulation.seed
+  long long run = -1;      // >= 0: replay run `run` of a batch seeded with `seed`
 };
 
 struct ImpactOptions {
@@ -33,7 +35,22 @@ struct ImpactOptions {
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
 };
 
+struct BatchOptions {
+  std::string scene;
+  std::string output_dir;
+  std::string law;       // "" = the scene's simulation.law
+  long runs = 100;
+  long long seed = -1;   // < 0 = the scene's simulation.seed
+  int threads = 1;
+  long first = 0;        // the slice: runs first .. first + count - 1
+  long count = -1;       // < 0 = through the last run
+  bool resume = false;   // keep the complete rows of DIR/runs.csv and go on after them
+  bool quiet = false;
+};
+
 int run_command(const RunOptions& options);
+int batch_command(const BatchOptions& options);
+int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir);
 int impact_command(const ImpactOptions& options);
 int check_command(const std::string& scene_path);
 

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative)");
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(CLI::NonNegativeNumber);
   add_verbosity(run_cmd, verbosity);
 
   std::string check_scene;
@@ -59,6 +60,30 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"all"}));
   add_verbosity(impact_cmd, verbosity);
 
+  BatchOptions batch;
+  CLI::App* batch_cmd = app.add_subcommand(
+      "batch", "Run a scene many times, each impact drawing from its law; write DIR/runs.csv and DIR/summary.json");
+  batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
+  batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(CLI::PositiveNumber);
+  batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)");
+  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law");
+  batch_cmd->add_option("--seed", batch.seed, "Seed S; run i uses a seed made from (S, i) alone")
+      ->check(CLI::NonNegativeNumber);
+  batch_cmd->add_option("--threads", batch.threads, "Worker threads (results do not depend on it)")
+      ->check(CLI::Range(1, 256));
+  batch_cmd->add_option("--first", batch.first, "First run of this slice (default 0)")->check(CLI::NonNegativeNumber);
+  batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
+      ->check(CLI::NonNegativeNumber);
+  batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
+  add_verbosity(batch_cmd, verbosity);
+
+  std::vector<std::string> merge_inputs;
+  std::string merge_output;
+  CLI::App* merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
+  merge_cmd->add_option("slices", merge_inputs, "Slice directories")->required();
+  merge_cmd->add_option("-o,--output", merge_output, "Output directory")->required();
+  add_verbosity(merge_cmd, verbosity);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,6 +95,11 @@ int main(int argc, char** argv) {
 
   if (*run_cmd) return run_command(run);
   if (*check_cmd) return check_command(check_scene);
+  if (*batch_cmd) {
+    batch.quiet = verbosity.quiet;
+    return batch_command(batch);
+  }
+  if (*merge_cmd) return merge_command(merge_inputs, merge_output);
   if (*impact_cmd) {
     impact.orderings = orderings == "all";
     return impact_command(impact);

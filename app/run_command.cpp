@@ -8,6 +8,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/sample_seed.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
@@ -51,7 +52,10 @@ int run_command(const RunOptions& options) {
     spdlog::error("--law: unknown impact law '{}'", law_name);
     return kExitUsage;
   }
-  const unsigned long long seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
+  const unsigned long long batch_seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
+  // Run i of a batch draws from sample_seed(S, i) alone: --run replays it.
+  const unsigned long long seed =
+      options.run >= 0 ? sample_seed(batch_seed, static_cast<unsigned long long>(options.run)) : batch_seed;
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
