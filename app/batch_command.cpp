@@ -33,7 +33,9 @@ std::string format_number(double x, int precision) {
 }
 
 std::vector<std::string> run_columns(const Scene& scene) {
-  std::vector<std::string> c{"run", "seed", "status", "t_final", "impacts", "events"};
+  std::vector<std::string> c{"run", "seed"};
+  for (const RandomCoordinate& r : scene.randomize) c.push_back("init." + r.name);
+  for (const char* n : {"status", "t_final", "impacts", "events"}) c.push_back(n);
   for (const auto& n : scene.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
@@ -52,9 +54,11 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
                     int precision) {
   const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
   Rng rng(run_seed);
+  std::vector<double> drawn;
+  const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
   long impacts = 0, events = 0;
   double t_final = 0;
-  Eigen::VectorXd q = scene.initial.q, v = scene.initial.v;
+  Eigen::VectorXd q = initial.q, v = initial.v;
   HybridCallbacks cb;
   cb.sample = [&](const Sample& s) {
     t_final = s.t;
@@ -67,13 +71,15 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
   };
   std::string status = "ok";
   try {
-    simulate_hybrid(scene.model, contacts, law, scene.simulation, scene.contact, scene.initial, rng, cb);
+    simulate_hybrid(scene.model, contacts, law, scene.simulation, scene.contact, initial, rng, cb);
   } catch (const SimulationError& e) {
     status = "failed";
     t_final = e.time();
   }
-  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed), status, format_number(t_final, precision),
-                                 std::to_string(impacts), std::to_string(events)};
+  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
+  for (double x : drawn) cells.push_back(format_number(x, precision));
+  for (const std::string& c : {status, format_number(t_final, precision), std::to_string(impacts), std::to_string(events)})
+    cells.push_back(c);
   for (double x : q) cells.push_back(format_number(x, precision));
   for (double x : v) cells.push_back(format_number(x, precision));
   const auto [K, U] = energies(scene.model, q, v);

@@ -78,9 +78,12 @@ int run_command(const RunOptions& options) {
     callbacks.event_sample = row;
     callbacks.event = [&](const Event& e) { events.text_row(event_cells(e, scene, scene.output.precision)); };
     Rng rng(seed);
+    std::vector<double> drawn;
+    const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
+    for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
     HybridStats stats;
     try {
-      stats = simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, callbacks);
+      stats = simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, initial, rng, callbacks);
     } catch (const SimulationError& e) {
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,

@@ -10,6 +10,7 @@
 #include "core/model.hpp"
 #include "core/simulate.hpp"
 #include "impact/laws.hpp"
+#include "scenes/randomize.hpp"
 
 namespace impactsim {
 
@@ -26,6 +27,7 @@ struct Scene {
   std::vector<Geometry> geometries;
   std::vector<ContactDef> contacts;
   State initial;
+  std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
   SimulationSettings simulation;
   ContactSettings contact;
   std::string law = "anitescu-potra";

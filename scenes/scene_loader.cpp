@@ -1,4 +1,5 @@
 // Scene files -> Scene. Every check that can fail names the file, line, column and key path.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <regex>
@@ -341,6 +342,47 @@ OutputSettings read_output(const Field& f) {
   return o;
 }
 
+// randomize: {<body>.<coordinate>[_deg]: {uniform: [a, b]} or {normal: [mean, sd]}, ...}
+std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model) {
+  std::vector<RandomCoordinate> out;
+  if (!f.defined()) return out;
+  if (!f.is_map()) f.fail("expected a map from coordinate names to {uniform: [a, b]} or {normal: [mean, sd]}");
+  std::vector<std::string> allowed;
+  for (const auto& names : {model.q_names, model.v_names})
+    for (const auto& n : names) {
+      allowed.push_back(n);
+      allowed.push_back(n + "_deg");
+    }
+  f.expect_map(allowed);
+  for (const std::string& key : f.keys()) {
+    const Field spec = f.child(key);
+    spec.expect_map({"uniform", "normal"});
+    RandomCoordinate r;
+    const bool deg = key.size() > 4 && key.ends_with("_deg");
+    r.name = deg ? key.substr(0, key.size() - 4) : key;
+    const auto qi = std::find(model.q_names.begin(), model.q_names.end(), r.name);
+    const auto vi = std::find(model.v_names.begin(), model.v_names.end(), r.name);
+    r.velocity = qi == model.q_names.end();
+    r.index = static_cast<int>(r.velocity ? vi - model.v_names.begin() : qi - model.q_names.begin());
+    const std::string coordinate = r.name.substr(r.name.find('.') + 1);
+    if (coordinate == "qw" || coordinate == "qx" || coordinate == "qy" || coordinate == "qz")
+      spec.fail("quaternion components cannot be randomized one by one");
+    const bool uniform = spec.has("uniform"), normal = spec.has("normal");
+    if (uniform == normal) spec.fail("give exactly one of uniform: [a, b] or normal: [mean, sd]");
+    const Field range = spec.child(uniform ? "uniform" : "normal");
+    const std::vector<double> ab = range.numbers();
+    if (ab.size() != 2) range.fail("expected two numbers");
+    const double scale = deg ? kDeg : 1.0;
+    r.law = uniform ? RandomCoordinate::Law::uniform : RandomCoordinate::Law::normal;
+    r.a = ab[0] * scale;
+    r.b = ab[1] * scale;
+    if (uniform && r.a > r.b) range.fail("the range's lower end is above its upper end");
+    if (normal && r.b < 0) range.fail("the standard deviation must not be negative");
+    out.push_back(r);
+  }
+  return out;
+}
+
 std::string stem_of(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -350,7 +392,8 @@ std::string stem_of(const std::string& path) {
 
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
-  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "simulation", "output"});
+  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "randomize", "simulation",
+                   "output"});
   Scene scene;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
@@ -414,6 +457,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
       if (scene.geometries[i].name == scene.geometries[j].name)
         root.fail("two shapes are named '" + scene.geometries[i].name + "'; shape names must be unique");
   scene.contacts = read_contacts(root.child("contacts"), root.child("materials"), model, scene.geometries);
+  scene.randomize = read_randomize(root.child("randomize"), model);
 
   const Field simulation = root.require("simulation");
   scene.simulation = read_simulation(simulation);

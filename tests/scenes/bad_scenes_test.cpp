@@ -62,7 +62,10 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"contact_duplicate_name.yaml", "contacts[1].name", "duplicate contact name 'A'"},
         BadScene{"restitution_above_one.yaml", "materials.e", "between 0 and 1"},
         BadScene{"unknown_law.yaml", "simulation.law", "unknown impact law 'newton'"},
-        BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "between 3 and 64"}};
+        BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "between 3 and 64"},
+        BadScene{"randomize_quaternion.yaml", "randomize.ball.qw", "quaternion components"},
+        BadScene{"randomize_unknown_coordinate.yaml", "randomize.ball.z", "unknown key 'ball.z'"},
+        BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 

@@ -193,6 +193,26 @@ simulation:
   EXPECT_EQ(s.contact.friction_directions, 16);
 }
 
+TEST(SceneLoader, RandomizeDrawsReplaceInitialValues) {
+  const Scene s = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block_random_tilt.yaml");
+  ASSERT_EQ(s.randomize.size(), 1u);
+  const RandomCoordinate& r = s.randomize[0];
+  EXPECT_EQ(r.name, "block.theta");
+  EXPECT_FALSE(r.velocity);
+  EXPECT_EQ(r.index, 2);
+  EXPECT_NEAR(r.a, -0.5 * std::numbers::pi / 180, 1e-15);
+  EXPECT_NEAR(r.b, 0.5 * std::numbers::pi / 180, 1e-15);
+  Rng a(3), b(3);
+  std::vector<double> da, db;
+  const State x = draw_initial_state(s.initial, s.randomize, a, da);
+  const State y = draw_initial_state(s.initial, s.randomize, b, db);
+  EXPECT_EQ(x.q, y.q);  // from the seed alone
+  ASSERT_EQ(da.size(), 1u);
+  EXPECT_EQ(x.q[2], da[0]);
+  EXPECT_LE(std::abs(da[0]), r.b);
+  EXPECT_EQ(x.q[1], s.initial.q[1]);  // the rest stays
+}
+
 TEST(SceneLoader, ErrorsInTextNameTheStandInFileName) {
   try {
     load_scene_text("bodies: []\nsimulation: {t_end: 1}\n", "inline.yaml");
