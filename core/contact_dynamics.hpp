@@ -56,12 +56,10 @@ class ContactDynamics {
 
   int rows_per_contact() const { return 1 + td_; }
   const ContactFrame& frame(int i) const { return frames_[i]; }
-  // J_i (1 + tangent_dim rows), J_i v and d/dt(J_i) v at the last update.
+  // J_i (1 + tangent_dim rows) and d/dt(J_i) v at the last update.
   Eigen::Ref<const Eigen::MatrixXd> J(int i) const { return J_.middleRows(i * (1 + td_), 1 + td_); }
-  Eigen::VectorXd Jv(int i) const { return J(i) * v_; }
   Eigen::Ref<const Eigen::VectorXd> Jdot_v(int i) const { return Jdot_v_.segment(i * (1 + td_), 1 + td_); }
   const Eigen::MatrixXd& M() const { return fd_M_; }
-  const Kinematics& kinematics() const { return kin_; }
 
   // The impact-law input for the contacts in `set` (their Jacobians must be up to date), with the
   // contacts' friction and restitution and their scene indices as ids.

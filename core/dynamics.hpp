@@ -32,7 +32,6 @@ class ForwardDynamics {
   // Returns false if M(q) is not numerically positive definite.
   bool compute(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
                Eigen::VectorXd& vdot);
-  const Kinematics& kinematics() const { return kin_; }
   const Eigen::MatrixXd& M() const { return M_; }
 
  private:

@@ -100,6 +100,7 @@ class HybridLoop {
     return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
   }
 
+  // Restores unit quaternions in x, or in q alone: q is the head of x.
   void normalize(Eigen::VectorXd& x) const {
     for (const Body& b : model_.bodies) joint_normalize(b.joint, x.data() + b.joint.q_index);
   }
@@ -283,16 +284,12 @@ class HybridLoop {
     if (!sink) return;
     q_out_ = x.head(nq_);
     v_out_ = x.tail(nv_);
-    normalize_q(q_out_);
+    normalize(q_out_);
     update_kinematics(model_, q_out_, kin_);
     update_velocities(model_, q_out_, v_out_, kin_);
     sink(Sample{t, q_out_, v_out_, kinetic_energy(model_, kin_), potential_energy(model_, kin_)});
     ++stats_.samples;
     for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
-  }
-
-  void normalize_q(Eigen::VectorXd& q) const {
-    for (const Body& b : model_.bodies) joint_normalize(b.joint, q.data() + b.joint.q_index);
   }
 
   void track_penetration(const Eigen::VectorXd& x) {
