@@ -15,22 +15,15 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   check_written();
 }
 
-void CsvWriter::row(const std::vector<double>& values) {
-  if (values.size() != columns_)
-    throw std::logic_error(path_ + ": row has " + std::to_string(values.size()) + " values for " +
-                           std::to_string(columns_) + " columns");
-  for (size_t i = 0; i < values.size(); ++i) out_ << (i ? "," : "") << values[i];
-  out_ << '\n';
-  check_written();
-  ++rows_;
+void CsvWriter::check_width(size_t cells) const {
+  if (cells != columns_)
+    throw std::logic_error(path_ + ": row has " + std::to_string(cells) + " cells for " + std::to_string(columns_) +
+                           " columns");
 }
 
 void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     std::initializer_list<double> extra) {
-  const size_t n = 1 + a.size() + b.size() + extra.size();
-  if (n != columns_)
-    throw std::logic_error(path_ + ": row has " + std::to_string(n) + " values for " + std::to_string(columns_) +
-                           " columns");
+  check_width(1 + a.size() + b.size() + extra.size());
   out_ << t;
   for (double x : a) out_ << ',' << x;
   for (double x : b) out_ << ',' << x;
@@ -41,9 +34,7 @@ void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b
 }
 
 void CsvWriter::text_row(const std::vector<std::string>& cells) {
-  if (cells.size() != columns_)
-    throw std::logic_error(path_ + ": row has " + std::to_string(cells.size()) + " cells for " +
-                           std::to_string(columns_) + " columns");
+  check_width(cells.size());
   for (size_t i = 0; i < cells.size(); ++i) out_ << (i ? "," : "") << cells[i];
   out_ << '\n';
   check_written();
@@ -51,9 +42,7 @@ void CsvWriter::text_row(const std::vector<std::string>& cells) {
 }
 
 void CsvWriter::line(const std::string& text, size_t cells) {
-  if (cells != columns_)
-    throw std::logic_error(path_ + ": row has " + std::to_string(cells) + " cells for " + std::to_string(columns_) +
-                           " columns");
+  check_width(cells);
   out_ << text << '\n';
   ++rows_;
 }

@@ -13,8 +13,6 @@ class CsvWriter {
  public:
   // Throws std::runtime_error naming the path if the file cannot be created.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision);
-  // Values in column order; their count must match the header.
-  void row(const std::vector<double>& values);
   // Starts a row from t and the two vectors, then appends `extra`.
   void row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b, std::initializer_list<double> extra);
   // A row of already formatted cells (text columns); the count must match the header.
@@ -26,6 +24,7 @@ class CsvWriter {
   const std::string& path() const { return path_; }
 
  private:
+  void check_width(size_t cells) const;
   void check_written();
 
   std::string path_;

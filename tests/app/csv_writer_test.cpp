@@ -19,14 +19,16 @@ TEST(CsvWriter, WritesHeaderAndRowsAndFlushesEachRow) {
   w.row(0.5, Eigen::VectorXd::Constant(1, 1.25), Eigen::VectorXd::Constant(1, -2.0), {1.0 / 3});
   // Read back while the writer is still open: the row must already be on disk.
   EXPECT_EQ(read_all(path), "t,a.x,a.vx,e\n0.5,1.25,-2,0.333333\n");
-  w.row({1, 2, 3, 4});
+  w.text_row({"1", "2", "3", "4"});
   EXPECT_EQ(w.rows(), 2);
 }
 
 TEST(CsvWriter, RowOfTheWrongWidthIsRefused) {
   const std::string path = ::testing::TempDir() + "/csv_writer_width.csv";
   CsvWriter w(path, {"t", "x"}, 6);
-  EXPECT_THROW(w.row({1, 2, 3}), std::logic_error);
+  EXPECT_THROW(w.text_row({"1", "2", "3"}), std::logic_error);
+  EXPECT_THROW(w.line("1,2,3", 3), std::logic_error);
+  EXPECT_THROW(w.row(1.0, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), {}), std::logic_error);
 }
 
 TEST(CsvWriter, UnwritablePathIsAClearError) {
