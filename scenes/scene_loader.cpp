@@ -243,6 +243,20 @@ void read_law(const Field& f, Scene& scene) {
   }
 }
 
+// One of a fixed set of words, as its enum value: "expected a, b or c, found 'x'" otherwise.
+template <class E>
+E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> options) {
+  const std::string word = f.text();
+  std::vector<std::string> names;
+  for (const auto& [name, value] : options) {
+    if (word == name) return value;
+    names.emplace_back(name);
+  }
+  std::string expected = names[0];
+  for (size_t k = 1; k < names.size(); ++k) expected += (k + 1 == names.size() ? " or " : ", ") + names[k];
+  f.fail("expected " + expected + ", found '" + word + "'");
+}
+
 int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
   const std::string name = f.text();
   for (size_t i = 0; i < contacts.size(); ++i)
@@ -254,33 +268,24 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
   LawSettings s;
   if (const Field r = f.child("routh"); r.defined()) {
     r.expect_map({"h", "steps", "solution", "sampling"});
-    if (r.has("sampling")) {
-      const std::string sampling = r.child("sampling").text();
-      if (sampling == "uniform") s.routh.sampling = RouthSettings::Sampling::uniform;
-      else if (sampling == "sobol") s.routh.sampling = RouthSettings::Sampling::sobol;
-      else r.child("sampling").fail("expected uniform or sobol, found '" + sampling + "'");
-    }
+    if (r.has("sampling"))
+      s.routh.sampling = choose<RouthSettings::Sampling>(
+          r.child("sampling"), {{"uniform", RouthSettings::Sampling::uniform}, {"sobol", RouthSettings::Sampling::sobol}});
     if (r.has("h")) s.routh.h = r.child("h").positive();
     if (r.has("steps")) {
       s.routh.max_steps = static_cast<int>(r.child("steps").integer());
       if (s.routh.max_steps < 1) r.child("steps").fail("must be at least 1");
     }
-    if (r.has("solution")) {
-      const std::string choice = r.child("solution").text();
-      if (choice == "lemke") s.routh.solution = RouthSettings::Solution::lemke;
-      else if (choice == "random") s.routh.solution = RouthSettings::Solution::random;
-      else r.child("solution").fail("expected lemke or random, found '" + choice + "'");
-    }
+    if (r.has("solution"))
+      s.routh.solution = choose<RouthSettings::Solution>(
+          r.child("solution"), {{"lemke", RouthSettings::Solution::lemke}, {"random", RouthSettings::Solution::random}});
   }
   if (const Field q = f.child("sequential"); q.defined()) {
     q.expect_map({"order", "start", "list", "max_impacts"});
-    if (q.has("order")) {
-      const std::string order = q.child("order").text();
-      if (order == "cyclic") s.sequential.order = SequentialSettings::Order::cyclic;
-      else if (order == "random") s.sequential.order = SequentialSettings::Order::random;
-      else if (order == "list") s.sequential.order = SequentialSettings::Order::list;
-      else q.child("order").fail("expected cyclic, random or list, found '" + order + "'");
-    }
+    if (q.has("order"))
+      s.sequential.order = choose<SequentialSettings::Order>(q.child("order"), {{"cyclic", SequentialSettings::Order::cyclic},
+                                                                                {"random", SequentialSettings::Order::random},
+                                                                                {"list", SequentialSettings::Order::list}});
     if (q.has("start")) s.sequential.start = contact_named(q.child("start"), contacts);
     if (q.has("list"))
       for (const Field& e : q.child("list").elements()) s.sequential.list.push_back(contact_named(e, contacts));
@@ -297,12 +302,10 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
       s.propagative.R = p.child("R").non_negative();
       if (s.propagative.R > 1) p.child("R").fail("must be between 0 and 1");
     }
-    if (p.has("order")) {
-      const std::string order = p.child("order").text();
-      if (order == "most_violated") s.propagative.order = PropagativeSettings::Order::most_violated;
-      else if (order == "random") s.propagative.order = PropagativeSettings::Order::random;
-      else p.child("order").fail("expected most_violated or random, found '" + order + "'");
-    }
+    if (p.has("order"))
+      s.propagative.order = choose<PropagativeSettings::Order>(
+          p.child("order"), {{"most_violated", PropagativeSettings::Order::most_violated},
+                             {"random", PropagativeSettings::Order::random}});
     if (p.has("max_reflections")) {
       s.propagative.max_reflections = static_cast<int>(p.child("max_reflections").integer());
       if (s.propagative.max_reflections < 1) p.child("max_reflections").fail("must be at least 1");

@@ -65,7 +65,10 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "between 3 and 64"},
         BadScene{"randomize_quaternion.yaml", "randomize.ball.qw", "quaternion components"},
         BadScene{"randomize_unknown_coordinate.yaml", "randomize.ball.z", "unknown key 'ball.z'"},
-        BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"}};
+        BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"},
+        BadScene{"unknown_sequential_order.yaml", "simulation.sequential.order",
+                 "expected cyclic, random or list, found 'zigzag'"},
+        BadScene{"unknown_routh_solution.yaml", "simulation.routh.solution", "expected lemke or random, found 'best'"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 
