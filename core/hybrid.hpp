@@ -12,6 +12,9 @@
 // Zeno: an impact whose fastest approach is below v_zeno closes every touching contact of its set
 // (J_i v+ = 0, a projection that never adds energy) and is logged as `zeno`. Painleve: when the acceleration LCP has no
 // solution, the impact law is applied at J_n v = 0 (an impact without collision, `iwc`).
+// Rest: after an event that leaves the state a fixed point of the mode's ODE (to within the
+// distance and velocity tolerances over the time left), the run logs `rest` and skips to t_end,
+// every remaining row equal to that state.
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,7 +27,7 @@ namespace impactsim {
 
 struct Event {
   double t = 0.0;
-  std::string kind;            // impact, zeno, iwc, liftoff, stick, slip
+  std::string kind;            // impact, zeno, iwc, liftoff, stick, slip, rest
   std::vector<int> contacts;   // the contacts involved
   std::string law;             // the impact law (impacts only)
   double kinetic_before = 0.0;

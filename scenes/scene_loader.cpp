@@ -208,13 +208,14 @@ void read_initial(const Field& f, const Body& b, State& state) {
 ContactSettings read_contact_settings(const Field& f) {
   ContactSettings c;
   if (!f.defined()) return c;
-  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "max_events", "friction_directions",
-                "broadphase_margin"});
+  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "detect_rest", "max_events",
+                "friction_directions", "broadphase_margin"});
   if (f.has("broadphase_margin")) c.broadphase_margin = f.child("broadphase_margin").non_negative();
   if (f.has("distance_tolerance")) c.distance_tolerance = f.child("distance_tolerance").positive();
   if (f.has("velocity_tolerance")) c.velocity_tolerance = f.child("velocity_tolerance").positive();
   if (f.has("baumgarte")) c.baumgarte = f.child("baumgarte").non_negative();
   if (f.has("v_zeno")) c.v_zeno = f.child("v_zeno").non_negative();
+  if (f.has("detect_rest")) c.detect_rest = f.child("detect_rest").boolean();
   if (f.has("max_events")) {
     c.max_events = f.child("max_events").integer();
     if (c.max_events < 1) f.child("max_events").fail("must be at least 1");

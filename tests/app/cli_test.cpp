@@ -94,7 +94,9 @@ TEST(Cli, RunWritesEventsOfTheRockingBlock) {
   EXPECT_EQ(cells[1], "impact");
   EXPECT_EQ(cells[2], "A;B");
   EXPECT_EQ(cells[3], "anitescu-potra");
-  EXPECT_FALSE(std::getline(events, line)) << "only one event: " << line;
+  ASSERT_TRUE(std::getline(events, line));
+  EXPECT_EQ(split(line)[1], "rest");  // both corners stick: at rest from the impact on
+  EXPECT_FALSE(std::getline(events, line)) << "only the impact and rest: " << line;
   // The trajectory has the regular rows plus one just before and one just after the impact.
   const std::string csv = read_all(dir / "trajectory.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 201 + 2);

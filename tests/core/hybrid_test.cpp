@@ -93,7 +93,7 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
   scene.law = "anitescu-potra";
   const SceneRun r = simulate(std::move(scene));
   expect_invariants(r);
-  ASSERT_EQ(r.events.size(), 1u);
+  ASSERT_EQ(r.events.size(), 2u);
   const Event& e = r.events[0];
   EXPECT_EQ(e.kind, "impact");
   EXPECT_NEAR(e.t, std::sqrt(2 * 0.01 / 9.81), 1e-10);
@@ -106,6 +106,33 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
       EXPECT_LT(r.v[k].norm(), 1e-9) << "t = " << r.t[k];
       EXPECT_NEAR(r.q[k][1], 1.0, 1e-9);
     }
+  // Both corners stick with v+ = 0: a fixed point, so the run rests from the impact on.
+  EXPECT_EQ(r.events[1].kind, "rest");
+  EXPECT_EQ(r.events[1].t, e.t);
+  EXPECT_EQ(r.events[1].contacts, (std::vector<int>{0, 1}));
+}
+
+// Skipping to t_end at rest must give the rows a full integration gives: the Zeno-closed bouncing
+// ball and the rocking block, with the rest rule on and off.
+TEST(Hybrid, RestSkipEqualsIntegratingToTheEnd) {
+  for (const char* name : {"bouncing_ball.yaml", "rocking_block.yaml"}) {
+    Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name);
+    Scene full = scene;
+    full.contact.detect_rest = false;
+    const SceneRun skip = simulate(std::move(scene)), integrated = simulate(std::move(full));
+    ASSERT_EQ(skip.q.size(), integrated.q.size()) << name;
+    ASSERT_FALSE(skip.events.empty());
+    EXPECT_EQ(skip.events.back().kind, "rest") << name;
+    for (const Event& e : integrated.events) EXPECT_NE(e.kind, "rest") << name;
+    const double t_rest = skip.events.back().t;
+    for (size_t k = 0; k < skip.q.size(); ++k) {
+      EXPECT_LT((skip.q[k] - integrated.q[k]).cwiseAbs().maxCoeff(), 1e-8) << name << " row " << k;
+      EXPECT_LT((skip.v[k] - integrated.v[k]).cwiseAbs().maxCoeff(), 1e-8) << name << " row " << k;
+      if (skip.t[k] > t_rest) {
+        EXPECT_EQ(skip.q[k], skip.q.back()) << name << " row " << k;
+      }
+    }
+  }
 }
 
 // Halm and Posa §4.3: pivoting on one corner, the inelastic impact of the other turns the block
