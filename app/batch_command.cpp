@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,7 @@
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
@@ -35,11 +39,12 @@ std::string format_number(double x, int precision) {
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const RandomCoordinate& r : scene.randomize) c.push_back("init." + r.name);
-  for (const char* n : {"status", "t_final", "impacts", "events"}) c.push_back(n);
+  for (const char* n : {"status", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
   for (const auto& n : scene.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
   for (const ContactDef& d : scene.contacts) c.push_back(d.name + ".closed");
+  for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
   return c;
 }
 
@@ -49,102 +54,210 @@ std::string join(const std::vector<std::string>& cells) {
   return line;
 }
 
+// The settings of a run that writes only its final state: one output row at t_end. Output times
+// do not steer the integrator, so the run itself is the same as with the scene's rows.
+SimulationSettings final_row_only(SimulationSettings s) {
+  s.output_interval = s.t_end;
+  return s;
+}
+
+// A contact is closed at the end if it touches and neither approaches nor separates.
+std::vector<bool> closed_contacts(const Scene& scene, const ContactModel& contacts, const Eigen::VectorXd& q,
+                                  const Eigen::VectorXd& v) {
+  ContactDynamics dyn(scene.model, contacts, scene.contact);
+  dyn.update(q, v);
+  std::vector<bool> closed(contacts.size());
+  for (int i = 0; i < contacts.size(); ++i)
+    closed[i] = dyn.frame(i).phi <= scene.contact.distance_tolerance &&
+                std::abs(dyn.J(i).row(0).dot(v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
+  return closed;
+}
+
 // One run, as a runs.csv line. A run that stops early keeps its row, with the reason as its status.
+// With a trajectory directory the run also writes its trajectory.csv and events.csv there.
 std::string run_one(const Scene& scene, const ContactModel& contacts, const ImpactLaw& law, std::uint64_t seed, long run,
-                    int precision) {
+                    const std::string& trajectory_dir) {
+  const int precision = scene.output.precision;
   const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
   Rng rng(run_seed);
   std::vector<double> drawn;
   const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
   long impacts = 0, events = 0;
-  double t_final = 0;
+  double t_final = 0, t_rest = -1;
+  std::vector<long> contact_impacts(scene.contacts.size(), 0);
   Eigen::VectorXd q = initial.q, v = initial.v;
-  HybridCallbacks cb;
-  cb.sample = [&](const Sample& s) {
+  auto count = [&](const Event& e) {
+    ++events;
+    if (e.kind == "rest") t_rest = e.t;
+    if (e.kind != "impact" && e.kind != "zeno" && e.kind != "iwc") return;
+    ++impacts;
+    for (int i : e.contacts) ++contact_impacts[i];
+  };
+  auto keep = [&](const Sample& s) {
     t_final = s.t;
     q = s.q;
     v = s.v;
   };
-  cb.event = [&](const Event& e) {
-    ++events;
-    impacts += e.kind == "impact" || e.kind == "zeno" || e.kind == "iwc";
-  };
+  std::unique_ptr<RunFiles> files;
+  HybridCallbacks cb;
+  if (!trajectory_dir.empty()) {
+    files = std::make_unique<RunFiles>(trajectory_dir, scene);
+    cb = files->callbacks(count);
+    cb.sample = [&, write = cb.sample](const Sample& s) {
+      write(s);
+      keep(s);
+    };
+  } else {
+    cb.sample = keep;
+    cb.event = count;
+  }
   std::string status = "ok";
   try {
-    simulate_hybrid(scene.model, contacts, law, scene.simulation, scene.contact, initial, rng, cb);
+    simulate_hybrid(scene.model, contacts, law, files ? scene.simulation : final_row_only(scene.simulation),
+                    scene.contact, initial, rng, cb);
   } catch (const SimulationError& e) {
     status = "failed";
     t_final = e.time();
   }
   std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
   for (double x : drawn) cells.push_back(format_number(x, precision));
-  for (const std::string& c : {status, format_number(t_final, precision), std::to_string(impacts), std::to_string(events)})
+  for (const std::string& c : {status, format_number(t_final, precision), std::to_string(impacts), std::to_string(events),
+                               t_rest >= 0 ? format_number(t_rest, precision) : std::string()})
     cells.push_back(c);
   for (double x : q) cells.push_back(format_number(x, precision));
   for (double x : v) cells.push_back(format_number(x, precision));
-  const auto [K, U] = energies(scene.model, q, v);
-  (void)U;
-  cells.push_back(format_number(K, precision));
-  // A contact is closed at the end if it touches and neither approaches nor separates.
-  ContactDynamics dyn(scene.model, contacts, scene.contact);
-  dyn.update(q, v);
-  for (int i = 0; i < contacts.size(); ++i) {
-    const bool closed = dyn.frame(i).phi <= scene.contact.distance_tolerance &&
-                        std::abs(dyn.J(i).row(0).dot(v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
-    cells.push_back(closed ? "1" : "0");
+  cells.push_back(format_number(energies(scene.model, q, v).first, precision));
+  const std::vector<bool> closed = closed_contacts(scene, contacts, q, v);
+  for (bool c : closed) cells.push_back(c ? "1" : "0");
+  for (const OutcomeDef& o : scene.outcomes) {
+    switch (o.kind) {
+      case OutcomeDef::Kind::final_value:
+        cells.push_back(format_number(o.scale * (o.velocity ? v[o.index] : q[o.index]), precision));
+        break;
+      case OutcomeDef::Kind::closed: cells.push_back(closed[o.index] ? "1" : "0"); break;
+      case OutcomeDef::Kind::impacts: cells.push_back(std::to_string(contact_impacts[o.index])); break;
+    }
   }
   return join(cells);
 }
 
-// The complete lines of runs.csv (a run killed mid-write may leave a partial last line).
-std::vector<std::string> complete_lines(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), {});
-  std::vector<std::string> lines;
+std::vector<std::string> split_cells(const std::string& line) {
+  std::vector<std::string> cells;
   size_t start = 0;
-  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-    lines.push_back(text.substr(start, end - start));
-  return lines;
+  for (size_t end; (end = line.find(',', start)) != std::string::npos; start = end + 1)
+    cells.push_back(line.substr(start, end - start));
+  cells.push_back(line.substr(start));
+  return cells;
 }
 
-// summary.json from the rows themselves, so a merged batch and a single one agree byte for byte.
-void write_summary(const fs::path& dir, const std::vector<std::string>& lines) {
-  if (lines.empty()) return;
+// Reads runs.csv a complete line at a time (a run killed mid-write may leave a partial last line,
+// which is not returned). `on_line` gets each line and the byte offset just past it.
+void for_each_line(const fs::path& path, const std::function<void(const std::string&, std::uint64_t)>& on_line) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  std::uint64_t offset = 0;
+  while (std::getline(in, line)) {
+    if (in.eof()) break;  // no newline after it: partial
+    offset += line.size() + 1;
+    on_line(line, offset);
+  }
+}
+
+// Running statistics of one column (Welford's update), and how often each value occurs while it
+// takes few distinct integer values (0/1 flags, impact counts).
+struct ColumnStats {
+  static constexpr size_t kMaxDistinct = 32;
+  long n = 0;
+  double mean = 0, m2 = 0, min = INFINITY, max = -INFINITY;
+  std::map<long, long> counts;
+  bool countable = true;
+
+  void add(double x) {
+    ++n;
+    const double d = x - mean;
+    mean += d / n;
+    m2 += d * (x - mean);
+    min = std::min(min, x);
+    max = std::max(max, x);
+    if (!countable) return;
+    if (x != std::floor(x) || std::abs(x) > 1e15 || (counts.size() == kMaxDistinct && !counts.count(static_cast<long>(x)))) {
+      countable = false;
+      counts.clear();
+      return;
+    }
+    ++counts[static_cast<long>(x)];
+  }
+};
+
+// summary.json from runs.csv itself, streamed (memory does not grow with the runs), so that a
+// merged batch and a single one agree byte for byte.
+void write_summary(const fs::path& dir) {
   std::vector<std::string> header;
-  std::stringstream hs(lines[0]);
-  for (std::string c; std::getline(hs, c, ',');) header.push_back(c);
   long runs = 0, failed = 0;
-  double impacts = 0, ke_sum = 0, ke_min = INFINITY, ke_max = -INFINITY;
-  std::map<std::string, long> closed;
-  for (size_t k = 1; k < lines.size(); ++k) {
-    std::vector<std::string> cells;
-    std::stringstream s(lines[k]);
-    for (std::string c; std::getline(s, c, ',');) cells.push_back(c);
-    if (cells.size() != header.size()) continue;
+  std::vector<ColumnStats> stats;
+  for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
+    std::vector<std::string> cells = split_cells(line);
+    if (header.empty()) {
+      header = cells;
+      stats.resize(header.size());
+      return;
+    }
+    if (cells.size() != header.size()) return;
     ++runs;
     for (size_t c = 0; c < header.size(); ++c) {
-      if (header[c] == "status" && cells[c] != "ok") ++failed;
-      if (header[c] == "impacts") impacts += std::stod(cells[c]);
-      if (header[c] == "final.kinetic_energy") {
-        const double K = std::stod(cells[c]);
-        ke_sum += K;
-        ke_min = std::min(ke_min, K);
-        ke_max = std::max(ke_max, K);
+      if (header[c] == "run" || header[c] == "seed" || cells[c].empty()) continue;
+      if (header[c] == "status") {
+        failed += cells[c] != "ok";
+        continue;
       }
-      if (header[c].size() > 7 && header[c].ends_with(".closed")) closed[header[c]] += cells[c] == "1";
+      char* end = nullptr;
+      const double x = std::strtod(cells[c].c_str(), &end);
+      if (end != cells[c].c_str() && *end == 0 && std::isfinite(x)) stats[c].add(x);
     }
-  }
+  });
+  auto column = [&](const std::string& name) -> const ColumnStats* {
+    for (size_t c = 0; c < header.size(); ++c)
+      if (header[c] == name) return &stats[c];
+    return nullptr;
+  };
   std::ofstream out(dir / "summary.json");
   out.precision(12);
+  const ColumnStats* impacts = column("impacts");
+  const ColumnStats* ke = column("final.kinetic_energy");
   out << "{\n  \"runs\": " << runs << ",\n  \"failed\": " << failed << ",\n  \"mean_impacts\": "
-      << (runs ? impacts / runs : 0) << ",\n  \"final_kinetic_energy\": {\"mean\": " << (runs ? ke_sum / runs : 0)
-      << ", \"min\": " << (runs ? ke_min : 0) << ", \"max\": " << (runs ? ke_max : 0) << "},\n  \"closed_fraction\": {";
+      << (impacts && impacts->n ? impacts->mean : 0) << ",\n  \"final_kinetic_energy\": {\"mean\": "
+      << (ke && ke->n ? ke->mean : 0) << ", \"min\": " << (ke && ke->n ? ke->min : 0)
+      << ", \"max\": " << (ke && ke->n ? ke->max : 0) << "},\n  \"closed_fraction\": {";
   bool first = true;
-  for (const auto& [name, n] : closed) {
-    out << (first ? "" : ", ") << '"' << name.substr(0, name.size() - 7) << "\": " << static_cast<double>(n) / runs;
+  for (size_t c = 0; c < header.size(); ++c) {
+    if (header[c].size() <= 7 || !header[c].ends_with(".closed")) continue;
+    out << (first ? "" : ", ") << '"' << header[c].substr(0, header[c].size() - 7)
+        << "\": " << (runs ? stats[c].mean : 0);
     first = false;
   }
-  out << "}\n}\n";
+  // Every numeric column: n (rows with a value), mean, standard deviation, range, and the count of
+  // each value while a column takes at most 32 distinct integers.
+  out << "},\n  \"columns\": {";
+  first = true;
+  for (size_t c = 0; c < header.size(); ++c) {
+    const ColumnStats& st = stats[c];
+    if (st.n == 0) continue;
+    out << (first ? "\n" : ",\n") << "    \"" << header[c] << "\": {\"n\": " << st.n << ", \"mean\": " << st.mean
+        << ", \"sd\": " << (st.n > 1 ? std::sqrt(st.m2 / (st.n - 1)) : 0.0) << ", \"min\": " << st.min
+        << ", \"max\": " << st.max;
+    if (st.countable) {
+      out << ", \"counts\": {";
+      bool f = true;
+      for (const auto& [value, n] : st.counts) {
+        out << (f ? "" : ", ") << '"' << value << "\": " << n;
+        f = false;
+      }
+      out << "}";
+    }
+    out << "}";
+    first = false;
+  }
+  out << (first ? "}" : "\n  }") << "\n}\n";
 }
 
 class Progress {
@@ -191,18 +304,30 @@ int batch_command(const BatchOptions& o) {
   const fs::path path = fs::path(dir) / "runs.csv";
   const std::string header = join(run_columns(scene));
 
-  // Resume: keep the complete rows already written (they are a prefix, written in order).
+  // Resume: keep the complete rows already written (they are a prefix, written in order) and cut a
+  // partly written last row.
   long next = first;
   if (o.resume && fs::exists(path)) {
-    std::vector<std::string> lines = complete_lines(path);
-    if (lines.empty() || lines[0] != header) {
+    std::string file_header;
+    long rows = 0;
+    std::uint64_t complete = 0;
+    for_each_line(path, [&](const std::string& line, std::uint64_t offset) {
+      if (file_header.empty()) file_header = line;
+      else ++rows;
+      complete = offset;
+    });
+    if (file_header != header) {
       spdlog::error("{}: cannot resume: its header does not match this scene", path.string());
       return kExitOutput;
     }
-    next = first + static_cast<long>(lines.size()) - 1;
-    std::ofstream rewrite(path, std::ios::binary | std::ios::trunc);  // drops a partial last line
-    for (const auto& l : lines) rewrite << l << '\n';
-    spdlog::info("resuming at run {} ({} runs already done)", next, next - first);
+    std::error_code ec;
+    fs::resize_file(path, complete, ec);
+    if (ec) {
+      spdlog::error("{}: cannot resume: {}", path.string(), ec.message());
+      return kExitOutput;
+    }
+    next = first + rows;
+    spdlog::info("resuming at run {} ({} runs already done)", next, rows);
   } else {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << header << '\n';
   }
@@ -214,6 +339,14 @@ int batch_command(const BatchOptions& o) {
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
                seed, o.threads);
   const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
+  // Runs below --trajectories also write DIR/runs/<i>/trajectory.csv and events.csv.
+  auto trajectory_dir = [&](long run) -> std::string {
+    if (run >= o.trajectories) return "";
+    const fs::path d = fs::path(dir) / "runs" / std::to_string(run);
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    return d.string();
+  };
   Progress progress(end - first, o.quiet);
   const long chunk = std::max<long>(64, 16L * o.threads);
   std::vector<std::string> lines(chunk);
@@ -222,7 +355,7 @@ int batch_command(const BatchOptions& o) {
     const long count = std::min(chunk, end - base);
     auto work = [&](int k) {
       for (long i = count * k / o.threads; i < count * (k + 1) / o.threads; ++i)
-        lines[i] = run_one(scene, contacts, *law, seed, base + i, scene.output.precision);
+        lines[i] = run_one(scene, contacts, *law, seed, base + i, trajectory_dir(base + i));
     };
     std::vector<std::thread> pool;
     for (int k = 1; k < o.threads; ++k) pool.emplace_back(work, k);
@@ -237,52 +370,76 @@ int batch_command(const BatchOptions& o) {
     progress.update(base + count - first);
   }
   out.close();
-  write_summary(dir, complete_lines(path));
+  write_summary(dir);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("wrote runs {}..{} to {} and summary.json; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
                path.string(), wall, (end - next) / std::max(wall, 1e-9));
   return kExitOk;
 }
 
+// Slices hold their runs in order, so merging is a k-way merge of the files: memory holds one
+// line per slice, not the runs.
 int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir) {
-  std::map<long, std::string> rows;
+  struct Slice {
+    fs::path path;
+    std::ifstream in;
+    std::string line;
+    long run = -1;
+    bool next() {  // the next complete row, false at the end (a partial last row is not merged)
+      if (!std::getline(in, line) || in.eof()) return false;
+      run = std::stol(line.substr(0, line.find(',')));
+      return true;
+    }
+  };
+  std::vector<Slice> slices(inputs.size());
   std::string header;
-  for (const std::string& in : inputs) {
-    const fs::path path = fs::path(in) / "runs.csv";
-    const std::vector<std::string> lines = complete_lines(path);
-    if (lines.empty()) {
-      spdlog::error("{}: no runs.csv to merge", path.string());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    Slice& s = slices[k];
+    s.path = fs::path(inputs[k]) / "runs.csv";
+    s.in.open(s.path, std::ios::binary);
+    std::string first;
+    if (!s.in || !std::getline(s.in, first)) {
+      spdlog::error("{}: no runs.csv to merge", s.path.string());
       return kExitOutput;
     }
-    if (header.empty()) header = lines[0];
-    if (lines[0] != header) {
-      spdlog::error("{}: its columns differ from the first slice's", path.string());
+    if (header.empty()) header = first;
+    if (first != header) {
+      spdlog::error("{}: its columns differ from the first slice's", s.path.string());
       return kExitOutput;
     }
-    for (size_t k = 1; k < lines.size(); ++k) {
-      const long run = std::stol(lines[k].substr(0, lines[k].find(',')));
-      if (!rows.emplace(run, lines[k]).second) {
-        spdlog::error("{}: run {} is also in another slice", path.string(), run);
-        return kExitOutput;
-      }
-    }
+    if (!s.next()) s.run = -1;
   }
   std::error_code ec;
   fs::create_directories(output_dir, ec);
   std::ofstream out(fs::path(output_dir) / "runs.csv", std::ios::binary | std::ios::trunc);
   out << header << '\n';
-  std::vector<std::string> all{header};
-  for (const auto& [run, line] : rows) {
-    out << line << '\n';
-    all.push_back(line);
+  long merged = 0, last = -1;
+  while (true) {
+    Slice* best = nullptr;
+    for (Slice& s : slices)
+      if (s.run >= 0 && (!best || s.run < best->run)) best = &s;
+    if (!best) break;
+    if (best->run == last) {
+      spdlog::error("{}: run {} is also in another slice", best->path.string(), best->run);
+      return kExitOutput;
+    }
+    out << best->line << '\n';
+    last = best->run;
+    ++merged;
+    const long before = best->run;
+    if (!best->next()) best->run = -1;
+    else if (best->run <= before) {
+      spdlog::error("{}: runs are out of order after run {}", best->path.string(), before);
+      return kExitOutput;
+    }
   }
   out.close();
   if (!out) {
     spdlog::error("{}: write failed", output_dir);
     return kExitOutput;
   }
-  write_summary(output_dir, all);
-  spdlog::info("merged {} runs into {}", rows.size(), output_dir);
+  write_summary(output_dir);
+  spdlog::info("merged {} runs into {}", merged, output_dir);
   return kExitOk;
 }
 

@@ -45,6 +45,7 @@ struct BatchOptions {
   long first = 0;        // the slice: runs first .. first + count - 1
   long count = -1;       // < 0 = through the last run
   bool resume = false;   // keep the complete rows of DIR/runs.csv and go on after them
+  long trajectories = 0; // runs 0 .. trajectories - 1 also write DIR/runs/<i>/trajectory.csv, events.csv
   bool quiet = false;
 };
 

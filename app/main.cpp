@@ -75,6 +75,9 @@ int main(int argc, char** argv) {
   batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
       ->check(CLI::NonNegativeNumber);
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
+  batch_cmd->add_option("--trajectories", batch.trajectories,
+                        "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
+      ->check(CLI::NonNegativeNumber);
   add_verbosity(batch_cmd, verbosity);
 
   std::vector<std::string> merge_inputs;

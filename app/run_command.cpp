@@ -1,46 +1,18 @@
 // impactsim run: simulate a scene and write DIR/trajectory.csv and DIR/events.csv.
 #include <chrono>
 #include <filesystem>
-#include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
-#include "app/csv_writer.hpp"
+#include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
-namespace {
-
-std::vector<std::string> trajectory_columns(const Model& model) {
-  std::vector<std::string> columns{"t"};
-  columns.insert(columns.end(), model.q_names.begin(), model.q_names.end());
-  columns.insert(columns.end(), model.v_names.begin(), model.v_names.end());
-  columns.push_back("kinetic_energy");
-  columns.push_back("potential_energy");
-  return columns;
-}
-
-// One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
-std::vector<std::string> event_cells(const Event& e, const Scene& scene, int precision) {
-  std::ostringstream t, kb, ka, impulses;
-  for (auto* s : {&t, &kb, &ka, &impulses}) s->precision(precision);
-  t << e.t;
-  kb << e.kinetic_before;
-  ka << e.kinetic_after;
-  std::string names;
-  for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.contacts[e.contacts[k]].name;
-  for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
-  std::string ordering;
-  for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.contacts[e.ordering[k]].name;
-  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
-}
-
-}  // namespace
 
 int run_command(const RunOptions& options) {
   const std::optional<Scene> loaded = load_scene_or_report(options.scene);
@@ -66,17 +38,10 @@ int run_command(const RunOptions& options) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    CsvWriter csv(path, trajectory_columns(scene.model), scene.output.precision);
-    CsvWriter events(events_path,
-                     {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n",
-                      "ordering"},
-                     scene.output.precision);
+    RunFiles files(dir, scene);
+    const CsvWriter &csv = files.trajectory(), &events = files.events();
     const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
-    auto row = [&](const Sample& s) { csv.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
-    HybridCallbacks callbacks;
-    callbacks.sample = row;
-    callbacks.event_sample = row;
-    callbacks.event = [&](const Event& e) { events.text_row(event_cells(e, scene, scene.output.precision)); };
+    const HybridCallbacks callbacks = files.callbacks();
     Rng rng(seed);
     std::vector<double> drawn;
     const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);

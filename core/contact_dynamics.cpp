@@ -20,8 +20,8 @@ void shift_configuration(const Model& model, const Eigen::VectorXd& q, const Eig
 // way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
 // slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
 // would see the other sliding direction, perhaps a Painleve one, and never reach the guard.
-Eigen::VectorXd slip_direction(const Eigen::VectorXd& u_t, const Eigen::Vector2d& phase, double tiny) {
-  const Eigen::VectorXd s = phase.head(u_t.size());
+TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double tiny) {
+  const TangentVector s = phase.head(u_t.size());
   const double n = u_t.norm();
   if (u_t.size() > 1 && n > tiny && u_t.dot(s) > 0) return u_t / n;
   return s;
@@ -29,17 +29,34 @@ Eigen::VectorXd slip_direction(const Eigen::VectorXd& u_t, const Eigen::Vector2d
 
 }  // namespace
 
+namespace {
+
+// Adds sign * (the contact frame's components of the velocity of world point x fixed to `body`)
+// to the columns of J, without forming the point's 6 x nv Jacobian.
+void add_point_rows(const Model& model, const Kinematics& kin, int body, const Vec3& x, double sign,
+                    const ContactFrame& f, bool planar, Eigen::Ref<Eigen::MatrixXd> J) {
+  for (int j = body; j >= 0; j = model.bodies[j].parent) {
+    const Joint& joint = model.bodies[j].joint;
+    for (int k = 0; k < joint.nv; ++k) {
+      const Vec3 w = kin.R[j] * kin.S[j].col(k).head<3>();
+      const Vec3 lin = kin.R[j] * kin.S[j].col(k).tail<3>() + w.cross(x - kin.p[j]);
+      const int col = joint.v_index + k;
+      J(0, col) += sign * f.normal.dot(lin);
+      J(1, col) += sign * f.tangent1.dot(lin);
+      if (!planar) J(2, col) += sign * f.tangent2.dot(lin);
+    }
+  }
+}
+
+}  // namespace
+
 void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
                       const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> J) {
   const ContactDef& c = contacts.contact(i);
-  Eigen::Matrix<double, 3, Eigen::Dynamic> rel = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, model.nv);
-  if (c.body_a >= 0)
-    rel += point_jacobian(model, kin, c.body_a, kin.R[c.body_a].transpose() * (f.point_a - kin.p[c.body_a])).bottomRows<3>();
+  J.setZero();
+  if (c.body_a >= 0) add_point_rows(model, kin, c.body_a, f.point_a, 1.0, f, contacts.planar(), J);
   const int b = contacts.body_b(i);
-  if (b >= 0) rel -= point_jacobian(model, kin, b, kin.R[b].transpose() * (f.point_b - kin.p[b])).bottomRows<3>();
-  J.row(0) = f.normal.transpose() * rel;
-  J.row(1) = f.tangent1.transpose() * rel;
-  if (!contacts.planar()) J.row(2) = f.tangent2.transpose() * rel;
+  if (b >= 0) add_point_rows(model, kin, b, f.point_b, -1.0, f, contacts.planar(), J);
 }
 
 int ContactModes::closed() const {
@@ -53,7 +70,16 @@ ContactDynamics::ContactDynamics(const Model& model, const ContactModel& contact
       td_(contacts.tangent_dim()), kin_(model),
       kin_shift_(model), fd_M_(model.nv, model.nv), C_(model.nv), llt_(model.nv),
       frames_(contacts.size()), J_(Eigen::MatrixXd::Zero(contacts.size() * (1 + contacts.tangent_dim()), model.nv)),
-      Jdot_v_(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))) {}
+      Jdot_v_(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))), q_shift_(model.nq),
+      J_shift_(1 + contacts.tangent_dim(), model.nv) {
+  closed_.reserve(contacts.size());
+  bias_acc_.assign(model.bodies.size(), Vec6::Zero());
+  for (int i = 0; i < contacts.size(); ++i) {
+    const ContactDef& c = contacts.contact(i);
+    const Geometry& g = contacts.geometries()[c.geometry_b];
+    on_static_halfspace_.push_back(c.body_a >= 0 && g.body < 0 && g.shape.type == ShapeType::halfspace);
+  }
+}
 
 void ContactDynamics::update_frames(const Eigen::VectorXd& q) {
   update_kinematics(model_, q, kin_);
@@ -82,26 +108,61 @@ void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot)
   for (int i = 0; i < m; ++i)
     if (need.empty() || need[i]) contact_jacobian(model_, kin_, contacts_, i, frames_[i], J_.middleRows(i * r, r));
   const bool moving = v_.cwiseAbs().maxCoeff() > 0;
-  const bool any = need.empty() ? m > 0 : std::find(need.begin(), need.end(), true) != need.end();
   if (!jdot) return;
-  if (!moving || !any) {
+  if (!moving) {
     Jdot_v_.setZero();
     return;
   }
-  // d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
+  bool numeric = false, bias_ready = false;
+  for (int i = 0; i < m; ++i) {
+    if (!need.empty() && !need[i]) continue;
+    if (!on_static_halfspace_[i]) {
+      numeric = true;
+      continue;
+    }
+    if (!bias_ready) update_bias_accelerations();
+    bias_ready = true;
+    analytic_jdot_v(i, Jdot_v_.segment(i * r, r));
+  }
+  if (!numeric) return;
+  // Other contacts: d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
   const double h = 1e-6 / std::max(1.0, v_.cwiseAbs().maxCoeff());
-  Eigen::VectorXd q_shift(q_.size());
-  Eigen::MatrixXd Jp(r, model_.nv), Jm(r, model_.nv);
   for (int sign : {1, -1}) {
-    shift_configuration(model_, q_, v_, sign * h, q_shift);
-    update_kinematics(model_, q_shift, kin_shift_);
+    shift_configuration(model_, q_, v_, sign * h, q_shift_);
+    update_kinematics(model_, q_shift_, kin_shift_);
     for (int i = 0; i < m; ++i) {
-      if (!need.empty() && !need[i]) continue;
-      contact_jacobian(model_, kin_shift_, contacts_, i, contacts_.frame(kin_shift_.R, kin_shift_.p, i), sign > 0 ? Jp : Jm);
-      if (sign > 0) Jdot_v_.segment(i * r, r) = Jp * v_;
-      else Jdot_v_.segment(i * r, r) = (Jdot_v_.segment(i * r, r) - Jm * v_) / (2 * h);
+      if ((!need.empty() && !need[i]) || on_static_halfspace_[i]) continue;
+      contact_jacobian(model_, kin_shift_, contacts_, i, contacts_.frame(kin_shift_.R, kin_shift_.p, i), J_shift_);
+      if (sign > 0) Jdot_v_.segment(i * r, r).noalias() = J_shift_ * v_;
+      else Jdot_v_.segment(i * r, r) = (Jdot_v_.segment(i * r, r) - J_shift_ * v_) / (2 * h);
     }
   }
+}
+
+void ContactDynamics::update_bias_accelerations() {
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const int parent = model_.bodies[b].parent;
+    bias_acc_[b] = parent < 0 ? kin_.c[b] : Vec6(kin_.X_parent[b].apply_motion(bias_acc_[parent]) + kin_.c[b]);
+  }
+}
+
+// Against a world halfspace the frame (n, t) is constant, and the contact point is the feature's
+// centre plus d = -radius n, fixed in the world's directions. So d/dt (J v) at fixed v is the
+// frame's components of the centre's classical acceleration plus alpha x d, from the bodies'
+// velocity-product accelerations: a = R [a_o + alpha x r + omega x (v_o + omega x r)] (body
+// coordinates, r the centre; Featherstone, Rigid Body Dynamics Algorithms, §2.11).
+void ContactDynamics::analytic_jdot_v(int i, Eigen::Ref<Eigen::VectorXd> out) const {
+  const ContactDef& c = contacts_.contact(i);
+  const ContactFrame& f = frames_[i];
+  const int b = c.body_a;
+  const Vec3 omega = kin_.v[b].head<3>(), v_o = kin_.v[b].tail<3>();
+  const Vec3 alpha = bias_acc_[b].head<3>(), a_o = bias_acc_[b].tail<3>();
+  const Vec3 r = c.point;
+  const Vec3 a_centre = kin_.R[b] * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
+  const Vec3 a = a_centre + (kin_.R[b] * alpha).cross(-c.radius * f.normal);
+  out[0] = f.normal.dot(a);
+  out[1] = f.tangent1.dot(a);
+  if (!contacts_.planar()) out[2] = f.tangent2.dot(a);
 }
 
 ContactSpace ContactDynamics::contact_space(const std::vector<int>& set) const {
@@ -124,25 +185,24 @@ ContactSpace ContactDynamics::contact_space(const std::vector<int>& set) const {
   return c;
 }
 
-Eigen::MatrixXd ContactDynamics::force_rows(const ContactModes& modes, const std::vector<int>& closed) const {
+void ContactDynamics::force_rows(const ContactModes& modes) {
   // One normal row per closed contact, then tangent rows of sticking ones.
-  int rows = static_cast<int>(closed.size());
-  for (int i : closed) rows += modes.mode[i] == ContactMode::stick ? td_ : 0;
-  Eigen::MatrixXd G(rows, model_.nv);
-  int row = static_cast<int>(closed.size());
-  for (size_t a = 0; a < closed.size(); ++a) {
-    const int i = closed[a];
+  int rows = static_cast<int>(closed_.size());
+  for (int i : closed_) rows += modes.mode[i] == ContactMode::stick ? td_ : 0;
+  G_.resize(rows, model_.nv);
+  int row = static_cast<int>(closed_.size());
+  for (size_t a = 0; a < closed_.size(); ++a) {
+    const int i = closed_[a];
     const auto Ji = J(i);
-    G.row(a) = Ji.row(0);
+    G_.row(a) = Ji.row(0);
     if (modes.mode[i] == ContactMode::slide) {
-      const Eigen::VectorXd s = slip_direction(Ji.bottomRows(td_) * v_, modes.slip[i], 1e-12);
-      G.row(a) -= contacts_.contact(i).mu * s.transpose() * Ji.bottomRows(td_);
+      const TangentVector s = slip_direction(Ji.bottomRows(td_) * v_, modes.slip[i], 1e-12);
+      G_.row(a) -= contacts_.contact(i).mu * s.transpose() * Ji.bottomRows(td_);
     } else {
-      G.middleRows(row, td_) = Ji.bottomRows(td_);
+      G_.middleRows(row, td_) = Ji.bottomRows(td_);
       row += td_;
     }
   }
-  return G;
 }
 
 bool ContactDynamics::forward(const ContactModes& modes, Eigen::VectorXd& vdot, Eigen::VectorXd& lambda_n,
@@ -153,44 +213,60 @@ bool ContactDynamics::forward(const ContactModes& modes, Eigen::VectorXd& vdot, 
   lambda_t.setZero(m, td_);
   vdot = -C_;
   llt_.solveInPlace(vdot);
-  if (modes.closed() == 0) return true;
-  std::vector<int> closed;
+  closed_.clear();
   for (int i = 0; i < m; ++i)
-    if (modes.mode[i] != ContactMode::open) closed.push_back(i);
+    if (modes.mode[i] != ContactMode::open) closed_.push_back(i);
+  if (closed_.empty()) return true;
 
-  const Eigen::MatrixXd G = force_rows(modes, closed);
-  const int rows = static_cast<int>(G.rows());
-  Eigen::MatrixXd Jc(rows, model_.nv);
-  Eigen::VectorXd target(rows);
+  force_rows(modes);
+  const int rows = static_cast<int>(G_.rows());
+  Jc_.resize(rows, model_.nv);
+  target_.resize(rows);
   const double a = settings_.baumgarte;
-  int row = static_cast<int>(closed.size());
-  for (size_t k = 0; k < closed.size(); ++k) {
-    const int i = closed[k];
+  int row = static_cast<int>(closed_.size());
+  for (size_t k = 0; k < closed_.size(); ++k) {
+    const int i = closed_[k];
     const auto Ji = J(i);
-    const Eigen::VectorXd u = Ji * v_;
-    Jc.row(k) = Ji.row(0);
-    target[k] = -Jdot_v(i)[0] - 2 * a * u[0] - a * a * frames_[i].phi;
+    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> u = Ji * v_;
+    Jc_.row(k) = Ji.row(0);
+    target_[k] = -Jdot_v(i)[0] - 2 * a * u[0] - a * a * frames_[i].phi;
     if (modes.mode[i] == ContactMode::stick) {
-      Jc.middleRows(row, td_) = Ji.bottomRows(td_);
-      target.segment(row, td_) = -Jdot_v(i).tail(td_) - 2 * a * u.tail(td_);
+      Jc_.middleRows(row, td_) = Ji.bottomRows(td_);
+      target_.segment(row, td_) = -Jdot_v(i).tail(td_) - 2 * a * u.tail(td_);
       row += td_;
     }
   }
-  const Eigen::MatrixXd Minv_GT = llt_.solve(G.transpose());
-  const Eigen::MatrixXd A = Jc * Minv_GT;
-  // Redundant contacts (a block on four corners) make A singular: take the least-norm forces.
-  const Eigen::VectorXd lambda = A.completeOrthogonalDecomposition().solve(target - Jc * vdot);
-  vdot += Minv_GT * lambda;
-  row = static_cast<int>(closed.size());
-  for (size_t k = 0; k < closed.size(); ++k) {
-    const int i = closed[k];
-    lambda_n[i] = lambda[k];
+  Minv_GT_ = G_.transpose();
+  llt_.solveInPlace(Minv_GT_);
+  A_.noalias() = Jc_ * Minv_GT_;
+  target_.noalias() -= Jc_ * vdot;
+  // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
+  // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
+  // then take the least-norm forces.
+  bool solved = false;
+  if (G_.rows() == Jc_.rows() && G_ == Jc_) {
+    ldlt_.compute(A_);
+    const auto d = ldlt_.vectorD();
+    if (ldlt_.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
+      lambda_ = ldlt_.solve(target_);
+      solved = true;
+    }
+  }
+  if (!solved) {
+    cod_.compute(A_);
+    lambda_ = cod_.solve(target_);
+  }
+  vdot.noalias() += Minv_GT_ * lambda_;
+  row = static_cast<int>(closed_.size());
+  for (size_t k = 0; k < closed_.size(); ++k) {
+    const int i = closed_[k];
+    lambda_n[i] = lambda_[k];
     if (modes.mode[i] == ContactMode::stick) {
-      lambda_t.row(i) = lambda.segment(row, td_).transpose();
+      lambda_t.row(i) = lambda_.segment(row, td_).transpose();
       row += td_;
     } else {
-      const Eigen::VectorXd s = slip_direction(J(i).bottomRows(td_) * v_, modes.slip[i], 1e-12);
-      lambda_t.row(i) = -contacts_.contact(i).mu * lambda[k] * s.transpose();
+      const TangentVector s = slip_direction(J(i).bottomRows(td_) * v_, modes.slip[i], 1e-12);
+      lambda_t.row(i) = -contacts_.contact(i).mu * lambda_[k] * s.transpose();
     }
   }
   return true;

@@ -9,6 +9,9 @@
 // Signs as in collision/contact.hpp: J_n v > 0 separates, lambda_n >= 0 pushes A away from B.
 #include <vector>
 
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
@@ -17,6 +20,9 @@
 namespace impactsim {
 
 enum class ContactMode { open, stick, slide };
+
+// Tangential components of one contact: 1 (planar) or 2 (3-D), without heap storage.
+using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 
 struct ContactSettings {
   double distance_tolerance = 1e-6;   // [m] |phi| below this counts as touching
@@ -79,7 +85,12 @@ class ContactDynamics {
                     const std::vector<bool>& prefer_slide, ContactModes& modes, std::string& diagnostic);
 
  private:
-  Eigen::MatrixXd force_rows(const ContactModes& modes, const std::vector<int>& closed) const;
+  // Spatial accelerations of the bodies at vdot = 0 (body coordinates), from the last update.
+  void update_bias_accelerations();
+  // d/dt (J_i v) of a contact against a world halfspace, exactly; needs update_bias_accelerations.
+  void analytic_jdot_v(int i, Eigen::Ref<Eigen::VectorXd> out) const;
+  // G_: the force directions of the closed_ contacts in `modes`.
+  void force_rows(const ContactModes& modes);
 
   const Model& model_;
   const ContactModel& contacts_;
@@ -95,6 +106,14 @@ class ContactDynamics {
   std::vector<ContactFrame> frames_;
   Eigen::MatrixXd J_;
   Eigen::VectorXd Jdot_v_;
+  // Workspace of update_jacobians and forward, kept so the per-step path does not allocate.
+  Eigen::VectorXd q_shift_, target_, lambda_;
+  Eigen::MatrixXd J_shift_, G_, Jc_, Minv_GT_, A_;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  std::vector<int> closed_;
+  std::vector<Vec6> bias_acc_;
+  std::vector<bool> on_static_halfspace_;  // per contact: A a body, B a world halfspace
 };
 
 }  // namespace impactsim

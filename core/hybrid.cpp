@@ -157,7 +157,7 @@ class HybridLoop {
           break;
         case ContactMode::slide: {
           g[2 * i] = lambda_n_[i];
-          const Eigen::VectorXd u_t = dyn_.J(i).bottomRows(dyn_.rows_per_contact() - 1) * v_;
+          const TangentVector u_t = dyn_.J(i).bottomRows(dyn_.rows_per_contact() - 1) * v_;
           g[2 * i + 1] = modes_.slip[i].head(u_t.size()).dot(u_t);
           break;
         }

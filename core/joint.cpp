@@ -7,7 +7,12 @@ namespace {
 
 Quat quaternion_of(const double* q) { return Quat(q[3], q[4], q[5], q[6]).normalized(); }
 
-Mat3 rotation_z(double theta) { return Eigen::AngleAxisd(theta, Vec3::UnitZ()).toRotationMatrix(); }
+Mat3 rotation_z(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Mat3 R;
+  R << c, -s, 0, s, c, 0, 0, 0, 1;
+  return R;
+}
 
 }  // namespace
 
@@ -93,18 +98,22 @@ Transform joint_transform(const Joint& joint, const double* q) {
 }
 
 MotionSubspace motion_subspace(const Joint& joint, const double* q) {
+  return motion_subspace(joint, joint_rotation(joint, q));
+}
+
+MotionSubspace motion_subspace(const Joint& joint, const Mat3& R_joint) {
   MotionSubspace S(6, joint_nv(joint.type));
   S.setZero();
   switch (joint.type) {
     case JointType::planar: {
-      const Mat3 Rt = rotation_z(q[2]).transpose();
+      const Mat3 Rt = R_joint.transpose();
       S.block<3, 1>(3, 0) = Rt.col(0);
       S.block<3, 1>(3, 1) = Rt.col(1);
       S(2, 2) = 1.0;
       break;
     }
     case JointType::free:
-      S.block<3, 3>(3, 0) = quaternion_of(q).toRotationMatrix().transpose();
+      S.block<3, 3>(3, 0) = R_joint.transpose();
       S.block<3, 3>(0, 3).setIdentity();
       break;
     case JointType::revolute: S.block<3, 1>(0, 0) = joint.axis; break;

@@ -37,6 +37,8 @@ Vec3 joint_translation(const Joint& joint, const double* q);
 // child_X_jointframe.
 Transform joint_transform(const Joint& joint, const double* q);
 MotionSubspace motion_subspace(const Joint& joint, const double* q);
+// The same given R_joint = joint_rotation(joint, q), to spare computing it twice.
+MotionSubspace motion_subspace(const Joint& joint, const Mat3& R_joint);
 Vec6 joint_bias(const Joint& joint, const double* q, const double* v);
 
 // qdot segment = Gamma(q) v segment.

@@ -23,10 +23,11 @@ void update_kinematics(const Model& model, const Eigen::VectorXd& q, Kinematics&
     const Body& b = model.bodies[i];
     const double* qi = q.data() + b.joint.q_index;
     const Transform tree{b.joint.rotation.transpose(), b.joint.origin};
-    kin.X_parent[i] = joint_transform(b.joint, qi) * tree;
-    kin.S[i] = motion_subspace(b.joint, qi);
     const Mat3 R_joint = joint_rotation(b.joint, qi);
-    const Vec3 offset = b.joint.origin + b.joint.rotation * joint_translation(b.joint, qi);
+    const Vec3 translation = joint_translation(b.joint, qi);
+    kin.X_parent[i] = Transform{R_joint.transpose(), translation} * tree;
+    kin.S[i] = motion_subspace(b.joint, R_joint);
+    const Vec3 offset = b.joint.origin + b.joint.rotation * translation;
     if (b.parent < 0) {
       kin.R[i] = b.joint.rotation * R_joint;
       kin.p[i] = offset;

@@ -19,6 +19,20 @@ struct OutputSettings {
   int precision = 12;     // significant digits in CSV files
 };
 
+// A column of runs.csv that the scene defines (its `outcomes` section), measured at the end of a run.
+struct OutcomeDef {
+  enum class Kind {
+    final_value,  // a coordinate of q or v at the end (`final: <body>.<coordinate>`, `_deg` for degrees)
+    closed,       // 1 if the contact is closed at the end, else 0 (`closed: <contact>`)
+    impacts,      // how many impacts (impact, zeno, iwc) involved the contact (`impacts: <contact>`)
+  };
+  std::string name;
+  Kind kind = Kind::final_value;
+  bool velocity = false;  // final_value: an entry of v, not q
+  int index = 0;          // final_value: into q or v; else the contact's index
+  double scale = 1.0;     // final_value: 180 / pi for `_deg`
+};
+
 struct Scene {
   std::string name;
   std::string description;
@@ -28,6 +42,7 @@ struct Scene {
   std::vector<ContactDef> contacts;
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
+  std::vector<OutcomeDef> outcomes;         // extra columns of batch's runs.csv
   SimulationSettings simulation;
   ContactSettings contact;
   std::string law = "anitescu-potra";

@@ -387,6 +387,48 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
   return out;
 }
 
+// outcomes: [{name: N, final: <body>.<coordinate>[_deg]} | {name: N, closed: <contact>} |
+//            {name: N, impacts: <contact>}, ...]
+std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const std::vector<ContactDef>& contacts) {
+  std::vector<OutcomeDef> out;
+  if (!f.defined()) return out;
+  for (const Field& e : f.elements()) {
+    e.expect_map({"name", "final", "closed", "impacts"});
+    OutcomeDef o;
+    const Field name = e.require("name");
+    o.name = name.text();
+    if (!std::regex_match(o.name, std::regex("[A-Za-z_][A-Za-z0-9_.]*")))
+      name.fail("outcome names use letters, digits, '_' and '.' (they name a CSV column)");
+    for (const OutcomeDef& other : out)
+      if (other.name == o.name) name.fail("duplicate outcome name '" + o.name + "'");
+    const int given = e.has("final") + e.has("closed") + e.has("impacts");
+    if (given != 1) e.fail("give exactly one of final: <body>.<coordinate>, closed: <contact> or impacts: <contact>");
+    if (e.has("final")) {
+      const Field c = e.child("final");
+      std::string key = c.text();
+      if (key.size() > 4 && key.ends_with("_deg")) {
+        key = key.substr(0, key.size() - 4);
+        o.scale = 1.0 / kDeg;
+      }
+      const auto qi = std::find(model.q_names.begin(), model.q_names.end(), key);
+      const auto vi = std::find(model.v_names.begin(), model.v_names.end(), key);
+      if (qi == model.q_names.end() && vi == model.v_names.end())
+        c.fail("unknown coordinate '" + key + "' (coordinates are <body>.<name> as in trajectory.csv)");
+      o.velocity = qi == model.q_names.end();
+      o.index = static_cast<int>(o.velocity ? vi - model.v_names.begin() : qi - model.q_names.begin());
+    } else {
+      o.kind = e.has("closed") ? OutcomeDef::Kind::closed : OutcomeDef::Kind::impacts;
+      const Field c = e.child(e.has("closed") ? "closed" : "impacts");
+      const std::string contact = c.text();
+      const auto it = std::find_if(contacts.begin(), contacts.end(), [&](const ContactDef& d) { return d.name == contact; });
+      if (it == contacts.end()) c.fail("unknown contact '" + contact + "'");
+      o.index = static_cast<int>(it - contacts.begin());
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
 std::string stem_of(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -396,8 +438,8 @@ std::string stem_of(const std::string& path) {
 
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
-  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "randomize", "simulation",
-                   "output"});
+  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "randomize", "outcomes",
+                   "simulation", "output"});
   Scene scene;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
@@ -462,6 +504,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
         root.fail("two shapes are named '" + scene.geometries[i].name + "'; shape names must be unique");
   scene.contacts = read_contacts(root.child("contacts"), root.child("materials"), model, scene.geometries);
   scene.randomize = read_randomize(root.child("randomize"), model);
+  scene.outcomes = read_outcomes(root.child("outcomes"), model, scene.contacts);
 
   const Field simulation = root.require("simulation");
   scene.simulation = read_simulation(simulation);

@@ -3,10 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "app/commands.hpp"
@@ -44,7 +45,7 @@ TEST(Batch, SameRunsForAnyThreadCount) {
   const std::string two = batch(fresh("k2"), "--threads 2");
   EXPECT_EQ(one, two);
   EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 41);
-  EXPECT_NE(one.find("run,seed,status,t_final,impacts,events,final.block.x"), std::string::npos);
+  EXPECT_NE(one.find("run,seed,status,t_final,impacts,events,t_rest,final.block.x"), std::string::npos);
   // The runs differ from one another: the Routh law draws a new outcome for each.
   std::istringstream s(one);
   std::string header, a, b;
@@ -84,20 +85,99 @@ TEST(Batch, AnyRunReplaysOnItsOwn) {
   batch(dir, "");
   ASSERT_EQ(impactsim("run " + kScene + " --seed 5 --run 17 -q -o " + one.string()), 0);
   std::istringstream runs(read_all(dir / "runs.csv"));
-  std::string line, row17;
+  std::string header, line, row17;
+  std::getline(runs, header);
   while (std::getline(runs, line))
     if (line.rfind("17,", 0) == 0) row17 = line;
   ASSERT_FALSE(row17.empty());
+  std::vector<std::string> names;
+  for (std::istringstream s(header); std::getline(s, line, ',');) names.push_back(line);
+  const size_t x = std::find(names.begin(), names.end(), "final.block.x") - names.begin();
   std::istringstream trajectory(read_all(one / "trajectory.csv"));
   std::string last;
   while (std::getline(trajectory, line)) last = line;
-  // trajectory: t, x, y, theta, vx, vy, omega, K, U; runs.csv: ..., t_final, impacts, events, x, y, ...
+  // trajectory: t, x, y, theta, vx, vy, omega, K, U; runs.csv: ..., final.block.x, y, theta, vx, vy, omega, ...
   std::vector<std::string> r, t;
   for (std::istringstream s(row17); std::getline(s, line, ',');) r.push_back(line);
   for (std::istringstream s(last); std::getline(s, line, ',');) t.push_back(line);
-  ASSERT_GE(r.size(), 12u);
+  ASSERT_GE(r.size(), x + 6);
   ASSERT_GE(t.size(), 7u);
-  for (int k = 0; k < 6; ++k) EXPECT_EQ(r[6 + k], t[1 + k]) << k;
+  for (size_t k = 0; k < 6; ++k) EXPECT_EQ(r[x + k], t[1 + k]) << k;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string c;
+  for (std::istringstream s(line); std::getline(s, c, ',');) cells.push_back(c);
+  if (!line.empty() && line.back() == ',') cells.push_back("");
+  return cells;
+}
+
+// The scene's outcome columns agree with the fixed ones they restate, and every run rests.
+TEST(Batch, SceneOutcomeColumns) {
+  const fs::path dir = fresh("outcomes");
+  std::istringstream runs(batch(dir, ""));
+  std::string line;
+  std::getline(runs, line);
+  const std::vector<std::string> header = cells_of(line);
+  auto col = [&](const std::string& name) {
+    const size_t c = std::find(header.begin(), header.end(), name) - header.begin();
+    EXPECT_LT(c, header.size()) << name;
+    return c;
+  };
+  const size_t tilt = col("final_tilt_deg"), theta = col("final.block.theta"), ia = col("impacts_A"),
+               ib = col("impacts_B"), impacts = col("impacts"), t_rest = col("t_rest");
+  EXPECT_EQ(header.back(), "impacts_B");
+  long rows = 0;
+  while (std::getline(runs, line)) {
+    const std::vector<std::string> r = cells_of(line);
+    ASSERT_EQ(r.size(), header.size()) << line;
+    ++rows;
+    EXPECT_NEAR(std::stod(r[tilt]), std::stod(r[theta]) * 180 / M_PI, 1e-9);
+    // Every impact of the drop involves A or B or both.
+    const long a = std::stol(r[ia]), b = std::stol(r[ib]), n = std::stol(r[impacts]);
+    EXPECT_LE(std::max(a, b), n);
+    EXPECT_GE(a + b, n);
+    ASSERT_FALSE(r[t_rest].empty()) << "every drop ends at rest before t_end: " << line;
+    EXPECT_LT(std::stod(r[t_rest]), 1.0);
+  }
+  EXPECT_EQ(rows, 40);
+  // summary.json counts each value of the integer columns; the counts add up to the runs.
+  const std::string summary = read_all(dir / "summary.json");
+  const size_t at = summary.find("\"impacts_A\": {\"n\": 40");
+  ASSERT_NE(at, std::string::npos) << summary;
+  const size_t counts = summary.find("\"counts\": {", at);
+  ASSERT_NE(counts, std::string::npos);
+  long total = 0;
+  std::istringstream c(summary.substr(counts + 11, summary.find('}', counts) - counts - 11));
+  for (std::string pair; std::getline(c, pair, ',');) total += std::stol(pair.substr(pair.find(':') + 1));
+  EXPECT_EQ(total, 40);
+}
+
+// --trajectories K: the first K runs also write their files, whose last row is the run's final state;
+// runs.csv is unchanged by it.
+TEST(Batch, TrajectoriesOfTheFirstRuns) {
+  const fs::path plain = fresh("plain"), with = fresh("with");
+  const std::string expected = batch(plain, "");
+  EXPECT_EQ(batch(with, "--trajectories 3 --threads 2"), expected);
+  EXPECT_TRUE(fs::exists(with / "runs" / "2" / "events.csv"));
+  EXPECT_FALSE(fs::exists(with / "runs" / "3"));
+  std::istringstream runs(expected);
+  std::string line, row1;
+  std::getline(runs, line);
+  const std::vector<std::string> header = cells_of(line);
+  while (std::getline(runs, line))
+    if (line.rfind("1,", 0) == 0) row1 = line;
+  std::istringstream trajectory(read_all(with / "runs" / "1" / "trajectory.csv"));
+  std::string last;
+  while (std::getline(trajectory, line)) last = line;
+  const std::vector<std::string> r = cells_of(row1), t = cells_of(last);
+  const size_t x = std::find(header.begin(), header.end(), "final.block.x") - header.begin();
+  ASSERT_GE(r.size(), x + 6);
+  for (size_t k = 0; k < 6; ++k) EXPECT_EQ(r[x + k], t[1 + k]) << k;
+  // Its events end with the rest the row reports.
+  const std::string events = read_all(with / "runs" / "1" / "events.csv");
+  EXPECT_NE(events.find(",rest,"), std::string::npos);
 }
 
 // Randomized initial conditions are drawn per run, recorded, and replayed by run --run.

@@ -72,6 +72,48 @@ TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
   }
 }
 
+// Jdot v, exact against world halfspaces and by central differences elsewhere, equals the rate of
+// J(q) v along qdot = Gamma v at fixed v, on chains (3-D) and planar trees, for vertices and
+// spheres (whose contact point slides over the sphere as it turns).
+TEST(ContactDynamics, JdotVIsTheRateOfJv) {
+  std::mt19937 rng(21);
+  for (bool planar : {false, true}) {
+    Model m = planar ? testing::planar_model(rng) : testing::chain_model(3, rng);
+    std::vector<Geometry> g(2);
+    g[0].name = "ground";
+    g[0].shape.type = ShapeType::halfspace;
+    g[0].shape.normal = planar ? Vec3(0.6, 0.8, 0) : Vec3(0, 0.6, 0.8);  // a slope
+    g[0].shape.offset = -3;
+    g[1].name = "crate";
+    g[1].body = 2;
+    g[1].shape = box(Vec3(0.5, 0.4, 0.3));
+    std::vector<ContactDef> defs(4);
+    defs[0] = {"vertex", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};
+    defs[1] = {"sphere", 1, Vec3(0.3, 0.2, 0.1), 0.25, 0};
+    defs[2] = {"deep_vertex", 2, Vec3(-0.4, 0.3, 0.2), 0.0, 0};
+    defs[3] = {"tip_on_crate", 1, Vec3(0.5, 0.5, 0.0), 0.0, 1};  // not a halfspace: numeric
+    const ContactModel cm(g, defs, m.planar);
+    ContactDynamics dyn(m, cm, ContactSettings{});
+    Kinematics kp(m), km(m);
+    const int r = 1 + cm.tangent_dim();
+    for (int trial = 0; trial < 10; ++trial) {
+      const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+      dyn.update(q, v);
+      const double h = 1e-5;
+      update_kinematics(m, testing::integrate(m, q, v, h), kp);
+      update_kinematics(m, testing::integrate(m, q, v, -h), km);
+      for (int i = 0; i < cm.size(); ++i) {
+        Eigen::MatrixXd Jp(r, m.nv), Jm(r, m.nv);
+        contact_jacobian(m, kp, cm, i, cm.frame(kp.R, kp.p, i), Jp);
+        contact_jacobian(m, km, cm, i, cm.frame(km.R, km.p, i), Jm);
+        const Eigen::VectorXd rate = (Jp * v - Jm * v) / (2 * h);
+        EXPECT_LT((dyn.Jdot_v(i) - rate).norm(), 1e-6 * (1 + rate.norm()))
+            << defs[i].name << " planar " << planar << ": " << dyn.Jdot_v(i).transpose() << " vs " << rate.transpose();
+      }
+    }
+  }
+}
+
 TEST(ContactModel, BallAboveGroundHasPositivePhiAndUpwardNormal) {
   Model m;
   Body b;

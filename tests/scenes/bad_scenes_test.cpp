@@ -68,7 +68,10 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"},
         BadScene{"unknown_sequential_order.yaml", "simulation.sequential.order",
                  "expected cyclic, random or list, found 'zigzag'"},
-        BadScene{"unknown_routh_solution.yaml", "simulation.routh.solution", "expected lemke or random, found 'best'"}};
+        BadScene{"unknown_routh_solution.yaml", "simulation.routh.solution", "expected lemke or random, found 'best'"},
+        BadScene{"outcome_unknown_contact.yaml", "outcomes[0].closed", "unknown contact 'B'"},
+        BadScene{"outcome_unknown_coordinate.yaml", "outcomes[0].final", "unknown coordinate 'ball.z'"},
+        BadScene{"outcome_two_kinds.yaml", "outcomes[1]", "exactly one of final"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 

@@ -1,0 +1,55 @@
+#include "app/run_files.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+namespace impactsim {
+namespace {
+
+std::vector<std::string> trajectory_columns(const Model& model) {
+  std::vector<std::string> columns{"t"};
+  columns.insert(columns.end(), model.q_names.begin(), model.q_names.end());
+  columns.insert(columns.end(), model.v_names.begin(), model.v_names.end());
+  columns.push_back("kinetic_energy");
+  columns.push_back("potential_energy");
+  return columns;
+}
+
+// One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
+std::vector<std::string> event_cells(const Event& e, const Scene& scene, int precision) {
+  std::ostringstream t, kb, ka, impulses;
+  for (auto* s : {&t, &kb, &ka, &impulses}) s->precision(precision);
+  t << e.t;
+  kb << e.kinetic_before;
+  ka << e.kinetic_after;
+  std::string names;
+  for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.contacts[e.contacts[k]].name;
+  for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
+  std::string ordering;
+  for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.contacts[e.ordering[k]].name;
+  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
+}
+
+std::string in_dir(const std::string& dir, const char* file) { return (std::filesystem::path(dir) / file).string(); }
+
+}  // namespace
+
+RunFiles::RunFiles(const std::string& dir, const Scene& scene)
+    : scene_(scene),
+      trajectory_(in_dir(dir, "trajectory.csv"), trajectory_columns(scene.model), scene.output.precision),
+      events_(in_dir(dir, "events.csv"),
+              {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n", "ordering"},
+              scene.output.precision) {}
+
+HybridCallbacks RunFiles::callbacks(std::function<void(const Event&)> extra) {
+  HybridCallbacks cb;
+  cb.sample = [this](const Sample& s) { trajectory_.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
+  cb.event_sample = cb.sample;
+  cb.event = [this, extra](const Event& e) {
+    events_.text_row(event_cells(e, scene_, scene_.output.precision));
+    if (extra) extra(e);
+  };
+  return cb;
+}
+
+}  // namespace impactsim
