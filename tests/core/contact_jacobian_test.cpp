@@ -89,7 +89,7 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
     g[1].shape = box(Vec3(0.5, 0.4, 0.3));
     std::vector<ContactDef> defs(4);
     defs[0] = {"vertex", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};
-    defs[1] = {"sphere", 1, Vec3(0.3, 0.2, 0.1), 0.25, 0};
+    defs[1] = {"sphere", 2, Vec3(0.3, 0.2, 0.1), 0.25, 0};  // on body 2 of the chain, whose alpha is not 0
     defs[2] = {"deep_vertex", 2, Vec3(-0.4, 0.3, 0.2), 0.0, 0};
     defs[3] = {"tip_on_crate", 1, Vec3(0.5, 0.5, 0.0), 0.0, 1};  // not a halfspace: numeric
     const ContactModel cm(g, defs, m.planar);
