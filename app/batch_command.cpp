@@ -19,6 +19,7 @@
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
 #include "core/hybrid.hpp"
@@ -76,7 +77,7 @@ std::vector<bool> closed_contacts(const Scene& scene, const ContactModel& contac
 // One run, as a runs.csv line. A run that stops early keeps its row, with the reason as its status.
 // With a trajectory directory the run also writes its trajectory.csv and events.csv there.
 std::string run_one(const Scene& scene, const ContactModel& contacts, const ImpactLaw& law, std::uint64_t seed, long run,
-                    const std::string& trajectory_dir) {
+                    const std::string& trajectory_dir, bool plot) {
   const int precision = scene.output.precision;
   const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
   Rng rng(run_seed);
@@ -99,12 +100,18 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
     v = s.v;
   };
   std::unique_ptr<RunFiles> files;
+  std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted planar run
   HybridCallbacks cb;
   if (!trajectory_dir.empty()) {
     files = std::make_unique<RunFiles>(trajectory_dir, scene);
+    if (plot && scene.model.planar) {
+      write_outlines(trajectory_dir, scene);
+      poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
+    }
     cb = files->callbacks(count);
     cb.sample = [&, write = cb.sample](const Sample& s) {
       write(s);
+      if (poses) poses->row(s);
       keep(s);
     };
   } else {
@@ -355,7 +362,7 @@ int batch_command(const BatchOptions& o) {
     const long count = std::min(chunk, end - base);
     auto work = [&](int k) {
       for (long i = count * k / o.threads; i < count * (k + 1) / o.threads; ++i)
-        lines[i] = run_one(scene, contacts, *law, seed, base + i, trajectory_dir(base + i));
+        lines[i] = run_one(scene, contacts, *law, seed, base + i, trajectory_dir(base + i), o.plot);
     };
     std::vector<std::thread> pool;
     for (int k = 1; k < o.threads; ++k) pool.emplace_back(work, k);
@@ -374,6 +381,11 @@ int batch_command(const BatchOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("wrote runs {}..{} to {} and summary.json; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
                path.string(), wall, (end - next) / std::max(wall, 1e-9));
+  if (o.plot) {
+    if (!run_plot_tool("batch", dir)) return kExitOutput;
+    for (long run = first; run < std::min(end, o.trajectories); ++run)
+      if (!run_plot_tool("run", trajectory_dir(run), "--nq " + std::to_string(scene.model.nq))) return kExitOutput;
+  }
   return kExitOk;
 }
 

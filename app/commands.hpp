@@ -22,6 +22,7 @@ struct RunOptions {
   std::string law;         // "" = the scene's simulation.law
   long long seed = -1;     // < 0 = the scene's simulation.seed
   long long run = -1;      // >= 0: replay run `run` of a batch seeded with `seed`
+  bool plot = false;       // also write PNGs (and a GIF of a planar scene) with tools/plot.py
 };
 
 struct ImpactOptions {
@@ -33,6 +34,7 @@ struct ImpactOptions {
   int threads = 1;
   bool all_solutions = false; // list every Anitescu-Potra solution instead of sampling
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
+  bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
 };
 
 struct BatchOptions {
@@ -47,6 +49,7 @@ struct BatchOptions {
   bool resume = false;   // keep the complete rows of DIR/runs.csv and go on after them
   long trajectories = 0; // runs 0 .. trajectories - 1 also write DIR/runs/<i>/trajectory.csv, events.csv
   bool quiet = false;
+  bool plot = false;     // also write histograms.png, and the plots of the runs with trajectories
 };
 
 int run_command(const RunOptions& options);

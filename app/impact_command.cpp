@@ -17,6 +17,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/plot_output.hpp"
 #include "app/sample_seed.hpp"
 #include "core/contact_dynamics.hpp"
 #include "core/first_impact.hpp"
@@ -201,6 +202,27 @@ class SampleWriter {
   int precision_ = 12;
 };
 
+void write_ap_solutions(SampleWriter& writer, const ContactSpace& space, const Eigen::VectorXd& v_minus) {
+  const auto all = anitescu_potra_all_solutions(space, v_minus);
+  for (size_t k = 0; k < all.size(); ++k) writer.write(static_cast<long>(k), all[k]);
+}
+
+// Every cyclic sequential ordering, one starting at each contact; `print` lists them on stdout.
+void write_orderings(SampleWriter& writer, const Scene& scene, const ContactSpace& space,
+                     const Eigen::VectorXd& v_minus, unsigned long long seed, bool print) {
+  for (int j = 0; j < space.contacts(); ++j) {
+    SequentialSettings s = scene.laws.sequential;
+    s.order = SequentialSettings::Order::cyclic;
+    s.start = space.ids[j];
+    Rng rng(sample_seed(seed, j));
+    const ImpactResult r = SequentialLaw(s).resolve(space, v_minus, rng);
+    std::string order;
+    for (int i : r.ordering) order += (order.empty() ? "" : ",") + scene.contacts[space.ids[i]].name;
+    if (print) std::cout << "ordering " << j << ": " << order << (r.terminated ? "" : " (not terminated)") << '\n';
+    writer.write(j, r);
+  }
+}
+
 }  // namespace
 
 int impact_command(const ImpactOptions& o) {
@@ -243,20 +265,9 @@ int impact_command(const ImpactOptions& o) {
   try {
     SampleWriter writer(path, scene, space, tol);
     if (o.all_solutions) {
-      const auto all = anitescu_potra_all_solutions(space, v_minus);
-      for (size_t k = 0; k < all.size(); ++k) writer.write(static_cast<long>(k), all[k]);
+      write_ap_solutions(writer, space, v_minus);
     } else if (o.orderings) {
-      for (int j = 0; j < space.contacts(); ++j) {
-        SequentialSettings s = scene.laws.sequential;
-        s.order = SequentialSettings::Order::cyclic;
-        s.start = space.ids[j];
-        Rng rng(sample_seed(seed, j));
-        const ImpactResult r = SequentialLaw(s).resolve(space, v_minus, rng);
-        std::string order;
-        for (int i : r.ordering) order += (order.empty() ? "" : ",") + scene.contacts[space.ids[i]].name;
-        std::cout << "ordering " << j << ": " << order << (r.terminated ? "" : " (not terminated)") << '\n';
-        writer.write(j, r);
-      }
+      write_orderings(writer, scene, space, v_minus, seed, true);
     } else {
       // Chunks keep memory flat; within a chunk, thread k takes the k-th contiguous block; each
       // sample's generator is seeded from (seed, index) alone, so the file is the same for any K.
@@ -287,10 +298,20 @@ int impact_command(const ImpactOptions& o) {
     std::cout << "scene        " << scene.name << ", law " << law_name << ", seed " << seed << '\n';
     writer.print(std::cout, seconds, !o.all_solutions && !o.orderings);
     spdlog::info("wrote {} rows to {}", writer.rows(), path);
+    if (o.plot) {  // the overlays of post_impact.png, in samples.csv's format
+      const std::filesystem::path d(dir);
+      SampleWriter ap((d / "anitescu_potra.csv").string(), scene, space, tol);
+      write_ap_solutions(ap, space, v_minus);
+      ap.flush();
+      SampleWriter sequential((d / "sequential.csv").string(), scene, space, tol);
+      write_orderings(sequential, scene, space, v_minus, seed, false);
+      sequential.flush();
+    }
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
+  if (o.plot && !run_plot_tool("impact", dir)) return kExitOutput;
   return kExitOk;
 }
 

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(CLI::NonNegativeNumber);
+  run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and (planar scenes) animation.gif");
   add_verbosity(run_cmd, verbosity);
 
   std::string check_scene;
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
   impact_cmd->add_option("--seed", impact.seed, "Seed, overriding the scene's simulation.seed")->check(CLI::NonNegativeNumber);
   impact_cmd->add_option("--threads", impact.threads, "Worker threads (results do not depend on it)")
       ->check(CLI::Range(1, 256));
+  impact_cmd->add_flag("--plot", impact.plot,
+                       "Also write the Anitescu-Potra solutions and sequential orderings and draw post_impact.png");
   impact_cmd->add_flag("--all-solutions", impact.all_solutions,
                        "List every solution of the Anitescu-Potra LCP instead of sampling");
   impact_cmd->add_option("--orderings", orderings, "'all': list the outcome of every cyclic sequential ordering")
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
   batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
       ->check(CLI::NonNegativeNumber);
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
+  batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
   batch_cmd->add_option("--trajectories", batch.trajectories,
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
       ->check(CLI::NonNegativeNumber);

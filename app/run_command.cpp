@@ -6,6 +6,7 @@
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
 #include "core/hybrid.hpp"
@@ -41,7 +42,16 @@ int run_command(const RunOptions& options) {
     RunFiles files(dir, scene);
     const CsvWriter &csv = files.trajectory(), &events = files.events();
     const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
-    const HybridCallbacks callbacks = files.callbacks();
+    HybridCallbacks callbacks = files.callbacks();
+    std::unique_ptr<PoseWriter> poses;
+    if (options.plot && scene.model.planar) {
+      write_outlines(dir, scene);
+      poses = std::make_unique<PoseWriter>(dir, scene);
+      callbacks.sample = [&, write = callbacks.sample](const Sample& s) {
+        write(s);
+        poses->row(s);
+      };
+    }
     Rng rng(seed);
     std::vector<double> drawn;
     const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
@@ -53,6 +63,7 @@ int run_command(const RunOptions& options) {
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
                     events.rows(), events_path);
+      if (options.plot) run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq));  // up to the failure
       return kExitSimulation;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -65,6 +76,7 @@ int run_command(const RunOptions& options) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
+  if (options.plot && !run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq))) return kExitOutput;
   return kExitOk;
 }
 

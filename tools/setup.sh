@@ -7,6 +7,7 @@ packages=(
   build-essential cmake
   libeigen3-dev libfcl-dev libyaml-cpp-dev libspdlog-dev libcli11-dev libboost-dev
   libgtest-dev libbenchmark-dev
+  python3-matplotlib python3-numpy
 )
 
 missing=()

@@ -1,0 +1,139 @@
+#include "app/plot_output.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <sys/wait.h>
+
+#include <spdlog/spdlog.h>
+
+#include "core/kinematics.hpp"
+
+namespace impactsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Polyline = std::vector<Vec3>;
+
+Polyline circle(const Vec3& centre, double r) {
+  Polyline p;
+  for (int k = 0; k <= 32; ++k) {
+    const double a = 2 * M_PI * k / 32;
+    p.push_back(centre + r * Vec3(std::cos(a), std::sin(a), 0));
+  }
+  p.push_back(centre);  // a spoke, so that turning shows
+  return p;
+}
+
+// A shape's outline in its body's frame (the plane z = 0 of a planar scene).
+Polyline outline(const Shape& s) {
+  const Vec3& o = s.position;
+  const Mat3& R = s.rotation;
+  switch (s.type) {
+    case ShapeType::box: {
+      const Vec3 h = 0.5 * s.size;
+      Polyline p;
+      for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}})
+        p.push_back(o + R * Vec3(x * h.x(), y * h.y(), 0));
+      return p;
+    }
+    case ShapeType::sphere:
+    case ShapeType::cylinder: return circle(o, s.radius);
+    case ShapeType::capsule: {
+      const Vec3 axis = R.col(2) * (0.5 * s.length), side = Vec3(-axis.y(), axis.x(), 0).normalized() * s.radius;
+      if (axis.head<2>().norm() < 1e-9) return circle(o, s.radius);
+      Polyline p;
+      for (int k = 0; k <= 16; ++k) {  // a stadium: two half circles joined
+        const double a = M_PI * k / 16;
+        p.push_back(o + axis + std::cos(a) * side + std::sin(a) * axis.normalized() * s.radius);
+      }
+      for (int k = 0; k <= 16; ++k) {
+        const double a = M_PI * k / 16;
+        p.push_back(o - axis - std::cos(a) * side - std::sin(a) * axis.normalized() * s.radius);
+      }
+      p.push_back(p.front());
+      return p;
+    }
+    case ShapeType::halfspace: {
+      const Vec3 n = s.normal.normalized(), t(-n.y(), n.x(), 0);
+      return {s.offset * n - 100 * t, s.offset * n + 100 * t};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void write_outlines(const std::string& dir, const Scene& scene) {
+  CsvWriter csv((fs::path(dir) / "outlines.csv").string(), {"body", "shape", "x", "y"}, scene.output.precision);
+  auto write = [&](const std::string& body, const std::string& shape, const Polyline& p) {
+    for (const Vec3& x : p) {
+      char cells[64];
+      std::snprintf(cells, sizeof cells, "%.9g,%.9g", x.x(), x.y());
+      csv.line(body + "," + shape + "," + cells, 4);
+    }
+  };
+  std::vector<bool> has_shape(scene.model.bodies.size(), false);
+  for (const Geometry& g : scene.geometries) {
+    write(g.body < 0 ? "world" : scene.model.bodies[g.body].name, g.name, outline(g.shape));
+    if (g.body >= 0) has_shape[g.body] = true;
+  }
+  for (size_t b = 0; b < scene.model.bodies.size(); ++b) {
+    if (has_shape[b]) continue;
+    const Body& body = scene.model.bodies[b];
+    Polyline star{Vec3::Zero()};
+    auto spoke = [&](const Vec3& x) {
+      star.push_back(x);
+      star.push_back(Vec3::Zero());
+    };
+    for (const Body& child : scene.model.bodies)
+      if (child.parent == static_cast<int>(b)) spoke(child.joint.origin);
+    for (const ContactDef& c : scene.contacts)
+      if (c.body_a == static_cast<int>(b)) spoke(c.point);
+    if (body.mass > 0) spoke(body.com);
+    if (star.size() > 1) write(body.name, "skeleton", star);
+  }
+  csv.flush();
+}
+
+PoseWriter::PoseWriter(const std::string& dir, const Scene& scene)
+    : scene_(scene), kin_(scene.model),
+      csv_((fs::path(dir) / "poses.csv").string(),
+           [&] {
+             std::vector<std::string> c{"t"};
+             for (const Body& b : scene.model.bodies)
+               for (const char* k : {".x", ".y", ".theta"}) c.push_back(b.name + k);
+             return c;
+           }(),
+           scene.output.precision),
+      poses_(3 * scene.model.bodies.size()) {}
+
+void PoseWriter::row(const Sample& s) {
+  update_kinematics(scene_.model, s.q, kin_);
+  for (size_t b = 0; b < scene_.model.bodies.size(); ++b)
+    poses_.segment<3>(3 * b) << kin_.p[b].x(), kin_.p[b].y(), std::atan2(kin_.R[b](1, 0), kin_.R[b](0, 0));
+  csv_.row(s.t, poses_, Eigen::VectorXd(), {});
+}
+
+bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra) {
+  const char* env = std::getenv("IMPACTSIM_PLOT_TOOL");
+  const std::string tool = env && *env ? env : std::string(IMPACTSIM_SOURCE_DIR) + "/tools/plot.py";
+  auto quote = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string command =
+      "/usr/bin/python3 " + quote(tool) + " " + kind + " " + quote(dir) + (extra.empty() ? "" : " " + extra) + " >&2";
+  spdlog::info("plotting: {}", command);
+  const int status = std::system(command.c_str());
+  if (status != 0) {
+    spdlog::error("plotting failed (exit {}): {} (the plots need Debian's python3-matplotlib; tools/setup.sh installs it)",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, command);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace impactsim

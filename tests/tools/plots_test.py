@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""The plots of one shipped scene: `impactsim run|impact|batch SCENE --plot` must leave valid,
+non-blank PNG files (and a multi-frame GIF for planar runs) in the output directory.
+
+  plots_test.py IMPACTSIM SCENE OUT_DIR COMMAND...    COMMAND in run, impact, batch
+  plots_test.py --bad-input PLOT_TOOL                 the tool's errors on missing or malformed input
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+from PIL import Image
+
+
+def check_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    assert data[12:16] == b"IHDR" and width >= 300 and height >= 200, f"{path}: bad header {width}x{height}"
+    assert data.rstrip(b"\x00")[-8:-4] == b"IEND", f"{path}: truncated"
+    image = Image.open(path).convert("L")
+    image.load()
+    low, high = image.getextrema()
+    assert high - low > 100, f"{path}: blank image"
+    # Something is drawn: a fair share of the pixels is not background.
+    histogram = image.histogram()
+    assert sum(histogram[:200]) > 0.01 * width * height, f"{path}: almost nothing drawn"
+
+
+def check_gif(path, frames):
+    image = Image.open(path)
+    assert image.format == "GIF", f"{path}: not a GIF"
+    assert image.n_frames >= frames, f"{path}: {image.n_frames} frame(s)"
+
+
+def run(args, allowed=(0,)):
+    result = subprocess.run(args, capture_output=True, text=True)
+    assert result.returncode in allowed, f"{' '.join(args)} exited {result.returncode}:\n{result.stderr[-3000:]}"
+    return result
+
+
+def scene_plots(binary, scene, out, commands):
+    shutil.rmtree(out, ignore_errors=True)
+    planar = "planar: true" in open(scene).read()
+    for command in commands:
+        d = os.path.join(out, command)
+        if command == "run":
+            # A run that stops (exit 3, e.g. RAMone's contact-force LCP after its footfall) still
+            # plots the rows it kept.
+            r = run([binary, "run", scene, "--plot", "-q", "-o", d], allowed=(0, 3))
+            if r.returncode == 3:
+                print(f"note: the run stopped: {r.stderr.strip().splitlines()[0]}")
+            for name in ("trajectory.png", "energy.png"):
+                check_png(os.path.join(d, name))
+            if planar:
+                check_gif(os.path.join(d, "animation.gif"), frames=2 if r.returncode == 0 else 1)
+        elif command == "impact":
+            r = run([binary, "impact", scene, "--samples", "2000", "--plot", "-o", d], allowed=(0, 2))
+            if r.returncode == 2:  # a scene without an impact (a box sliding down an incline)
+                assert "no impact happens" in r.stderr, r.stderr
+                print("note: no impact to plot")
+                continue
+            check_png(os.path.join(d, "post_impact.png"))
+            assert os.path.getsize(os.path.join(d, "anitescu_potra.csv")) > 0
+        elif command == "batch":
+            run([binary, "batch", scene, "--runs", "40", "--threads", "2", "--trajectories", "1", "--plot", "-q",
+                 "-o", d])
+            check_png(os.path.join(d, "histograms.png"))
+            check_png(os.path.join(d, "runs", "0", "trajectory.png"))
+        else:
+            raise SystemExit(f"unknown command {command}")
+    print(f"plots of {os.path.basename(scene)} ({', '.join(commands)}): ok")
+
+
+def bad_input(tool):
+    with tempfile.TemporaryDirectory() as d:
+        missing = os.path.join(d, "nothing_here")
+        r = subprocess.run(["/usr/bin/python3", tool, "run", missing], capture_output=True, text=True)
+        assert r.returncode == 2 and "trajectory.csv: no such file" in r.stderr, r.stderr
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write("")
+        r = subprocess.run(["/usr/bin/python3", tool, "batch", d], capture_output=True, text=True)
+        assert r.returncode == 2 and "runs.csv: empty file" in r.stderr, r.stderr
+        r = subprocess.run(["/usr/bin/python3", tool, "sideways", d], capture_output=True, text=True)
+        assert r.returncode == 1 and "plot.py run DIR" in r.stderr, r.stderr
+    print("plot tool bad input: ok")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--bad-input":
+        bad_input(sys.argv[2])
+    elif len(sys.argv) >= 5:
+        scene_plots(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        raise SystemExit(__doc__)

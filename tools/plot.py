@@ -1,0 +1,328 @@
+#!/usr/bin/python3
+"""impactsim's plots: turns a run, impact or batch output directory into PNG files (and a GIF).
+
+  plot.py run DIR [--nq N]
+                       trajectory.png (coordinates and velocities against time), energy.png
+                       (kinetic, potential, total), events marked on both; animation.gif when DIR
+                       holds outlines.csv and poses.csv (planar scenes)
+  plot.py impact DIR   post_impact.png: post-impact contact velocities like Halm and Posa's
+                       Figs. 9-14 (J_n v+ of two contacts against each other, J_n v+ against J_t v+
+                       of each contact), samples coloured by outcome class, Anitescu-Potra solutions
+                       (anitescu_potra.csv) and sequential outcomes (sequential.csv) overlaid
+  plot.py batch DIR    histograms.png: one histogram per varying numeric column of runs.csv
+
+Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV files impactsim
+writes. Exits non-zero with a message naming the file when an input is missing or malformed.
+"""
+import csv
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import animation  # noqa: E402
+
+DPI = 110
+MAX_FRAMES = 120
+
+
+class PlotError(Exception):
+    pass
+
+
+def read_table(path):
+    """Header and rows of a CSV file; numeric cells become floats, others stay text."""
+    if not os.path.isfile(path):
+        raise PlotError(f"{path}: no such file")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        raise PlotError(f"{path}: empty file")
+    header, body = rows[0], rows[1:]
+
+    def cell(x):
+        try:
+            return float(x)
+        except ValueError:
+            return x
+
+    return header, [[cell(x) for x in r] for r in body if len(r) == len(header)]
+
+
+def column(header, rows, name):
+    return [r[header.index(name)] for r in rows]
+
+
+def save(fig, path):
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    print(f"plot: wrote {path}")
+
+
+def event_times(directory):
+    path = os.path.join(directory, "events.csv")
+    if not os.path.isfile(path):
+        return []
+    header, rows = read_table(path)
+    return [(r[0], r[1]) for r in rows]
+
+
+EVENT_COLOURS = {"impact": "tab:red", "zeno": "tab:purple", "iwc": "tab:orange", "liftoff": "tab:green",
+                 "stick": "tab:blue", "slip": "tab:cyan", "rest": "black"}
+
+
+def mark_events(ax, events):
+    seen = set()
+    for t, kind in events:
+        label = kind if kind not in seen else None
+        seen.add(kind)
+        ax.axvline(t, color=EVENT_COLOURS.get(kind, "grey"), lw=0.7, alpha=0.6, ls="--", label=label)
+
+
+def plot_run(directory, nq=None):
+    header, rows = read_table(os.path.join(directory, "trajectory.csv"))
+    if not rows:
+        raise PlotError(f"{directory}/trajectory.csv: no rows")
+    t = column(header, rows, "t")
+    names = header[1:-2]
+    # trajectory.csv lists q's names, then v's; impactsim passes nq, else it is guessed.
+    events = event_times(directory)
+    if nq is None:
+        nq = len(names) - count_velocities(names)
+    fig, axes = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    for ax, block, title in ((axes[0], names[:nq], "configuration q"), (axes[1], names[nq:], "velocity v")):
+        for name in block[:12]:
+            ax.plot(t, column(header, rows, name), lw=1.2, label=name)
+        ax.set_ylabel(title)
+        ax.grid(alpha=0.3)
+        mark_events(ax, events)
+        ax.legend(fontsize=7, ncol=3, loc="best")
+    axes[1].set_xlabel("t [s]")
+    fig.suptitle(f"{os.path.basename(os.path.normpath(directory))}: trajectory ({len(events)} events)")
+    fig.tight_layout()
+    save(fig, os.path.join(directory, "trajectory.png"))
+
+    # Kinetic energy on its own axis (potential energy dwarfs it), and the total's change from t = 0:
+    # flat in smooth phases, steps down at inelastic impacts.
+    kinetic = column(header, rows, "kinetic_energy")
+    potential = column(header, rows, "potential_energy")
+    total0 = kinetic[0] + potential[0]
+    fig, axes = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+    axes[0].plot(t, kinetic, color="tab:blue")
+    axes[0].set_ylabel("kinetic [J]")
+    axes[1].plot(t, [a + b - total0 for a, b in zip(kinetic, potential)], color="black")
+    axes[1].set_ylabel("total - total(0) [J]")
+    for ax in axes:
+        mark_events(ax, events)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, loc="best")
+    axes[1].set_xlabel("t [s]")
+    axes[0].set_title("energy; dashed lines: events")
+    fig.tight_layout()
+    save(fig, os.path.join(directory, "energy.png"))
+
+    if os.path.isfile(os.path.join(directory, "outlines.csv")) and os.path.isfile(os.path.join(directory, "poses.csv")):
+        animate(directory)
+
+
+def count_velocities(names):
+    """trajectory.csv lists q's names, then v's. Velocity names are those of the second block: the
+    list is split where a body's first coordinate name reappears after a different body's names."""
+    bodies = [n.rsplit(".", 1)[0] for n in names]
+    first_body = bodies[0]
+    for k in range(1, len(bodies)):
+        if bodies[k] == first_body and bodies[k - 1] != first_body:
+            return len(names) - k
+    # One body: q and v blocks are both that body's; v starts at the first velocity-like name.
+    velocity_words = ("vx", "vy", "vz", "omega", "wx", "wy", "wz", "sdot", "thetadot")
+    for k, n in enumerate(names):
+        if n.rsplit(".", 1)[1] in velocity_words:
+            return len(names) - k
+    return len(names) // 2
+
+
+def animate(directory):
+    oh, outline_rows = read_table(os.path.join(directory, "outlines.csv"))
+    ph, pose_rows = read_table(os.path.join(directory, "poses.csv"))
+    shapes = {}
+    for r in outline_rows:
+        body, shape, x, y = r[oh.index("body")], r[oh.index("shape")], r[oh.index("x")], r[oh.index("y")]
+        shapes.setdefault((body, shape), []).append((x, y))
+    step = max(1, math.ceil(len(pose_rows) / MAX_FRAMES))
+    frames = pose_rows[::step]
+    if pose_rows and frames[-1] is not pose_rows[-1]:
+        frames.append(pose_rows[-1])
+
+    def world(body, pts, row):
+        if body == "world":
+            return pts
+        x, y, th = (row[ph.index(f"{body}.{c}")] for c in ("x", "y", "theta"))
+        c, s = math.cos(th), math.sin(th)
+        return [(x + c * px - s * py, y + s * px + c * py) for px, py in pts]
+
+    xs, ys = [], []
+    for row in frames:
+        for (body, _), pts in shapes.items():
+            if body != "world":
+                for px, py in world(body, pts, row):
+                    xs.append(px)
+                    ys.append(py)
+    if not xs:
+        return
+    pad = 0.15 * max(max(xs) - min(xs), max(ys) - min(ys), 0.2)
+    xlim, ylim = (min(xs) - pad, max(xs) + pad), (min(ys) - pad, max(ys) + pad)
+    fig, ax = plt.subplots(figsize=(6, 6 * min(1.6, max(0.5, (ylim[1] - ylim[0]) / (xlim[1] - xlim[0])))))
+    ax.set_aspect("equal")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    lines = {}
+    for key in shapes:
+        colour = "dimgrey" if key[0] == "world" else None
+        (lines[key],) = ax.plot([], [], lw=2, color=colour)
+    title = ax.set_title("")
+
+    def draw(k):
+        row = frames[k]
+        for (body, shape), pts in shapes.items():
+            w = world(body, pts, row)
+            lines[(body, shape)].set_data([p[0] for p in w], [p[1] for p in w])
+        title.set_text(f"t = {row[0]:.3f} s")
+        return list(lines.values()) + [title]
+
+    anim = animation.FuncAnimation(fig, draw, frames=len(frames), blit=False)
+    duration = pose_rows[-1][0] - pose_rows[0][0] if len(pose_rows) > 1 else 1.0
+    fps = max(5, min(30, round(len(frames) / max(duration, 1e-9))))
+    path = os.path.join(directory, "animation.gif")
+    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=70)
+    plt.close(fig)
+    print(f"plot: wrote {path}")
+
+
+CLASS_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",
+                 "tab:olive", "tab:cyan", "tab:grey"]
+
+
+def plot_impact(directory):
+    header, rows = read_table(os.path.join(directory, "samples.csv"))
+    contacts = [h[:-3] for h in header if h.endswith(".vn")]
+    if not contacts:
+        raise PlotError(f"{directory}/samples.csv: no contact velocity columns")
+    tangent = ".vt" if f"{contacts[0]}.vt" in header else ".vt1"
+    labels = [" ".join(f"{c}:{r[header.index(c + '.class')]}" for c in contacts) for r in rows]
+    classes = sorted(set(labels), key=lambda s: -labels.count(s))
+    overlays = []
+    for name, marker, colour, label in (("anitescu_potra.csv", "X", "black", "Anitescu-Potra solutions"),
+                                        ("sequential.csv", "^", "red", "sequential orderings")):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            overlays.append((read_table(path), marker, colour, label))
+
+    panels = []
+    if len(contacts) >= 2:
+        panels.append((contacts[0] + ".vn", contacts[1] + ".vn"))
+    for c in contacts[:3]:
+        panels.append((c + tangent, c + ".vn"))
+    # Velocities that are zero up to rounding (1e-17) must not be blown up to fill an axis: every
+    # axis spans at least a fifth of the largest contact speed.
+    scale = max([abs(r[header.index(c)]) for r in rows for pair in panels for c in pair] + [1e-12])
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 4.4), squeeze=False)
+    for ax, (xname, yname) in zip(axes[0], panels):
+        for k, cls in enumerate(classes[:len(CLASS_COLOURS)]):
+            pts = [r for r, lab in zip(rows, labels) if lab == cls]
+            ax.scatter([r[header.index(xname)] for r in pts], [r[header.index(yname)] for r in pts], s=6,
+                       alpha=0.5, color=CLASS_COLOURS[k], label=f"{cls} ({len(pts)})")
+        for (oh, orows), marker, colour, label in overlays:
+            if xname in oh and yname in oh:
+                ax.scatter(column(oh, orows, xname), column(oh, orows, yname), marker=marker, s=70,
+                           color=colour, edgecolors="white", linewidths=0.8, label=label, zorder=5)
+        ax.axhline(0, color="grey", lw=0.6)
+        ax.axvline(0, color="grey", lw=0.6)
+        for get, put in ((ax.get_xlim, ax.set_xlim), (ax.get_ylim, ax.set_ylim)):
+            lo, hi = get()
+            if hi - lo < 0.2 * scale:
+                mid = 0.5 * (lo + hi)
+                put(mid - 0.1 * scale, mid + 0.1 * scale)
+        ax.set_xlabel(axis_label(xname))
+        ax.set_ylabel(axis_label(yname))
+        ax.xaxis.set_major_locator(plt.MaxNLocator(5))
+        ax.tick_params(labelsize=8)
+        ax.grid(alpha=0.3)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=min(4, len(names)), fontsize=7, markerscale=2)
+    fig.suptitle(f"post-impact velocities, {len(rows)} samples")
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    save(fig, os.path.join(directory, "post_impact.png"))
+
+
+def axis_label(name):
+    contact, what = name.rsplit(".", 1)
+    return {"vn": f"J_n v+ of {contact} [m/s]", "vt": f"J_t v+ of {contact} [m/s]",
+            "vt1": f"J_t1 v+ of {contact} [m/s]"}.get(what, name)
+
+
+def plot_batch(directory):
+    header, rows = read_table(os.path.join(directory, "runs.csv"))
+    if not rows:
+        raise PlotError(f"{directory}/runs.csv: no runs")
+    skip = {"run", "seed", "status"}
+    columns = []
+    for k, name in enumerate(header):
+        values = [r[k] for r in rows if isinstance(r[k], float)]
+        if name in skip or not values:
+            continue
+        span = max(values) - min(values)
+        if span <= 1e-9 * max(1.0, abs(max(values))):
+            continue  # constant (to rounding): nothing to show
+        columns.append((name, values))
+    failed = sum(1 for r in rows if r[header.index("status")] != "ok")
+    if not columns:
+        columns = [("impacts", column(header, rows, "impacts"))]
+    n = len(columns)
+    cols = min(3, n)
+    nrows = math.ceil(n / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.2 * nrows), squeeze=False)
+    for ax, (name, values) in zip(axes.flat, columns):
+        integer = all(v == int(v) for v in values) and len(set(values)) <= 40
+        if integer:
+            lo, hi = int(min(values)), int(max(values))
+            ax.hist(values, bins=[x - 0.5 for x in range(lo, hi + 2)], color="tab:blue", rwidth=0.85)
+            ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        else:
+            ax.hist(values, bins=min(50, max(10, int(math.sqrt(len(values))))), color="tab:blue")
+        ax.set_title(name, fontsize=9)
+        ax.set_ylabel("runs")
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    fig.suptitle(f"{len(rows)} runs ({failed} failed)")
+    fig.tight_layout()
+    save(fig, os.path.join(directory, "histograms.png"))
+
+
+def main(argv):
+    nq = None
+    if len(argv) == 5 and argv[1] == "run" and argv[3] == "--nq" and argv[4].isdigit():
+        nq = int(argv[4])
+        argv = argv[:3]
+    if len(argv) != 3 or argv[1] not in ("run", "impact", "batch"):
+        print(__doc__, file=sys.stderr)
+        return 1
+    try:
+        if argv[1] == "run":
+            plot_run(argv[2], nq)
+        else:
+            {"impact": plot_impact, "batch": plot_batch}[argv[1]](argv[2])
+    except PlotError as e:
+        print(f"plot: {e}", file=sys.stderr)
+        return 2
+    except (ValueError, IndexError, KeyError) as e:
+        print(f"plot: {argv[2]}: malformed input ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
