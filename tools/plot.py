@@ -290,8 +290,11 @@ def plot_batch(directory):
             lo, hi = int(min(values)), int(max(values))
             ax.hist(values, bins=[x - 0.5 for x in range(lo, hi + 2)], color="tab:blue", rwidth=0.85)
             ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+            ax.set_xlim(lo - 1, hi + 1)
         else:
             ax.hist(values, bins=min(50, max(10, int(math.sqrt(len(values))))), color="tab:blue")
+            ax.xaxis.set_major_locator(plt.MaxNLocator(5))
+        ax.tick_params(labelsize=8)
         ax.set_title(name, fontsize=9)
         ax.set_ylabel("runs")
         ax.grid(alpha=0.3)
