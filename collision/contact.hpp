@@ -30,6 +30,10 @@ struct ContactDef {
   int geometry_b = -1;        // index into the scene's geometries: the solid on the second body
   double mu = 0.0;            // Coulomb friction coefficient
   double e = 0.0;             // Newton restitution coefficient
+  // >= 0: while open, the contact cannot impact when its point on A is behind this other contact's
+  // (along tangent1): a walker's swing foot passes through the ground at mid-stance, "foot
+  // scuffing ignored" as in the compass-gait literature (Garcia et al. 1998). -1: always can.
+  int only_ahead_of = -1;
 };
 
 struct ContactFrame {

@@ -67,6 +67,11 @@ class ContactDynamics {
   Eigen::Ref<const Eigen::MatrixXd> J(int i) const { return J_.middleRows(i * (1 + td_), 1 + td_); }
   Eigen::Ref<const Eigen::VectorXd> Jdot_v(int i) const { return Jdot_v_.segment(i * (1 + td_), 1 + td_); }
   const Eigen::MatrixXd& M() const { return fd_M_; }
+  // World position of contact i's feature centre on its body A at the last update (A a body).
+  Vec3 feature_point(int i) const {
+    const ContactDef& c = contacts_.contact(i);
+    return kin_.p[c.body_a] + kin_.R[c.body_a] * c.point;
+  }
 
   // The impact-law input for the contacts in `set` (their Jacobians must be up to date), with the
   // contacts' friction and restitution and their scene indices as ids.

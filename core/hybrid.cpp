@@ -150,7 +150,10 @@ class HybridLoop {
     for (int i = 0; i < m_; ++i) {
       g[2 * i + 1] = kInactive;
       switch (modes_.mode[i]) {
-        case ContactMode::open: g[2 * i] = dyn_.frame(i).phi - phi_floor_[i]; break;
+        case ContactMode::open:
+          if (behind(i)) passing_[i] = true;  // below the surface from here on is by design
+          g[2 * i] = behind(i) ? kInactive : dyn_.frame(i).phi - phi_floor_[i];
+          break;
         case ContactMode::stick:
           g[2 * i] = lambda_n_[i];
           g[2 * i + 1] = contacts_.contact(i).mu * lambda_n_[i] - lambda_t_.row(i).norm();
@@ -171,9 +174,15 @@ class HybridLoop {
   void start_phase(double t, const Eigen::VectorXd& x) {
     if (auto st = ode_.reset(t, x, true); st != Dopri5::Status::ok) fail(st);
     phi_floor_.assign(m_, 0.0);
+    passing_.assign(m_, false);
     q_ = x.head(nq_);
     update_kinematics(model_, q_, kin_);
-    for (int i = 0; i < m_; ++i) phi_floor_[i] = std::min(contacts_.frame(kin_.R, kin_.p, i).phi, 0.0) - kPhiMargin;
+    for (int i = 0; i < m_; ++i) {
+      const double phi = contacts_.frame(kin_.R, kin_.p, i).phi;
+      // A gated contact below the surface (a swing foot past mid-stance) arms once it is clear.
+      phi_floor_[i] = (gated(i) && phi < 0 ? 0.0 : std::min(phi, 0.0)) - kPhiMargin;
+      passing_[i] = gated(i) && phi < -cs_.distance_tolerance;
+    }
     guards(x, g_prev_);
     armed_.assign(2 * m_, false);
     for (int j = 0; j < 2 * m_; ++j) armed_[j] = g_prev_[j] > 0 && g_prev_[j] != kInactive;
@@ -226,7 +235,7 @@ class HybridLoop {
   // be a missed impact, so stop with a clear message instead of going on with a wrong result.
   void check_unarmed_penetration(double t, const Eigen::VectorXd& g) const {
     for (int i = 0; i < m_; ++i)
-      if (modes_.mode[i] == ContactMode::open && !armed_[2 * i] && g[2 * i] < -10 * cs_.distance_tolerance)
+      if (modes_.mode[i] == ContactMode::open && !armed_[2 * i] && !passing_[i] && g[2 * i] < -10 * cs_.distance_tolerance)
         throw SimulationError(t, "contact '" + contacts_.contact(i).name + "' penetrated " + format_time(-g[2 * i]) +
                                      " m at t = " + format_time(t) +
                                      " s without an impact being detected (try a smaller simulation.max_step)");
@@ -297,7 +306,9 @@ class HybridLoop {
     update_velocities(model_, q_out_, v_out_, kin_);
     sink(Sample{t, q_out_, v_out_, kinetic_energy(model_, kin_), potential_energy(model_, kin_)});
     ++stats_.samples;
-    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
+    for (int i = 0; i < m_; ++i)
+      if (!gated(i))  // gated contacts pass through the surface by design
+        stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
   }
 
   // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's
@@ -328,7 +339,9 @@ class HybridLoop {
   void track_penetration(const Eigen::VectorXd& x) {
     q_out_ = x.head(nq_);
     update_kinematics(model_, q_out_, kin_);
-    for (int i = 0; i < m_; ++i) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
+    for (int i = 0; i < m_; ++i)
+      if (!gated(i))  // gated contacts pass through the surface by design
+        stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
   }
 
   [[noreturn]] void fail(Dopri5::Status status) const {
@@ -369,9 +382,25 @@ class HybridLoop {
     if (cb_.event) cb_.event(e);
   }
 
+  // Contacts with only_ahead_of (collision/contact.hpp) pass through the surface while behind the
+  // other contact, and may come out ahead of it still below the surface.
+  bool gated(int i) const { return contacts_.contact(i).only_ahead_of >= 0; }
+
+  bool behind(int i) const {
+    const int j = contacts_.contact(i).only_ahead_of;
+    if (j < 0 || modes_.mode[i] != ContactMode::open) return false;
+    return (dyn_.feature_point(i) - dyn_.feature_point(j)).dot(dyn_.frame(j).tangent1) <= 0;
+  }
+
+  bool touches(int i) const {
+    const double phi = dyn_.frame(i).phi;
+    if (phi > cs_.distance_tolerance) return false;
+    return !gated(i) || (!behind(i) && phi >= -cs_.distance_tolerance);
+  }
+
   std::vector<bool> touching() const {
     std::vector<bool> out(m_);
-    for (int i = 0; i < m_; ++i) out[i] = dyn_.frame(i).phi <= cs_.distance_tolerance;
+    for (int i = 0; i < m_; ++i) out[i] = touches(i);
     return out;
   }
 
@@ -382,7 +411,7 @@ class HybridLoop {
   std::vector<int> impacting() const {
     std::vector<int> out;
     for (int i = 0; i < m_; ++i)
-      if (dyn_.frame(i).phi <= cs_.distance_tolerance && normal_velocity(i) < -cs_.velocity_tolerance) out.push_back(i);
+      if (touches(i) && normal_velocity(i) < -cs_.velocity_tolerance) out.push_back(i);
     return out;
   }
 
@@ -391,7 +420,7 @@ class HybridLoop {
   std::vector<int> touching_not_separating() const {
     std::vector<int> out;
     for (int i = 0; i < m_; ++i)
-      if (dyn_.frame(i).phi <= cs_.distance_tolerance && normal_velocity(i) <= cs_.velocity_tolerance) out.push_back(i);
+      if (touches(i) && normal_velocity(i) <= cs_.velocity_tolerance) out.push_back(i);
     return out;
   }
 
@@ -533,6 +562,7 @@ class HybridLoop {
   std::vector<bool> armed_, closed_;
   bool any_closed_ = false;
   std::vector<double> phi_floor_;
+  std::vector<bool> passing_;  // gated contacts that went behind (or started the phase below) this phase
   std::vector<GuardKind> fired_kinds_;
   Eigen::VectorXd g_prev_, x_tmp_, q_, v_, vdot_, lambda_n_, q_out_, v_out_;
   Eigen::MatrixXd lambda_t_;

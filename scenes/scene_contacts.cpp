@@ -1,5 +1,6 @@
 #include "scenes/scene_contacts.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace impactsim {
@@ -114,8 +115,9 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
   std::vector<ContactDef> out;
   if (!list.defined()) return out;
   std::set<std::string> names;
+  std::vector<std::pair<size_t, size_t>> ranges;  // per entry of the list: its first contact and count
   for (const Field& f : list.elements()) {
-    f.expect_map({"name", "body", "point", "radius", "shape", "with", "mu", "e"});
+    f.expect_map({"name", "body", "point", "radius", "shape", "with", "mu", "e", "only_ahead_of"});
     const std::string name = f.require("name").text();
     const int with = geometry_named(f.require("with"), geometries);
     const int body_b = geometries[with].body;
@@ -133,6 +135,7 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
       c.radius = f.has("radius") ? f.child("radius").non_negative() : 0.0;
       defs.push_back(c);
     }
+    ranges.emplace_back(out.size(), defs.size());
     for (ContactDef& c : defs) {
       if (c.body_a == body_b) f.child("with").fail("a contact needs two different bodies");
       c.geometry_b = with;
@@ -142,6 +145,19 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
       if (!names.insert(c.name).second) f.child("name").fail("duplicate contact name '" + c.name + "'");
       out.push_back(c);
     }
+  }
+  // only_ahead_of names another contact, possibly one listed later.
+  const std::vector<Field> fields = list.elements();
+  for (size_t k = 0; k < fields.size(); ++k) {
+    if (!fields[k].has("only_ahead_of")) continue;
+    const Field o = fields[k].child("only_ahead_of");
+    if (ranges[k].second != 1 || fields[k].has("shape"))
+      o.fail("only_ahead_of goes with a single point contact (body and point)");
+    const std::string other = o.text();
+    const auto it = std::find_if(out.begin(), out.end(), [&](const ContactDef& c) { return c.name == other; });
+    if (it == out.end()) o.fail("unknown contact '" + other + "'");
+    if (static_cast<size_t>(it - out.begin()) == ranges[k].first) o.fail("a contact cannot be ahead of itself");
+    out[ranges[k].first].only_ahead_of = static_cast<int>(it - out.begin());
   }
   return out;
 }

@@ -112,6 +112,42 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
   EXPECT_EQ(r.events[1].contacts, (std::vector<int>{0, 1}));
 }
 
+// The compass gait walks down its slope with the simultaneous law: heel strikes alternate feet
+// (each foot passes through the slope while behind the other: only_ahead_of), a step every
+// 0.734 s, each strike losing kinetic energy that the slope gives back; the hip never lands.
+TEST(Hybrid, CompassGaitWalksDownTheSlope) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/compass_gait_walk.yaml");
+  scene.law = "anitescu-potra";
+  const SceneRun r = simulate(std::move(scene));
+  std::vector<const Event*> strikes;
+  for (const Event& e : r.events)
+    if (e.kind == "impact") strikes.push_back(&e);
+  ASSERT_EQ(strikes.size(), 10u);
+  for (size_t k = 0; k < strikes.size(); ++k) {
+    const Event& e = *strikes[k];
+    EXPECT_EQ(e.contacts, (std::vector<int>{0, 1})) << k;  // both feet, never the hip (contact 2)
+    EXPECT_LT(e.kinetic_after, e.kinetic_before);
+    if (k > 0) {
+      EXPECT_NEAR(e.t - strikes[k - 1]->t, 0.734, 0.01) << k;
+    }
+  }
+  // Lift-offs alternate: the trailing foot leaves the ground at every strike.
+  std::vector<int> lifted;
+  for (const Event& e : r.events)
+    if (e.kind == "liftoff") lifted.push_back(e.contacts.at(0));
+  ASSERT_EQ(lifted.size(), 10u);
+  for (size_t k = 1; k < lifted.size(); ++k) EXPECT_NE(lifted[k], lifted[k - 1]);
+  // Steps of 0.535 m: the hip advances 9 of them from the first strike to the last (rows within
+  // 5 ms of the strikes, at about 0.73 m/s), and it stays up.
+  auto hip_x_at = [&](double t) {
+    size_t k = 0;
+    while (k + 1 < r.t.size() && std::abs(r.t[k + 1] - t) < std::abs(r.t[k] - t)) ++k;
+    return r.q[k][0];
+  };
+  EXPECT_NEAR(hip_x_at(strikes.back()->t) - hip_x_at(strikes.front()->t), 9 * 0.535, 0.03);
+  for (const auto& q : r.q) EXPECT_GT(q[1], 0.9);
+}
+
 // Skipping to t_end at rest must give the rows a full integration gives: the Zeno-closed bouncing
 // ball and the rocking block, with the rest rule on and off.
 TEST(Hybrid, RestSkipEqualsIntegratingToTheEnd) {

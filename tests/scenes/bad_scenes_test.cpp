@@ -71,7 +71,8 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"unknown_routh_solution.yaml", "simulation.routh.solution", "expected lemke or random, found 'best'"},
         BadScene{"outcome_unknown_contact.yaml", "outcomes[0].closed", "unknown contact 'B'"},
         BadScene{"outcome_unknown_coordinate.yaml", "outcomes[0].final", "unknown coordinate 'ball.z'"},
-        BadScene{"outcome_two_kinds.yaml", "outcomes[1]", "exactly one of final"}};
+        BadScene{"outcome_two_kinds.yaml", "outcomes[1]", "exactly one of final"},
+        BadScene{"contact_ahead_of_unknown.yaml", "contacts[0].only_ahead_of", "unknown contact 'B'"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 
