@@ -3,6 +3,7 @@
 // replays on its own and runs.csv is byte-identical for any thread count and any split into slices.
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -30,11 +31,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// As printf's %.<precision>g, like the other CSV files.
 std::string format_number(double x, int precision) {
-  std::ostringstream s;
-  s.precision(precision);
-  s << x;
-  return s.str();
+  char buffer[40];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision).ptr;
+  return std::string(buffer, end);
 }
 
 std::vector<std::string> run_columns(const Scene& scene) {
