@@ -27,10 +27,6 @@ TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& ph
   return s;
 }
 
-}  // namespace
-
-namespace {
-
 // Adds sign * (the contact frame's components of the velocity of world point x fixed to `body`)
 // to the columns of J, without forming the point's 6 x nv Jacobian.
 void add_point_rows(const Model& model, const Kinematics& kin, int body, const Vec3& x, double sign,
@@ -38,8 +34,7 @@ void add_point_rows(const Model& model, const Kinematics& kin, int body, const V
   for (int j = body; j >= 0; j = model.bodies[j].parent) {
     const Joint& joint = model.bodies[j].joint;
     for (int k = 0; k < joint.nv; ++k) {
-      const Vec3 w = kin.R[j] * kin.S[j].col(k).head<3>();
-      const Vec3 lin = kin.R[j] * kin.S[j].col(k).tail<3>() + w.cross(x - kin.p[j]);
+      const Vec3 lin = point_jacobian_column(kin, j, k, x).tail<3>();
       const int col = joint.v_index + k;
       J(0, col) += sign * f.normal.dot(lin);
       J(1, col) += sign * f.tangent1.dot(lin);

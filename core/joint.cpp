@@ -93,10 +93,6 @@ Vec3 joint_translation(const Joint& joint, const double* q) {
   return Vec3::Zero();
 }
 
-Transform joint_transform(const Joint& joint, const double* q) {
-  return {joint_rotation(joint, q).transpose(), joint_translation(joint, q)};
-}
-
 MotionSubspace motion_subspace(const Joint& joint, const double* q) {
   return motion_subspace(joint, joint_rotation(joint, q));
 }

@@ -34,8 +34,6 @@ std::vector<std::string_view> joint_v_names(JointType type);
 Mat3 joint_rotation(const Joint& joint, const double* q);
 Vec3 joint_translation(const Joint& joint, const double* q);
 
-// child_X_jointframe.
-Transform joint_transform(const Joint& joint, const double* q);
 MotionSubspace motion_subspace(const Joint& joint, const double* q);
 // The same given R_joint = joint_rotation(joint, q), to spare computing it twice.
 MotionSubspace motion_subspace(const Joint& joint, const Mat3& R_joint);

@@ -25,7 +25,7 @@ void update_kinematics(const Model& model, const Eigen::VectorXd& q, Kinematics&
     const Transform tree{b.joint.rotation.transpose(), b.joint.origin};
     const Mat3 R_joint = joint_rotation(b.joint, qi);
     const Vec3 translation = joint_translation(b.joint, qi);
-    kin.X_parent[i] = Transform{R_joint.transpose(), translation} * tree;
+    kin.X_parent[i] = Transform{R_joint.transpose(), translation} * tree;  // child_X_jointframe * jointframe_X_parent
     kin.S[i] = motion_subspace(b.joint, R_joint);
     const Vec3 offset = b.joint.origin + b.joint.rotation * translation;
     if (b.parent < 0) {
@@ -59,11 +59,7 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const Model& model, cons
   const Vec3 x = point_position(kin, body, point_in_body);
   for (int j = body; j >= 0; j = model.bodies[j].parent) {
     const Joint& joint = model.bodies[j].joint;
-    for (int k = 0; k < joint.nv; ++k) {
-      const Vec3 w = kin.R[j] * kin.S[j].col(k).head<3>();
-      const Vec3 lin = kin.R[j] * kin.S[j].col(k).tail<3>() + w.cross(x - kin.p[j]);
-      J.col(joint.v_index + k) << w, lin;
-    }
+    for (int k = 0; k < joint.nv; ++k) J.col(joint.v_index + k) = point_jacobian_column(kin, j, k, x);
   }
   return J;
 }

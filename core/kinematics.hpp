@@ -29,6 +29,15 @@ void update_velocities(const Model& model, const Eigen::VectorXd& q, const Eigen
 // World position of a point given in a body's frame.
 Vec3 point_position(const Kinematics& kin, int body, const Vec3& point_in_body);
 
+// Column k of body j's joint in the Jacobian of world point x on j or a descendant: the angular
+// velocity (world axes) and the point's linear velocity (world) per unit of that joint velocity.
+inline Vec6 point_jacobian_column(const Kinematics& kin, int j, int k, const Vec3& x) {
+  const Vec3 w = kin.R[j] * kin.S[j].col(k).head<3>();
+  Vec6 column;
+  column << w, kin.R[j] * kin.S[j].col(k).tail<3>() + w.cross(x - kin.p[j]);
+  return column;
+}
+
 // Jacobian of a body point: rows 0-2 map v to the body's angular velocity in world axes, rows 3-5
 // map v to the point's linear velocity in world axes. Columns of non-ancestor joints are zero.
 Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const Model& model, const Kinematics& kin,
