@@ -49,10 +49,13 @@ class HybridLoop {
     if (cb_.stop && cb_.stop()) return finish();
     long next = 1;
     const long last = static_cast<long>(std::ceil(settings_.t_end / settings_.output_interval - 1e-9));
-    if (at_rest(0.0, x)) {
+    // At rest the remaining rows all equal x.
+    auto rests = [&](double t_now) {
+      if (!at_rest(t_now, x)) return false;
       for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
-      return finish();
-    }
+      return true;
+    };
+    if (rests(0.0)) return finish();
     double t = 0.0;
     const double eps_t = 1e-12 * std::max(1.0, settings_.t_end);
     while (t < settings_.t_end - eps_t) {
@@ -76,10 +79,7 @@ class HybridLoop {
           t = t_event;
           handle_event(t, x, fired, fired_kinds_);
           if (cb_.stop && cb_.stop()) return finish();
-          if (at_rest(t, x)) {
-            for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
-            return finish();
-          }
+          if (rests(t)) return finish();
           break;
         }
         t = ode_.t();
@@ -151,8 +151,12 @@ class HybridLoop {
       g[2 * i + 1] = kInactive;
       switch (modes_.mode[i]) {
         case ContactMode::open:
-          if (behind(i)) passing_[i] = true;  // below the surface from here on is by design
-          g[2 * i] = behind(i) ? kInactive : dyn_.frame(i).phi - phi_floor_[i];
+          if (behind(i)) {
+            passing_[i] = true;  // below the surface from here on is by design
+            g[2 * i] = kInactive;
+          } else {
+            g[2 * i] = dyn_.frame(i).phi - phi_floor_[i];
+          }
           break;
         case ContactMode::stick:
           g[2 * i] = lambda_n_[i];
@@ -235,7 +239,8 @@ class HybridLoop {
   // be a missed impact, so stop with a clear message instead of going on with a wrong result.
   void check_unarmed_penetration(double t, const Eigen::VectorXd& g) const {
     for (int i = 0; i < m_; ++i)
-      if (modes_.mode[i] == ContactMode::open && !armed_[2 * i] && !passing_[i] && g[2 * i] < -10 * cs_.distance_tolerance)
+      if (modes_.mode[i] == ContactMode::open && !armed_[2 * i] && !passing_[i] &&
+          g[2 * i] < -10 * cs_.distance_tolerance)
         throw SimulationError(t, "contact '" + contacts_.contact(i).name + "' penetrated " + format_time(-g[2 * i]) +
                                      " m at t = " + format_time(t) +
                                      " s without an impact being detected (try a smaller simulation.max_step)");
@@ -306,9 +311,7 @@ class HybridLoop {
     update_velocities(model_, q_out_, v_out_, kin_);
     sink(Sample{t, q_out_, v_out_, kinetic_energy(model_, kin_), potential_energy(model_, kin_)});
     ++stats_.samples;
-    for (int i = 0; i < m_; ++i)
-      if (!gated(i))  // gated contacts pass through the surface by design
-        stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
+    record_min_phi();
   }
 
   // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's
@@ -339,9 +342,13 @@ class HybridLoop {
   void track_penetration(const Eigen::VectorXd& x) {
     q_out_ = x.head(nq_);
     update_kinematics(model_, q_out_, kin_);
+    record_min_phi();
+  }
+
+  // The deepest penetration so far, at the poses in kin_ (gated contacts pass through by design).
+  void record_min_phi() {
     for (int i = 0; i < m_; ++i)
-      if (!gated(i))  // gated contacts pass through the surface by design
-        stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
+      if (!gated(i)) stats_.min_phi = std::min(stats_.min_phi, contacts_.frame(kin_.R, kin_.p, i).phi);
   }
 
   [[noreturn]] void fail(Dopri5::Status status) const {
