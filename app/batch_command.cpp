@@ -3,7 +3,6 @@
 // replays on its own and runs.csv is byte-identical for any thread count and any split into slices.
 #include <unistd.h>
 
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -19,6 +18,7 @@
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/csv_writer.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
@@ -30,12 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// As printf's %.<precision>g, like the other CSV files.
-std::string format_number(double x, int precision) {
-  char buffer[40];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision).ptr;
-  return std::string(buffer, end);
-}
+std::string format_number(double x, int precision) { return std::string(NumberText(x, precision).view()); }
 
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
@@ -384,7 +379,7 @@ int batch_command(const BatchOptions& o) {
   if (o.plot) {
     if (!run_plot_tool("batch", dir)) return kExitOutput;
     for (long run = first; run < std::min(end, o.trajectories); ++run)
-      if (!run_plot_tool("run", trajectory_dir(run), "--nq " + std::to_string(scene.model.nq))) return kExitOutput;
+      if (!plot_run(trajectory_dir(run), scene)) return kExitOutput;
   }
   return kExitOk;
 }

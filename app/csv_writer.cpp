@@ -1,10 +1,15 @@
 #include "app/csv_writer.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <stdexcept>
 
 namespace impactsim {
+
+NumberText::NumberText(double x, int precision)
+    : size_(static_cast<size_t>(
+          std::to_chars(text_, text_ + sizeof text_, x, std::chars_format::general, precision).ptr - text_)) {}
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision)
     : path_(path), out_(path), columns_(columns.size()) {

@@ -3,11 +3,23 @@
 // later in the run.
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
 
 namespace impactsim {
+
+// x as printf's %.<precision>g (how CsvWriter's rows print numbers), without allocating.
+class NumberText {
+ public:
+  NumberText(double x, int precision);
+  std::string_view view() const { return {text_, size_}; }
+
+ private:
+  char text_[32];
+  size_t size_;
+};
 
 class CsvWriter {
  public:

@@ -3,7 +3,6 @@
 // sequential ordering in the same format.
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -103,11 +102,7 @@ class SampleWriter {
       if (f.cells++) f.line += ',';
       f.line += t;
     };
-    auto number = [&](double x) {
-      char buffer[32];
-      const auto end = std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision_).ptr;
-      text(std::string_view(buffer, end - buffer));
-    };
+    auto number = [&](double x) { text(NumberText(x, precision_).view()); };
     text(std::to_string(index));
     for (double x : r.v_plus) number(x);
     const int m = c_.contacts(), td = c_.tangent_dim;

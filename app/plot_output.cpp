@@ -136,4 +136,8 @@ bool run_plot_tool(const std::string& kind, const std::string& dir, const std::s
   return true;
 }
 
+bool plot_run(const std::string& dir, const Scene& scene) {
+  return run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq));
+}
+
 }  // namespace impactsim

@@ -31,5 +31,7 @@ class PoseWriter {
 // Runs `plot.py <kind> <dir> <extra>`; false after logging why when it fails. The tool is
 // IMPACTSIM_PLOT_TOOL if set, else tools/plot.py of this source tree.
 bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra = "");
+// The plots of a run's files in dir (`plot.py run DIR --nq N`).
+bool plot_run(const std::string& dir, const Scene& scene);
 
 }  // namespace impactsim

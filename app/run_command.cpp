@@ -63,7 +63,7 @@ int run_command(const RunOptions& options) {
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
                     events.rows(), events_path);
-      if (options.plot) run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq));  // up to the failure
+      if (options.plot) plot_run(dir, scene);  // up to the failure
       return kExitSimulation;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -76,7 +76,7 @@ int run_command(const RunOptions& options) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  if (options.plot && !run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq))) return kExitOutput;
+  if (options.plot && !plot_run(dir, scene)) return kExitOutput;
   return kExitOk;
 }
 
