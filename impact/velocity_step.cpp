@@ -1,0 +1,57 @@
+#include "impact/velocity_step.hpp"
+
+#include <Eigen/Cholesky>
+
+#include "impact/coulomb_lcp.hpp"
+
+namespace impactsim {
+
+VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
+                                 const LcpOptions& options) {
+  VelocityStep out;
+  const int m = c.contacts(), td = c.tangent_dim, nv = static_cast<int>(b.size());
+  const Eigen::LLT<Eigen::MatrixXd> M_llt(c.M);
+  if (M_llt.info() != Eigen::Success) {
+    out.ok = false;
+    out.diagnostic = "the mass matrix is not positive definite";
+    return out;
+  }
+  Eigen::MatrixXd J(m + m * td, nv);
+  J << c.J_n, c.J_t;
+  // P b and P J^T: M^-1 applied, then the joint directions projected out.
+  Eigen::VectorXd Pb = M_llt.solve(b);
+  Eigen::MatrixXd PJT = M_llt.solve(J.transpose());
+  Eigen::MatrixXd Minv_nuT;
+  Eigen::LLT<Eigen::MatrixXd> S_llt;
+  if (nu.rows() > 0) {
+    Minv_nuT = M_llt.solve(nu.transpose());
+    S_llt.compute(nu * Minv_nuT);
+    if (S_llt.info() != Eigen::Success) {
+      out.ok = false;
+      out.diagnostic = "the joint constraints are dependent (nu M^-1 nu^T is singular)";
+      return out;
+    }
+    Pb -= Minv_nuT * S_llt.solve(nu * Pb);
+    PJT -= Minv_nuT * S_llt.solve(nu * PJT);
+  }
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(m + m * td);
+  if (m > 0) {
+    const CoulombLcp lcp = build_coulomb_lcp(J * PJT, J * Pb, td, c.mu, c.friction_directions);
+    const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
+    out.lcp_variables = static_cast<int>(lcp.w.size());
+    out.residual = s.residual;
+    if (!s.ok()) {
+      out.ok = false;
+      out.diagnostic = "LCP with " + std::to_string(out.lcp_variables) + " variables: " + describe(s.status) +
+                       " (residual " + std::to_string(s.residual) + ")";
+    }
+    f = coulomb_forces(lcp, s.z);
+  }
+  out.y = Pb + PJT * f;
+  out.c_n = f.head(m);
+  out.c_t = f.tail(m * td);
+  if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J.transpose() * f));
+  return out;
+}
+
+}  // namespace impactsim

@@ -1,0 +1,31 @@
+#pragma once
+// One step of the Gavrea-Anitescu-Potra time-stepping family, solved for the weighted velocity
+// y = alpha v^{l+1} + (1 - alpha) v^l (digest §2.5): find y and impulses with
+//   M y - nu^T c_nu - J_n^T c_n - J_t^T c_t = b,      nu y = 0   (joints, (4.4c)),
+// and the polyhedral Coulomb law of impact/coulomb_lcp.hpp on [J_n; J_t] y ((4.4d-f)).
+// The caller forms b = M v^l + alpha h k (the explicit forces); the inelastic impact LCP of the
+// scheme is the same problem with b = M v- (alpha = 1, h = 0). Impulses are the alpha-scaled ones
+// of the digest (N s); signs as in impact_law.hpp. The joint impulses are eliminated with the
+// projected inverse P = M^-1 - M^-1 nu^T (nu M^-1 nu^T)^-1 nu M^-1 (§2.6), so nu must have full row rank.
+#include <string>
+
+#include "impact/impact_law.hpp"
+#include "impact/lcp.hpp"
+
+namespace impactsim {
+
+struct VelocityStep {
+  Eigen::VectorXd y;
+  Eigen::VectorXd c_nu;      // joint impulses (rows of nu)
+  Eigen::VectorXd c_n;       // per contact, >= 0
+  Eigen::VectorXd c_t;       // per contact, tangent coordinates
+  int lcp_variables = 0;
+  double residual = 0.0;     // lcp_residual of the solution (0 without contacts)
+  bool ok = true;
+  std::string diagnostic;
+};
+
+VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
+                                 const LcpOptions& options = {});
+
+}  // namespace impactsim
