@@ -67,6 +67,8 @@ class ContactDynamics {
   Eigen::Ref<const Eigen::MatrixXd> J(int i) const { return J_.middleRows(i * (1 + td_), 1 + td_); }
   Eigen::Ref<const Eigen::VectorXd> Jdot_v(int i) const { return Jdot_v_.segment(i * (1 + td_), 1 + td_); }
   const Eigen::MatrixXd& M() const { return fd_M_; }
+  // C(q, v) at the last update: gravity, Coriolis and centrifugal terms (M vdot = tau - C + ...).
+  const Eigen::VectorXd& C() const { return C_; }
   // World position of contact i's feature centre on its body A at the last update (A a body).
   Vec3 feature_point(int i) const {
     const ContactDef& c = contacts_.contact(i);

@@ -1,0 +1,159 @@
+#include "core/drumwright.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+
+namespace impactsim {
+namespace {
+
+class DrumwrightStepper {
+ public:
+  DrumwrightStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
+                    const SimulationSettings& settings, const ContactSettings& contact_settings,
+                    const DrumwrightSettings& scheme, const HybridCallbacks& callbacks, const StepSink& steps,
+                    const ExternalForce& force)
+      : model_(model), contacts_(contacts), pins_(pins), settings_(settings), scheme_(scheme),
+        callbacks_(callbacks), steps_(steps), force_(force), cd_(model, contacts, contact_settings),
+        pin_kin_(model), output_(model, settings, callbacks.sample), touching_(contact_settings.distance_tolerance) {
+    options_.problem = scheme.problem;
+    options_.cone = scheme.cone;
+    options_.friction_directions = scheme.friction_directions;
+  }
+
+  FixedStepStats run(const State& initial) {
+    q_ = initial.q;
+    v_ = initial.v;
+    output_.first(q_, v_);
+    const double h = scheme_.h;
+    while (t_ < settings_.t_end - 1e-9 * h) {
+      const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
+      step(hs);
+      if (!q_.allFinite() || !v_.allFinite()) throw SimulationError(t_, "drumwright: the state is not finite");
+      if (callbacks_.stop && callbacks_.stop()) break;
+    }
+    stats_.samples = output_.rows();
+    return stats_;
+  }
+
+ private:
+  // The rows at (q_, v_): G, phi0, Gdot v0, K, B, and the problem's row layout.
+  void assemble(SoftConstraintProblem& p) {
+    const int td = contacts_.tangent_dim();
+    std::vector<int> in;
+    for (int i = 0; i < contacts_.size(); ++i) {
+      stats_.min_phi = std::min(stats_.min_phi, cd_.frame(i).phi);
+      if (cd_.frame(i).phi <= touching_) in.push_back(i);
+    }
+    std::vector<bool> need(contacts_.size(), false);
+    for (int i : in) need[i] = true;
+    cd_.update_jacobians(need, true);
+    int rows = 0;
+    if (!pins_.empty()) {
+      evaluate_pins(model_, pins_, q_, v_, pin_kin_, pin_state_);
+      rows = static_cast<int>(pin_state_.phi.size());
+      stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
+    }
+    for (int i : in) rows += 1 + (contacts_.contact(i).mu > 0 ? td : 0);
+    G_.setZero(rows, model_.nv);
+    phi_.setZero(rows);
+    gdot_v_.setZero(rows);
+    K_.setZero(rows);
+    B_.setZero(rows);
+    p.bilateral.clear();
+    p.contacts.clear();
+    p.tangent_dim = td;
+    int r = 0;
+    for (; r < static_cast<int>(pin_state_.phi.size()) && !pins_.empty(); ++r) {
+      G_.row(r) = pin_state_.G.row(r);
+      phi_(r) = pin_state_.phi(r);
+      gdot_v_(r) = pin_state_.Gdot_v(r);
+      K_(r) = scheme_.K_pin;
+      B_(r) = scheme_.B_pin;
+      p.bilateral.push_back(r);
+    }
+    for (int i : in) {
+      const double mu = contacts_.contact(i).mu;
+      SoftContactRows c{r, mu > 0 ? r + 1 : -1, mu};
+      p.contacts.push_back(c);
+      const int n = mu > 0 ? 1 + td : 1;
+      G_.middleRows(r, n) = cd_.J(i).topRows(n);
+      gdot_v_.segment(r, n) = cd_.Jdot_v(i).head(n);
+      phi_(r) = std::min(cd_.frame(i).phi, 0.0);
+      K_(r) = scheme_.K_n;
+      B_(r) = scheme_.B_n;
+      B_.segment(r + 1, n - 1).setConstant(scheme_.tangent_damping());
+      r += n;
+    }
+  }
+
+  void step(double hs) {
+    cd_.update_dynamics(q_, v_);
+    SoftConstraintProblem p;
+    assemble(p);
+    f_ = -cd_.C();
+    if (force_) {
+      tau_.setZero(model_.nv);
+      force_(t_, q_, v_, tau_);
+      f_ += tau_;
+    }
+    llt_.compute(cd_.M());
+    if (llt_.info() != Eigen::Success) throw SimulationError(t_, "drumwright: the mass matrix is singular");
+    a_ = llt_.solve(f_);
+    Minv_GT_ = llt_.solve(G_.transpose());
+    p.S = G_ * Minv_GT_;
+    const Eigen::VectorXd phidot = G_ * v_;
+    p.r = -K_.cwiseProduct(phi_) - (hs * K_ + B_).cwiseProduct(phidot + hs * (G_ * a_) + hs * gdot_v_);
+    if (scheme_.gdot_term && p.r.size() > 0) p.r -= p.S.completeOrthogonalDecomposition().solve(gdot_v_);
+    p.W = hs * hs * K_ + hs * B_;
+    options_.zeta = scheme_.zeta > 0 ? scheme_.zeta : 1.0 / hs;
+    const SoftSolution s = solve_soft_constraints(p, options_);
+    if (p.r.size() > 0) {
+      ++stats_.solves;
+      stats_.max_residual = std::max(stats_.max_residual, s.residual);
+    }
+    if (!s.ok) throw SimulationError(t_, "drumwright at t = " + std::to_string(t_) + " s: " + s.diagnostic);
+    v1_ = v_ + hs * (Minv_GT_ * s.lambda + a_);
+    integrate_configuration(model_, q_, v1_, hs, q1_);
+    output_.step(t_, q_, t_ + hs, q1_, v1_);
+    stats_.variation_v += (v1_ - v_).lpNorm<1>();
+    stats_.variation_weighted = stats_.variation_v;
+    ++stats_.steps;
+    t_ += hs;
+    q_.swap(q1_);
+    v_.swap(v1_);
+    if (steps_) steps_(StepRecord{t_, q_, v_, v_});
+  }
+
+  const Model& model_;
+  const ContactModel& contacts_;
+  const std::vector<PinDef>& pins_;
+  const SimulationSettings& settings_;
+  const DrumwrightSettings& scheme_;
+  const HybridCallbacks& callbacks_;
+  const StepSink& steps_;
+  const ExternalForce& force_;
+  ContactDynamics cd_;
+  Kinematics pin_kin_;
+  PinState pin_state_;
+  StepOutput output_;
+  SoftSolverOptions options_;
+  FixedStepStats stats_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  double touching_;  // contacts with phi up to this are in, their deformation min(phi, 0)
+  double t_ = 0.0;
+  Eigen::VectorXd q_, v_, q1_, v1_, f_, tau_, a_, phi_, gdot_v_, K_, B_;
+  Eigen::MatrixXd G_, Minv_GT_;
+};
+
+}  // namespace
+
+FixedStepStats simulate_drumwright(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
+                                   const SimulationSettings& settings, const ContactSettings& contact_settings,
+                                   const DrumwrightSettings& scheme, const State& initial,
+                                   const HybridCallbacks& callbacks, const StepSink& steps,
+                                   const ExternalForce& force) {
+  DrumwrightStepper stepper(model, contacts, pins, settings, contact_settings, scheme, callbacks, steps, force);
+  return stepper.run(initial);
+}
+
+}  // namespace impactsim

@@ -1,0 +1,47 @@
+#include "core/fixed_step.hpp"
+
+#include <cmath>
+
+#include "core/joint.hpp"
+
+namespace impactsim {
+
+StepOutput::StepOutput(const Model& model, const SimulationSettings& settings, const SampleSink& sink)
+    : model_(model), settings_(settings), sink_(sink),
+      last_(static_cast<long>(std::ceil(settings.t_end / settings.output_interval - 1e-9))), q_(model.nq) {}
+
+double StepOutput::time(long k) const {
+  return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
+}
+
+void StepOutput::emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const auto [kinetic, potential] = energies(model_, q, v);
+  if (sink_) sink_(Sample{t, q, v, kinetic, potential});
+  ++next_;
+}
+
+void StepOutput::first(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  next_ = 0;
+  emit(0.0, q, v);
+}
+
+void StepOutput::step(double t0, const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1,
+                      const Eigen::VectorXd& v) {
+  const double eps = 1e-9 * (t1 - t0);
+  while (next_ <= last_ && time(next_) <= t1 + eps) {
+    const double t = time(next_);
+    const double s = t1 > t0 ? std::clamp((t - t0) / (t1 - t0), 0.0, 1.0) : 1.0;
+    q_ = q0 + s * (q1 - q0);
+    for (const Body& b : model_.bodies) joint_normalize(b.joint, q_.data() + b.joint.q_index);
+    emit(t, q_, v);
+  }
+}
+
+void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+                             Eigen::VectorXd& out) {
+  out.resize(q.size());
+  for (const Body& b : model.bodies)
+    joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
+}
+
+}  // namespace impactsim

@@ -1,0 +1,63 @@
+#pragma once
+// What the fixed-step (time-stepping) integrators share: their step records, statistics and the
+// rows they write. A step from t_l to t_{l+1} reports rows at the output times it passes, with q
+// linear between q^l and q^{l+1} and v the velocity that holds on the step: the continuous-time
+// reconstruction (q^{h,alpha}, v^{h,alpha}) of Gavrea, Anitescu and Potra (4.9), (4.12).
+#include <functional>
+
+#include "core/model.hpp"
+#include "core/simulate.hpp"
+
+namespace impactsim {
+
+// Generalized forces added to the model's own (gravity and velocity products), N or N m per entry
+// of v, at (t, q, v). For tests and scripted loads; scenes have none.
+using ExternalForce = std::function<void(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau)>;
+
+// One completed step: end time, q^{l+1}, v^{l+1} and the weighted velocity v^{l+1,alpha} (equal to
+// v^{l+1} for alpha = 1 and for Drumwright's scheme).
+struct StepRecord {
+  double t = 0.0;
+  const Eigen::VectorXd& q;
+  const Eigen::VectorXd& v;
+  const Eigen::VectorXd& v_weighted;
+};
+using StepSink = std::function<void(const StepRecord&)>;
+
+struct FixedStepStats {
+  long steps = 0;
+  long impacts = 0;             // collisions found inside steps (time-stepping only)
+  long solves = 0;              // LCPs or QPs solved
+  double max_residual = 0.0;    // worst LCP residual or QP gap bound
+  long samples = 0;
+  double min_phi = 0.0;         // deepest penetration at a step's start [m]
+  double max_pin_drift = 0.0;   // largest |phi| of a pin row at a step's start [m]
+  double variation_v = 0.0;     // total variation of v^l, sum over steps of |v^{l+1} - v^l|_1
+  double variation_weighted = 0.0;  // the same of v^{l,alpha}, the sequence the convergence theory bounds
+};
+
+// Writes the output rows of a fixed-step run.
+class StepOutput {
+ public:
+  StepOutput(const Model& model, const SimulationSettings& settings, const SampleSink& sink);
+  void first(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The step from (t0, q0) to (t1, q1) on which the velocity is v.
+  void step(double t0, const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1, const Eigen::VectorXd& v);
+  long rows() const { return next_; }
+
+ private:
+  double time(long k) const;
+  void emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  const Model& model_;
+  const SimulationSettings& settings_;
+  const SampleSink& sink_;
+  long next_ = 0, last_ = 0;
+  Eigen::VectorXd q_;
+};
+
+// q moved by v dt along every joint's manifold.
+void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+                             Eigen::VectorXd& out);
+
+}  // namespace impactsim
