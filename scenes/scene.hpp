@@ -7,8 +7,11 @@
 #include "collision/contact.hpp"
 #include "collision/shape.hpp"
 #include "core/contact_dynamics.hpp"
+#include "core/drumwright.hpp"
 #include "core/model.hpp"
+#include "core/pin.hpp"
 #include "core/simulate.hpp"
+#include "core/time_stepping.hpp"
 #include "impact/laws.hpp"
 #include "scenes/randomize.hpp"
 
@@ -33,6 +36,11 @@ struct OutcomeDef {
   double scale = 1.0;     // final_value: 180 / pi for `_deg`
 };
 
+// How a scene is integrated: the hybrid event loop, or one of the fixed-step schemes it is
+// cross-checked against (core/time_stepping.hpp, core/drumwright.hpp).
+enum class Integrator { event_driven, time_stepping, drumwright };
+std::string integrator_name(Integrator integrator);
+
 struct Scene {
   std::string name;
   std::string description;
@@ -40,11 +48,15 @@ struct Scene {
   Model model;
   std::vector<Geometry> geometries;
   std::vector<ContactDef> contacts;
+  std::vector<PinDef> pins;                 // `constraints`: fixed-step integrators only
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
   std::vector<OutcomeDef> outcomes;         // extra columns of batch's runs.csv
   SimulationSettings simulation;
   ContactSettings contact;
+  Integrator integrator = Integrator::event_driven;
+  TimeSteppingSettings time_stepping;
+  DrumwrightSettings drumwright;
   std::string law = "anitescu-potra";
   LawSettings laws;
   unsigned long long seed = 0;

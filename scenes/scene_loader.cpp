@@ -11,6 +11,7 @@
 #include "core/joint.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "scenes/scene_integrators.hpp"
 #include "scenes/scene_contacts.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -244,20 +245,6 @@ void read_law(const Field& f, Scene& scene) {
   }
 }
 
-// One of a fixed set of words, as its enum value: "expected a, b or c, found 'x'" otherwise.
-template <class E>
-E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> options) {
-  const std::string word = f.text();
-  std::vector<std::string> names;
-  for (const auto& [name, value] : options) {
-    if (word == name) return value;
-    names.emplace_back(name);
-  }
-  std::string expected = names[0];
-  for (size_t k = 1; k < names.size(); ++k) expected += (k + 1 == names.size() ? " or " : ", ") + names[k];
-  f.fail("expected " + expected + ", found '" + word + "'");
-}
-
 int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
   const std::string name = f.text();
   for (size_t i = 0; i < contacts.size(); ++i)
@@ -317,7 +304,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
 
 SimulationSettings read_simulation(const Field& f) {
   f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps", "law", "seed",
-                "contact", "routh", "sequential", "propagative"});
+                "contact", "routh", "sequential", "propagative", "integrator", "time_stepping", "drumwright"});
   SimulationSettings s;
   s.t_end = f.require("t_end").positive();
   if (f.has("output_interval")) s.output_interval = f.child("output_interval").positive();
@@ -438,8 +425,8 @@ std::string stem_of(const std::string& path) {
 
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
-  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "randomize", "outcomes",
-                   "simulation", "output"});
+  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "constraints", "randomize",
+                   "outcomes", "simulation", "output"});
   Scene scene;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
@@ -503,6 +490,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
       if (scene.geometries[i].name == scene.geometries[j].name)
         root.fail("two shapes are named '" + scene.geometries[i].name + "'; shape names must be unique");
   scene.contacts = read_contacts(root.child("contacts"), root.child("materials"), model, scene.geometries);
+  scene.pins = read_pins(root.child("constraints"), model, scene.initial.q);
   scene.randomize = read_randomize(root.child("randomize"), model);
   scene.outcomes = read_outcomes(root.child("outcomes"), model, scene.contacts);
 
@@ -511,6 +499,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   scene.contact = read_contact_settings(simulation.child("contact"));
   read_law(simulation, scene);
   scene.laws = read_law_settings(simulation, scene.contacts);
+  read_integrator(simulation, root.child("constraints"), scene);
   if (root.has("output")) scene.output = read_output(root.child("output"));
   return scene;
 }

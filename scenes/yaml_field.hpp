@@ -79,6 +79,20 @@ class Field {
   YAML::Mark mark_;
 };
 
+// One of a fixed set of words, as its enum value: "expected a, b or c, found 'x'" otherwise.
+template <class E>
+E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> options) {
+  const std::string word = f.text();
+  std::vector<std::string> names;
+  for (const auto& [name, value] : options) {
+    if (word == name) return value;
+    names.emplace_back(name);
+  }
+  std::string expected = names[0];
+  for (size_t k = 1; k < names.size(); ++k) expected += (k + 1 == names.size() ? " or " : ", ") + names[k];
+  f.fail("expected " + expected + ", found '" + word + "'");
+}
+
 // Parses a whole YAML file (or text, for tests); syntax errors become SceneErrors.
 YAML::Node parse_yaml_file(const std::string& path);
 YAML::Node parse_yaml_text(const std::string& text, const std::string& name);

@@ -72,7 +72,14 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"outcome_unknown_contact.yaml", "outcomes[0].closed", "unknown contact 'B'"},
         BadScene{"outcome_unknown_coordinate.yaml", "outcomes[0].final", "unknown coordinate 'ball.z'"},
         BadScene{"outcome_two_kinds.yaml", "outcomes[1]", "exactly one of final"},
-        BadScene{"contact_ahead_of_unknown.yaml", "contacts[0].only_ahead_of", "unknown contact 'B'"}};
+        BadScene{"contact_ahead_of_unknown.yaml", "contacts[0].only_ahead_of", "unknown contact 'B'"},
+        BadScene{"pin_with_event_driven.yaml", "constraints[0]", "pins need integrator: time-stepping or drumwright"},
+        BadScene{"pin_unknown_body.yaml", "constraints[0].body", "unknown body 'rod'"},
+        BadScene{"drumwright_lcp_circular.yaml", "simulation.drumwright.cone", "the exact LCP takes a polyhedral cone"},
+        BadScene{"unknown_integrator.yaml", "simulation.integrator",
+                 "expected event-driven, time-stepping or drumwright, found 'rk4'"},
+        BadScene{"unknown_time_stepping_scheme.yaml", "simulation.time_stepping.scheme",
+                 "expected anitescu-potra or trapezoidal, found 'midpoint'"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 
