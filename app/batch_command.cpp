@@ -22,6 +22,7 @@
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
+#include "app/simulate_scene.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 
@@ -115,8 +116,7 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
   }
   std::string status = "ok";
   try {
-    simulate_hybrid(scene.model, contacts, law, files ? scene.simulation : final_row_only(scene.simulation),
-                    scene.contact, initial, rng, cb);
+    simulate_scene(scene, files ? scene.simulation : final_row_only(scene.simulation), law, initial, rng, cb);
   } catch (const SimulationError& e) {
     status = "failed";
     t_final = e.time();

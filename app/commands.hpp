@@ -23,6 +23,18 @@ struct RunOptions {
   long long seed = -1;     // < 0 = the scene's simulation.seed
   long long run = -1;      // >= 0: replay run `run` of a batch seeded with `seed`
   bool plot = false;       // also write PNGs (and a GIF of a planar scene) with tools/plot.py
+  std::string integrator;  // "" = the scene's simulation.integrator
+  double step = 0.0;       // > 0: the fixed-step integrators' h
+};
+
+struct ConvergeOptions {
+  std::string scene;
+  std::string output_dir;
+  std::string integrator;     // "" = the scene's, or time-stepping if the scene is event-driven
+  std::vector<double> steps;  // h values, at least two
+  std::string law;            // of the event-driven reference; "" = the scene's
+  long long seed = -1;
+  bool plot = false;
 };
 
 struct ImpactOptions {
@@ -57,6 +69,7 @@ int batch_command(const BatchOptions& options);
 int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir);
 int impact_command(const ImpactOptions& options);
 int check_command(const std::string& scene_path);
+int converge_command(const ConvergeOptions& options);
 
 // The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy.
 std::string describe_scene(const Scene& scene);

@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(CLI::NonNegativeNumber);
   run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and (planar scenes) animation.gif");
+  run_cmd->add_option("--integrator", run.integrator,
+                      "Integrator, overriding the scene's simulation.integrator (event-driven, time-stepping, drumwright)");
+  run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(CLI::PositiveNumber);
   add_verbosity(run_cmd, verbosity);
 
   std::string check_scene;
@@ -84,6 +87,21 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   add_verbosity(batch_cmd, verbosity);
 
+  ConvergeOptions converge;
+  CLI::App* converge_cmd = app.add_subcommand(
+      "converge", "Run a fixed-step integrator at several step sizes against the event-driven solution; write DIR/convergence.csv");
+  converge_cmd->add_option("scene", converge.scene, "Scene file (YAML)")->required();
+  converge_cmd->add_option("--steps", converge.steps, "Step sizes h, comma-separated (e.g. 0.01,0.005,0.0025)")
+      ->required()
+      ->delimiter(',');
+  converge_cmd->add_option("--integrator", converge.integrator,
+                           "time-stepping or drumwright (default: the scene's, time-stepping if it is event-driven)");
+  converge_cmd->add_option("-o,--output", converge.output_dir, "Output directory (default as for run)");
+  converge_cmd->add_option("--law", converge.law, "Impact law of the event-driven reference");
+  converge_cmd->add_option("--seed", converge.seed, "Seed, overriding the scene's simulation.seed")->check(CLI::NonNegativeNumber);
+  converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
+  add_verbosity(converge_cmd, verbosity);
+
   std::vector<std::string> merge_inputs;
   std::string merge_output;
   CLI::App* merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
@@ -107,6 +125,7 @@ int main(int argc, char** argv) {
     return batch_command(batch);
   }
   if (*merge_cmd) return merge_command(merge_inputs, merge_output);
+  if (*converge_cmd) return converge_command(converge);
   if (*impact_cmd) {
     impact.orderings = orderings == "all";
     return impact_command(impact);

@@ -9,6 +9,7 @@
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
+#include "app/simulate_scene.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
@@ -16,8 +17,12 @@
 namespace impactsim {
 
 int run_command(const RunOptions& options) {
-  const std::optional<Scene> loaded = load_scene_or_report(options.scene);
+  std::optional<Scene> loaded = load_scene_or_report(options.scene);
   if (!loaded) return kExitScene;
+  if (const std::string error = override_integrator(*loaded, options.integrator, options.step); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitUsage;
+  }
   const Scene& scene = *loaded;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
   const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
@@ -33,15 +38,14 @@ int run_command(const RunOptions& options) {
   if (dir.empty()) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
   const std::string events_path = (std::filesystem::path(dir) / "events.csv").string();
-  spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, law {}, seed {}", scene.name,
+  spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, {}, law {}, seed {}", scene.name,
                scene.model.bodies.size(), scene.model.nq, scene.model.nv, scene.model.planar ? ", planar" : "",
-               scene.contacts.size(), law_name, seed);
+               scene.contacts.size(), describe_integrator(scene), law_name, seed);
 
   const auto start = std::chrono::steady_clock::now();
   try {
     RunFiles files(dir, scene);
     const CsvWriter &csv = files.trajectory(), &events = files.events();
-    const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
     HybridCallbacks callbacks = files.callbacks();
     std::unique_ptr<PoseWriter> poses;
     if (options.plot && scene.model.planar) {
@@ -56,9 +60,9 @@ int run_command(const RunOptions& options) {
     std::vector<double> drawn;
     const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
     for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
-    HybridStats stats;
+    RunReport stats;
     try {
-      stats = simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, initial, rng, callbacks);
+      stats = simulate_scene(scene, *law, initial, rng, callbacks);
     } catch (const SimulationError& e) {
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
@@ -70,8 +74,18 @@ int run_command(const RunOptions& options) {
     spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
                  stats.impacts, events_path);
     if (!scene.contacts.empty()) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
-    spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
-                 scene.simulation.t_end, wall, stats.accepted_steps, stats.rejected_steps, stats.rhs_evaluations);
+    if (scene.integrator == Integrator::event_driven) {
+      spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
+                   scene.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
+    } else {
+      spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
+                   scene.simulation.t_end, wall, stats.steps, stats.evaluations,
+                   scene.integrator == Integrator::drumwright && scene.drumwright.problem == SoftProblem::min_norm_qp ? "QPs" : "LCPs",
+                   stats.max_residual);
+      spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
+                   stats.variation_weighted);
+      if (!scene.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
+    }
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;

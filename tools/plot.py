@@ -10,6 +10,8 @@
                        of each contact), samples coloured by outcome class, Anitescu-Potra solutions
                        (anitescu_potra.csv) and sequential outcomes (sequential.csv) overlaid
   plot.py batch DIR    histograms.png: one histogram per varying numeric column of runs.csv
+  plot.py converge DIR convergence.png: each error of convergence.csv against the step size h,
+                       log-log, with slope-1 and slope-2 guides through the finest point
 
 Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV files impactsim
 writes. Exits non-zero with a message naming the file when an input is missing or malformed.
@@ -305,19 +307,45 @@ def plot_batch(directory):
     save(fig, os.path.join(directory, "histograms.png"))
 
 
+def plot_converge(directory):
+    header, rows = read_table(os.path.join(directory, "convergence.csv"))
+    if len(rows) < 2:
+        raise PlotError(f"{directory}/convergence.csv: needs at least two step sizes")
+    h = column(header, rows, "h")
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for name, label in (("q_error_max", "max |q - q_ref| over the rows"), ("q_error_final", "|q - q_ref| at t_end"),
+                        ("v_error_final", "|v - v_ref| at t_end")):
+        values = column(header, rows, name)
+        points = [(x, y) for x, y in zip(h, values) if y > 0]
+        if points:
+            ax.loglog(*zip(*points), "o-", label=label)
+    finest = min(h)
+    reference = column(header, rows, "q_error_max")[h.index(finest)]
+    if reference > 0:
+        for order, style in ((1, ":"), (2, "--")):
+            ax.loglog([finest, max(h)], [reference, reference * (max(h) / finest) ** order], "k" + style, lw=0.8,
+                      label=f"slope {order}")
+    ax.set_xlabel("step size h [s]")
+    ax.set_ylabel("error against the event-driven solution")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, os.path.join(directory, "convergence.png"))
+
+
 def main(argv):
     nq = None
     if len(argv) == 5 and argv[1] == "run" and argv[3] == "--nq" and argv[4].isdigit():
         nq = int(argv[4])
         argv = argv[:3]
-    if len(argv) != 3 or argv[1] not in ("run", "impact", "batch"):
+    if len(argv) != 3 or argv[1] not in ("run", "impact", "batch", "converge"):
         print(__doc__, file=sys.stderr)
         return 1
     try:
         if argv[1] == "run":
             plot_run(argv[2], nq)
         else:
-            {"impact": plot_impact, "batch": plot_batch}[argv[1]](argv[2])
+            {"impact": plot_impact, "batch": plot_batch, "converge": plot_converge}[argv[1]](argv[2])
     except PlotError as e:
         print(f"plot: {e}", file=sys.stderr)
         return 2

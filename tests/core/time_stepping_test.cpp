@@ -1,0 +1,287 @@
+// The fixed-step schemes (core/time_stepping.hpp, core/drumwright.hpp) against the papers'
+// examples, closed forms and the event-driven loop on the same scenes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/drumwright.hpp"
+#include "core/hybrid.hpp"
+#include "core/time_stepping.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+struct SteppedRun {
+  std::vector<double> t;
+  std::vector<Eigen::VectorXd> q, v;
+  std::vector<Event> events;
+  FixedStepStats stats;
+};
+
+HybridCallbacks collect(SteppedRun& r) {
+  HybridCallbacks cb;
+  cb.sample = [&](const Sample& s) {
+    r.t.push_back(s.t);
+    r.q.push_back(s.q);
+    r.v.push_back(s.v);
+  };
+  cb.event = [&](const Event& e) { r.events.push_back(e); };
+  return cb;
+}
+
+SteppedRun run(const Scene& scene, Integrator integrator, const StepSink& steps = {}, const ExternalForce& force = {}) {
+  SteppedRun r;
+  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
+  const HybridCallbacks cb = collect(r);
+  if (integrator == Integrator::time_stepping) {
+    r.stats = simulate_time_stepping(scene.model, contacts, scene.pins, scene.simulation, scene.contact,
+                                     scene.time_stepping, scene.initial, cb, steps, force);
+  } else if (integrator == Integrator::drumwright) {
+    r.stats = simulate_drumwright(scene.model, contacts, scene.pins, scene.simulation, scene.contact, scene.drumwright,
+                                  scene.initial, cb, steps, force);
+  } else {
+    const auto law = make_law(scene.law, scene.laws);
+    Rng rng(scene.seed);
+    simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  }
+  return r;
+}
+
+Scene shipped(const std::string& name) {
+  return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+}
+
+// A planar point mass on a table (contact at its centre, so friction exerts no torque).
+Scene block_on_table(double mu, double x0) {
+  return load_scene_text(R"(
+world:
+  gravity: [0, -9.81, 0]
+  shapes: [{name: table, type: halfspace, normal: [0, 1, 0]}]
+bodies:
+  - {name: block, joint: {type: planar}, mass: 1, inertia: [1, 1, 1], initial: {x: )" + std::to_string(x0) + R"(}}
+contacts:
+  - {name: c, body: block, point: [0, 0, 0], with: table, mu: )" + std::to_string(mu) + R"(}
+simulation: {t_end: 10.0, output_interval: 1.0, integrator: time-stepping, time_stepping: {h: 0.01}}
+)", "block_on_table.yaml");
+}
+
+TEST(TimeStepping, Example91TrapezoidalVelocityAlternatesWhileTheWeightedOneIsZero) {
+  // Gavrea-Anitescu-Potra §9.1: a joint q = 0 with an inconsistent initial velocity eps.
+  Scene s = load_scene_text(R"(
+world: {gravity: [0, 0, 0]}
+bodies:
+  - {name: b, joint: {type: planar}, mass: 1, inertia: [1, 1, 1], initial: {vx: 1.0e-3}}
+constraints:
+  - {name: joint, type: pin, body: b}
+simulation: {t_end: 0.1, integrator: time-stepping, time_stepping: {scheme: trapezoidal, h: 0.01}}
+)", "example_9_1.yaml");
+  std::vector<double> v, y, x;
+  const SteppedRun r = run(s, Integrator::time_stepping, [&](const StepRecord& k) {
+    v.push_back(k.v(0));
+    y.push_back(k.v_weighted(0));
+    x.push_back(k.q(0));
+  });
+  ASSERT_EQ(v.size(), 10u);
+  for (size_t l = 0; l < v.size(); ++l) {
+    EXPECT_NEAR(v[l], (l % 2 == 0 ? -1e-3 : 1e-3), 1e-15) << l;  // v^l = (-1)^l eps
+    EXPECT_NEAR(y[l], 0.0, 1e-15);
+    EXPECT_NEAR(x[l], 0.0, 1e-15);
+  }
+  EXPECT_NEAR(r.stats.variation_v, 2e-3 * 10, 1e-12);  // 2 eps per step
+  EXPECT_NEAR(r.stats.variation_weighted, 1e-3, 1e-12);       // the single drop from eps to 0
+}
+
+// §9.2: m = 1, k(t) = 8 cos t along the table, mu = 0.8, q0 = (3, 0), h = 0.01, T = 10 s.
+struct StickSlip {
+  std::vector<double> x_at_second;
+  double variation_v = 0.0, variation_y = 0.0, max_speed = 0.0;
+};
+
+StickSlip stick_slip(double alpha) {
+  Scene s = block_on_table(0.8, 3.0);
+  s.time_stepping.alpha = alpha;
+  StickSlip out;
+  const ExternalForce push = [](double t, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+    tau(0) = 8 * std::cos(t);
+  };
+  double v_prev = 0.0, y_prev = 0.0;
+  const SteppedRun r = run(s, Integrator::time_stepping, [&](const StepRecord& k) {
+    out.variation_v += std::abs(k.v(0) - v_prev);
+    out.variation_y += std::abs(k.v_weighted(0) - y_prev);
+    out.max_speed = std::max(out.max_speed, std::abs(k.v_weighted(0)));
+    v_prev = k.v(0);
+    y_prev = k.v_weighted(0);
+  }, push);
+  for (size_t k = 0; k < r.t.size(); ++k) out.x_at_second.push_back(r.q[k](0));
+  return out;
+}
+
+TEST(TimeStepping, Example92StickSlipBlockMatchesTheReproduction) {
+  // Digest §5.2's reproduction (not printed in the paper): x(1), x(4), x(7), x(10) and the total
+  // variations; v^l chatters in sticking phases while v^{l,alpha} is zero.
+  const StickSlip half = stick_slip(0.5);
+  ASSERT_EQ(half.x_at_second.size(), 11u);
+  EXPECT_NEAR(half.x_at_second[1], 3.004341, 2e-6);
+  EXPECT_NEAR(half.x_at_second[4], 2.991278, 2e-6);
+  EXPECT_NEAR(half.x_at_second[7], 3.004300, 2e-6);
+  EXPECT_NEAR(half.x_at_second[10], 2.991253, 2e-6);
+  EXPECT_NEAR(half.variation_v, 2.156, 2e-3);
+  EXPECT_NEAR(half.variation_y, 0.279, 2e-3);
+  EXPECT_NEAR(half.max_speed, 0.0396, 1e-4);
+  const StickSlip one = stick_slip(1.0);
+  EXPECT_NEAR(one.x_at_second[10], 2.991048, 2e-6);
+  EXPECT_NEAR(one.variation_v, 0.274, 2e-3);
+  EXPECT_NEAR(one.variation_y, one.variation_v, 1e-12);
+}
+
+TEST(TimeStepping, InelasticBallComesToRestOnEveryIntegrator) {
+  Scene s = shipped("bouncing_ball");
+  s.contacts[0].e = 0.0;
+  // Drumwright's stiff contact turns the depth d reached inside the step of first touch into an
+  // outgoing speed d / h (implicit Euler restores it in one step), so its ball rebounds a few times
+  // with a random-looking restitution before it rests; the others stop at the first impact.
+  s.simulation.t_end = 4.0;
+  const double r0 = 0.1, t_impact = std::sqrt(2 * 1.0 / 9.81);
+  for (Integrator i : {Integrator::event_driven, Integrator::time_stepping, Integrator::drumwright}) {
+    for (double alpha : {1.0, 0.5}) {
+      if (i != Integrator::time_stepping && alpha != 1.0) continue;
+      s.time_stepping.alpha = alpha;
+      const SteppedRun r = run(s, i);
+      const Eigen::VectorXd& q = r.q.back();
+      EXPECT_NEAR(q(2), r0, 1e-6) << integrator_name(i) << " alpha " << alpha;
+      if (std::abs(q(2) - r0) > 1e-6)
+        for (const Event& e : r.events) ADD_FAILURE() << e.kind << " at " << e.t;
+      EXPECT_LT(r.v.back().norm(), 1e-6) << integrator_name(i);
+      // Before the impact every integrator follows free fall within its O(h) error.
+      const size_t k = static_cast<size_t>(0.4 / s.simulation.output_interval);
+      EXPECT_NEAR(r.q[k](2), 1.1 - 0.5 * 9.81 * r.t[k] * r.t[k], 0.02) << integrator_name(i);
+      if (i == Integrator::time_stepping) {
+        ASSERT_EQ(r.events.size(), 1u);
+        // Located on the Hermite interpolant of a discrete free fall that is O(h) off.
+        EXPECT_NEAR(r.events[0].t, t_impact, 2 * s.time_stepping.h);
+        EXPECT_LE(r.events[0].kinetic_after, r.events[0].kinetic_before);
+      }
+    }
+  }
+}
+
+TEST(TimeStepping, RestingBlockStaysAtRest) {
+  Scene s = shipped("rocking_block");
+  // Put the block down flat, at rest.
+  const int y = 1;
+  s.initial.q(y) = s.initial.q(y) - 0.0;  // the scene drops it from its resting height
+  s.initial.v.setZero();
+  for (Integrator i : {Integrator::event_driven, Integrator::time_stepping, Integrator::drumwright}) {
+    const SteppedRun r = run(s, i);
+    EXPECT_NEAR(r.q.back()(0), s.initial.q(0), 1e-7) << integrator_name(i);
+    EXPECT_NEAR(r.q.back()(2), s.initial.q(2), 1e-7) << integrator_name(i);
+    EXPECT_LT(r.v.back().norm(), 1e-6) << integrator_name(i);
+  }
+}
+
+// d(t) = 1/2 g (sin a - mu cos a) t^2 while sliding, 0 when mu >= tan a.
+double slide_distance(double mu, double t) {
+  const double a = 15 * std::numbers::pi / 180;
+  return std::max(0.0, 0.5 * 9.81 * (std::sin(a) - mu * std::cos(a)) * t * t);
+}
+
+double travelled(const SteppedRun& r) {
+  const Eigen::Vector3d d(r.q.back()(0) - r.q.front()(0), r.q.back()(1) - r.q.front()(1), r.q.back()(2) - r.q.front()(2));
+  return d.norm();
+}
+
+TEST(TimeStepping, BoxOnInclineWithinOrderH) {
+  for (const char* name : {"box_on_incline_mu0", "box_on_incline_mu0125", "box_on_incline_mu025", "box_on_incline_mu0375"}) {
+    Scene s = shipped(name);
+    const double d = slide_distance(s.contacts[0].mu, 1.0);
+    for (double h : {0.01, 0.005}) {
+      s.time_stepping.h = h;
+      s.drumwright.h = h;
+      for (double alpha : {1.0, 0.5}) {
+        s.time_stepping.alpha = alpha;
+        const SteppedRun ts = run(s, Integrator::time_stepping);
+        EXPECT_NEAR(travelled(ts), d, 2 * 9.81 * h) << name << " h " << h << " alpha " << alpha;
+      }
+      const SteppedRun dw = run(s, Integrator::drumwright);
+      EXPECT_NEAR(travelled(dw), d, 2 * 9.81 * h) << name << " drumwright h " << h;
+    }
+  }
+}
+
+TEST(Drumwright, PendulumPinDriftShrinksAsHSquared) {
+  Scene s = shipped("drumwright_pendulum");
+  std::vector<double> drift;
+  for (double h : {1e-2, 1e-3, 1e-4}) {
+    s.drumwright.h = h;
+    drift.push_back(run(s, Integrator::drumwright).stats.max_pin_drift);
+  }
+  EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // the digest's reproduction, same bob
+  EXPECT_NEAR(drift[0] / drift[1], 100.0, 2.0);
+  EXPECT_NEAR(drift[1] / drift[2], 100.0, 2.0);
+}
+
+// A point contact (a block of huge inertia on one foot) on a 15 degree ramp.
+Scene block_on_ramp(double mu) {
+  return load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: slope, type: halfspace, normal: [-0.25881904510252074, 0, 0.96592582628906831]}]
+bodies:
+  - {name: b, joint: {type: free}, mass: 1, inertia: [1e9, 1e9, 1e9]}
+contacts:
+  - {name: foot, body: b, point: [0, 0, 0], with: slope, mu: )" + std::to_string(mu) + R"(}
+simulation: {t_end: 1.0, integrator: drumwright, drumwright: {problem: min-norm-qp, cone: circular}}
+)", "block_on_ramp.yaml");
+}
+
+TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
+  // Drumwright §6.4's four behaviours, exact LCP, polyhedral cone: above.  Here the box's corners
+  // and the paper's minimum-norm QP on the true cone.
+  const SteppedRun lcp = run(shipped("box_on_incline_mu0375"), Integrator::drumwright);
+  EXPECT_LT(travelled(lcp), 1e-6);
+  // The QP on one point contact: it sticks at mu = 0.375 with the paper's zeta = 1/h ...
+  EXPECT_LT(travelled(run(block_on_ramp(0.375), Integrator::drumwright)), 1e-6);
+  // ... but sliding, zeta = 1/h lets the contact buy a wider cone with normal force (the friction
+  // damper's excess is ~B_t |v_t|), and the block leaves the ramp (digest §5.3's zeta caveat).
+  Scene paper = block_on_ramp(0.125);
+  const SteppedRun lifted = run(paper, Integrator::drumwright);
+  EXPECT_GT(lifted.q.back()(2) - lifted.q.front()(2), 0.5);
+  // zeta = (h B_t)^2 weighs |lambda_n|^2 like the damper's excess and gives the slide.
+  for (double mu : {0.125, 0.25}) {
+    Scene s = block_on_ramp(mu);
+    s.drumwright.zeta = std::pow(s.drumwright.h * s.drumwright.tangent_damping(), 2);
+    EXPECT_NEAR(travelled(run(s, Integrator::drumwright)), slide_distance(mu, 1.0), 0.1 * slide_distance(mu, 1.0)) << mu;
+  }
+}
+
+TEST(TimeStepping, SphereStackStaysStackedOnEveryIntegrator) {
+  const Scene s = shipped("sphere_stack");
+  for (Integrator i : {Integrator::event_driven, Integrator::time_stepping, Integrator::drumwright}) {
+    const SteppedRun r = run(s, i);
+    const Eigen::VectorXd& q = r.q.back();
+    for (int b = 0; b < 4; ++b) {
+      EXPECT_NEAR(q(7 * b), 0.0, 1e-9) << integrator_name(i);
+      EXPECT_NEAR(q(7 * b + 1), 0.0, 1e-9) << integrator_name(i);
+      EXPECT_NEAR(q(7 * b + 2), 0.1 + 0.2 * b, 1e-6) << integrator_name(i) << " sphere " << b;
+    }
+    EXPECT_LT(r.v.back().norm(), 1e-5) << integrator_name(i);
+  }
+}
+
+TEST(TimeStepping, ImpactsNeverAddEnergyAndContactsDoNotSink) {
+  for (const char* name : {"sphere_stack", "rocking_block_tilted", "box_wall"}) {
+    const Scene s = shipped(name);
+    const SteppedRun r = run(s, Integrator::time_stepping);
+    ASSERT_FALSE(r.events.empty()) << name;
+    for (const Event& e : r.events) EXPECT_LE(e.kinetic_after, e.kinetic_before * (1 + 1e-12) + 1e-15) << name;
+    // Inactive contacts are caught at phi = 0 on the interpolant; active ones drift by O(h^2) per step.
+    EXPECT_GT(r.stats.min_phi, -1e-4) << name;
+    EXPECT_LT(r.stats.max_residual, 1e-9) << name;
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
