@@ -6,33 +6,17 @@
 namespace impactsim {
 namespace {
 
-class DrumwrightStepper {
+class DrumwrightStepper : public FixedStepper {
  public:
   DrumwrightStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
                     const SimulationSettings& settings, const ContactSettings& contact_settings,
                     const DrumwrightSettings& scheme, const HybridCallbacks& callbacks, const StepSink& steps,
                     const ExternalForce& force)
-      : model_(model), contacts_(contacts), pins_(pins), settings_(settings), scheme_(scheme),
-        callbacks_(callbacks), steps_(steps), force_(force), cd_(model, contacts, contact_settings),
-        pin_kin_(model), output_(model, settings, callbacks.sample), touching_(contact_settings.distance_tolerance) {
+      : FixedStepper(model, contacts, pins, settings, contact_settings, callbacks, steps, force, "drumwright"),
+        scheme_(scheme), touching_(contact_settings.distance_tolerance) {
     options_.problem = scheme.problem;
     options_.cone = scheme.cone;
     options_.friction_directions = scheme.friction_directions;
-  }
-
-  FixedStepStats run(const State& initial) {
-    q_ = initial.q;
-    v_ = initial.v;
-    output_.first(q_, v_);
-    const double h = scheme_.h;
-    while (t_ < settings_.t_end - 1e-9 * h) {
-      const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
-      step(hs);
-      if (!q_.allFinite() || !v_.allFinite()) throw SimulationError(t_, "drumwright: the state is not finite");
-      if (callbacks_.stop && callbacks_.stop()) break;
-    }
-    stats_.samples = output_.rows();
-    return stats_;
   }
 
  private:
@@ -49,9 +33,8 @@ class DrumwrightStepper {
     cd_.update_jacobians(need, true);
     int rows = 0;
     if (!pins_.empty()) {
-      evaluate_pins(model_, pins_, q_, v_, pin_kin_, pin_state_);
+      update_pins(q_, v_);
       rows = static_cast<int>(pin_state_.phi.size());
-      stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
     }
     for (int i : in) rows += 1 + (contacts_.contact(i).mu > 0 ? td : 0);
     G_.setZero(rows, model_.nv);
@@ -86,16 +69,11 @@ class DrumwrightStepper {
     }
   }
 
-  void step(double hs) {
+  void step(double hs) override {
     cd_.update_dynamics(q_, v_);
     SoftConstraintProblem p;
     assemble(p);
-    f_ = -cd_.C();
-    if (force_) {
-      tau_.setZero(model_.nv);
-      force_(t_, q_, v_, tau_);
-      f_ += tau_;
-    }
+    applied_forces(t_, f_);
     llt_.compute(cd_.M());
     if (llt_.info() != Eigen::Success) throw SimulationError(t_, "drumwright: the mass matrix is singular");
     a_ = llt_.solve(f_);
@@ -124,24 +102,11 @@ class DrumwrightStepper {
     if (steps_) steps_(StepRecord{t_, q_, v_, v_});
   }
 
-  const Model& model_;
-  const ContactModel& contacts_;
-  const std::vector<PinDef>& pins_;
-  const SimulationSettings& settings_;
   const DrumwrightSettings& scheme_;
-  const HybridCallbacks& callbacks_;
-  const StepSink& steps_;
-  const ExternalForce& force_;
-  ContactDynamics cd_;
-  Kinematics pin_kin_;
-  PinState pin_state_;
-  StepOutput output_;
   SoftSolverOptions options_;
-  FixedStepStats stats_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   double touching_;  // contacts with phi up to this are in, their deformation min(phi, 0)
-  double t_ = 0.0;
-  Eigen::VectorXd q_, v_, q1_, v1_, f_, tau_, a_, phi_, gdot_v_, K_, B_;
+  Eigen::VectorXd q1_, v1_, f_, a_, phi_, gdot_v_, K_, B_;
   Eigen::MatrixXd G_, Minv_GT_;
 };
 
@@ -153,7 +118,7 @@ FixedStepStats simulate_drumwright(const Model& model, const ContactModel& conta
                                    const HybridCallbacks& callbacks, const StepSink& steps,
                                    const ExternalForce& force) {
   DrumwrightStepper stepper(model, contacts, pins, settings, contact_settings, scheme, callbacks, steps, force);
-  return stepper.run(initial);
+  return stepper.run(initial, scheme.h);
 }
 
 }  // namespace impactsim

@@ -1,5 +1,6 @@
 #include "core/fixed_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/joint.hpp"
@@ -35,6 +36,41 @@ void StepOutput::step(double t0, const Eigen::VectorXd& q0, double t1, const Eig
     for (const Body& b : model_.bodies) joint_normalize(b.joint, q_.data() + b.joint.q_index);
     emit(t, q_, v);
   }
+}
+
+FixedStepper::FixedStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
+                           const SimulationSettings& settings, const ContactSettings& contact_settings,
+                           const HybridCallbacks& callbacks, const StepSink& steps, const ExternalForce& force,
+                           std::string name)
+    : model_(model), contacts_(contacts), pins_(pins), settings_(settings), callbacks_(callbacks), steps_(steps),
+      force_(force), name_(std::move(name)), cd_(model, contacts, contact_settings), pin_kin_(model),
+      output_(model, settings, callbacks.sample) {}
+
+FixedStepStats FixedStepper::run(const State& initial, double h) {
+  q_ = initial.q;
+  v_ = initial.v;
+  output_.first(q_, v_);
+  while (t_ < settings_.t_end - 1e-9 * h) {
+    const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
+    step(hs);
+    if (!q_.allFinite() || !v_.allFinite()) throw SimulationError(t_, name_ + ": the state is not finite");
+    if (callbacks_.stop && callbacks_.stop()) break;
+  }
+  stats_.samples = output_.rows();
+  return stats_;
+}
+
+void FixedStepper::applied_forces(double t, Eigen::VectorXd& k) {
+  k = -cd_.C();
+  if (!force_) return;
+  tau_.setZero(model_.nv);
+  force_(t, q_, v_, tau_);
+  k += tau_;
+}
+
+void FixedStepper::update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  evaluate_pins(model_, pins_, q, v, pin_kin_, pin_state_);
+  stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
 }
 
 void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,

@@ -4,8 +4,13 @@
 // linear between q^l and q^{l+1} and v the velocity that holds on the step: the continuous-time
 // reconstruction (q^{h,alpha}, v^{h,alpha}) of Gavrea, Anitescu and Potra (4.9), (4.12).
 #include <functional>
+#include <string>
+#include <vector>
 
+#include "core/contact_dynamics.hpp"
+#include "core/hybrid.hpp"
 #include "core/model.hpp"
+#include "core/pin.hpp"
 #include "core/simulate.hpp"
 
 namespace impactsim {
@@ -54,6 +59,41 @@ class StepOutput {
   const SampleSink& sink_;
   long next_ = 0, last_ = 0;
   Eigen::VectorXd q_;
+};
+
+// What both fixed-step schemes keep, and their loop: run() calls step(hs) with hs = h, the last
+// step shortened to end at t_end, until t_end or callbacks.stop.
+class FixedStepper {
+ public:
+  FixedStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
+               const SimulationSettings& settings, const ContactSettings& contact_settings,
+               const HybridCallbacks& callbacks, const StepSink& steps, const ExternalForce& force, std::string name);
+  virtual ~FixedStepper() = default;
+  FixedStepStats run(const State& initial, double h);
+
+ protected:
+  // Advances t_, q_, v_ by hs (or less, at a collision).
+  virtual void step(double hs) = 0;
+  // k = tau(t) - C at the last update of cd_, at (q_, v_).
+  void applied_forces(double t, Eigen::VectorXd& k);
+  // pin_state_ at (q, v); records the drift.
+  void update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  const Model& model_;
+  const ContactModel& contacts_;
+  const std::vector<PinDef>& pins_;
+  const SimulationSettings& settings_;
+  const HybridCallbacks& callbacks_;
+  const StepSink& steps_;
+  const ExternalForce& force_;
+  const std::string name_;
+  ContactDynamics cd_;
+  Kinematics pin_kin_;
+  PinState pin_state_;
+  StepOutput output_;
+  FixedStepStats stats_;
+  double t_ = 0.0;
+  Eigen::VectorXd q_, v_, tau_;
 };
 
 // q moved by v dt along every joint's manifold.

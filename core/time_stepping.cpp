@@ -9,41 +9,16 @@
 namespace impactsim {
 namespace {
 
-class TimeStepper {
+class TimeStepper : public FixedStepper {
  public:
   TimeStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
               const SimulationSettings& settings, const ContactSettings& contact_settings,
               const TimeSteppingSettings& scheme, const HybridCallbacks& callbacks, const StepSink& steps,
               const ExternalForce& force)
-      : model_(model), contacts_(contacts), pins_(pins), settings_(settings), scheme_(scheme),
-        callbacks_(callbacks), steps_(steps), force_(force), cd_(model, contacts, contact_settings),
-        pin_kin_(model), output_(model, settings, callbacks.sample) {}
-
-  FixedStepStats run(const State& initial) {
-    q_ = initial.q;
-    v_ = initial.v;
-    y_prev_ = v_;
-    output_.first(q_, v_);
-    const double h = scheme_.h, eps_t = 1e-9 * h;
-    while (t_ < settings_.t_end - eps_t) {
-      const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
-      step(hs);
-      if (!q_.allFinite() || !v_.allFinite()) throw SimulationError(t_, "time-stepping: the state is not finite");
-      if (callbacks_.stop && callbacks_.stop()) break;
-    }
-    stats_.samples = output_.rows();
-    return stats_;
-  }
+      : FixedStepper(model, contacts, pins, settings, contact_settings, callbacks, steps, force, "time-stepping"),
+        scheme_(scheme) {}
 
  private:
-  void forces(double t, Eigen::VectorXd& k) {
-    k = -cd_.C();
-    if (!force_) return;
-    tau_.setZero(model_.nv);
-    force_(t, q_, v_, tau_);
-    k += tau_;
-  }
-
   // The contacts with phi <= threshold at the last update_dynamics.
   std::vector<int> touching(double threshold) {
     std::vector<int> set;
@@ -63,9 +38,8 @@ class TimeStepper {
     const ContactSpace space = cd_.contact_space(set);
     Eigen::MatrixXd nu(0, model_.nv);
     if (!pins_.empty()) {
-      evaluate_pins(model_, pins_, q, v, pin_kin_, pin_state_);
+      update_pins(q, v);
       nu = pin_state_.G;
-      stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
     }
     VelocityStep s = solve_velocity_step(space, nu, b);
     ++stats_.solves;
@@ -74,12 +48,13 @@ class TimeStepper {
     return s;
   }
 
-  void step(double hs) {
+  void step(double hs) override {
     const double alpha = scheme_.alpha;
+    if (y_prev_.size() == 0) y_prev_ = v_;  // v^{0,alpha} = v^0
     cd_.update_dynamics(q_, v_);
     const std::vector<int> active = touching(scheme_.active_epsilon);
-    forces(t_, k0_);
-    forces(t_ + hs, k1_);
+    applied_forces(t_, k0_);
+    applied_forces(t_ + hs, k1_);
     b_ = cd_.M() * v_ + alpha * hs * ((1 - alpha) * k0_ + alpha * k1_);
     const VelocityStep s = solve(active, q_, v_, b_);
     v1_ = (s.y - (1 - alpha) * v_) / alpha;
@@ -171,21 +146,8 @@ class TimeStepper {
     callbacks_.event(e);
   }
 
-  const Model& model_;
-  const ContactModel& contacts_;
-  const std::vector<PinDef>& pins_;
-  const SimulationSettings& settings_;
   const TimeSteppingSettings& scheme_;
-  const HybridCallbacks& callbacks_;
-  const StepSink& steps_;
-  const ExternalForce& force_;
-  ContactDynamics cd_;
-  Kinematics pin_kin_;
-  PinState pin_state_;
-  StepOutput output_;
-  FixedStepStats stats_;
-  double t_ = 0.0;
-  Eigen::VectorXd q_, v_, q1_, v1_, y_prev_, k0_, k1_, tau_, b_, qdot0_, qdot1_, qm_, vm_;
+  Eigen::VectorXd q1_, v1_, y_prev_, k0_, k1_, b_, qdot0_, qdot1_, qm_, vm_;
 };
 
 }  // namespace
@@ -196,7 +158,7 @@ FixedStepStats simulate_time_stepping(const Model& model, const ContactModel& co
                                       const HybridCallbacks& callbacks, const StepSink& steps,
                                       const ExternalForce& force) {
   TimeStepper stepper(model, contacts, pins, settings, contact_settings, scheme, callbacks, steps, force);
-  return stepper.run(initial);
+  return stepper.run(initial, scheme.h);
 }
 
 }  // namespace impactsim
