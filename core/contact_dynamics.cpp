@@ -10,12 +10,6 @@
 namespace impactsim {
 namespace {
 
-void shift_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
-                         Eigen::VectorXd& out) {
-  for (const Body& b : model.bodies)
-    joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
-}
-
 // Unit slip direction of a sliding contact: its tangential velocity while that still points the
 // way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
 // slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
@@ -123,7 +117,7 @@ void ContactDynamics::update_jacobians(const std::vector<bool>& need, bool jdot)
   // Other contacts: d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
   const double h = 1e-6 / std::max(1.0, v_.cwiseAbs().maxCoeff());
   for (int sign : {1, -1}) {
-    shift_configuration(model_, q_, v_, sign * h, q_shift_);
+    integrate_configuration(model_, q_, v_, sign * h, q_shift_);
     update_kinematics(model_, q_shift_, kin_shift_);
     for (int i = 0; i < m; ++i) {
       if ((!need.empty() && !need[i]) || on_static_halfspace_[i]) continue;

@@ -9,11 +9,7 @@ namespace impactsim {
 
 StepOutput::StepOutput(const Model& model, const SimulationSettings& settings, const SampleSink& sink)
     : model_(model), settings_(settings), sink_(sink),
-      last_(static_cast<long>(std::ceil(settings.t_end / settings.output_interval - 1e-9))), q_(model.nq) {}
-
-double StepOutput::time(long k) const {
-  return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
-}
+      last_(last_output_row(settings)), q_(model.nq) {}
 
 void StepOutput::emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const auto [kinetic, potential] = energies(model_, q, v);
@@ -29,11 +25,11 @@ void StepOutput::first(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
 void StepOutput::step(double t0, const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1,
                       const Eigen::VectorXd& v) {
   const double eps = 1e-9 * (t1 - t0);
-  while (next_ <= last_ && time(next_) <= t1 + eps) {
-    const double t = time(next_);
+  while (next_ <= last_ && output_time(settings_, next_) <= t1 + eps) {
+    const double t = output_time(settings_, next_);
     const double s = t1 > t0 ? std::clamp((t - t0) / (t1 - t0), 0.0, 1.0) : 1.0;
     q_ = q0 + s * (q1 - q0);
-    for (const Body& b : model_.bodies) joint_normalize(b.joint, q_.data() + b.joint.q_index);
+    normalize_configuration(model_, q_.data());
     emit(t, q_, v);
   }
 }
@@ -71,13 +67,6 @@ void FixedStepper::applied_forces(double t, Eigen::VectorXd& k) {
 void FixedStepper::update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   evaluate_pins(model_, pins_, q, v, pin_kin_, pin_state_);
   stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
-}
-
-void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
-                             Eigen::VectorXd& out) {
-  out.resize(q.size());
-  for (const Body& b : model.bodies)
-    joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
 }
 
 }  // namespace impactsim

@@ -51,7 +51,6 @@ class StepOutput {
   long rows() const { return next_; }
 
  private:
-  double time(long k) const;
   void emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   const Model& model_;
@@ -95,9 +94,5 @@ class FixedStepper {
   double t_ = 0.0;
   Eigen::VectorXd q_, v_, tau_;
 };
-
-// q moved by v dt along every joint's manifold.
-void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
-                             Eigen::VectorXd& out);
 
 }  // namespace impactsim

@@ -48,11 +48,11 @@ class HybridLoop {
     handle_event(0.0, x, {}, {});
     if (cb_.stop && cb_.stop()) return finish();
     long next = 1;
-    const long last = static_cast<long>(std::ceil(settings_.t_end / settings_.output_interval - 1e-9));
+    const long last = last_output_row(settings_);
     // At rest the remaining rows all equal x.
     auto rests = [&](double t_now) {
       if (!at_rest(t_now, x)) return false;
-      for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
+      for (; next <= last; ++next) emit(cb_.sample, output_time(settings_, next), x);
       return true;
     };
     if (rests(0.0)) return finish();
@@ -69,9 +69,9 @@ class HybridLoop {
         std::vector<int> fired;
         const bool event = scan_guards(t_event, fired);
         const double t_until = event ? t_event : ode_.t();
-        for (; next <= last && output_time(next) <= t_until + eps_t; ++next) {
-          ode_.dense(output_time(next), x_tmp_);
-          emit(cb_.sample, output_time(next), x_tmp_);
+        for (; next <= last && output_time(settings_, next) <= t_until + eps_t; ++next) {
+          ode_.dense(output_time(settings_, next), x_tmp_);
+          emit(cb_.sample, output_time(settings_, next), x_tmp_);
         }
         if (event) {
           ode_.dense(t_event, x);
@@ -92,7 +92,7 @@ class HybridLoop {
         if (t >= settings_.t_end - eps_t) break;
       }
     }
-    for (; next <= last; ++next) emit(cb_.sample, output_time(next), x);
+    for (; next <= last; ++next) emit(cb_.sample, output_time(settings_, next), x);
     return finish();
   }
 
@@ -104,13 +104,9 @@ class HybridLoop {
     return stats_;
   }
 
-  double output_time(long k) const {
-    return std::min(static_cast<double>(k) * settings_.output_interval, settings_.t_end);
-  }
-
   // Restores unit quaternions in x, or in q alone: q is the head of x.
   void normalize(Eigen::VectorXd& x) const {
-    for (const Body& b : model_.bodies) joint_normalize(b.joint, x.data() + b.joint.q_index);
+    normalize_configuration(model_, x.data());
   }
 
   // Which contacts are closed in the current mode; set at every change of mode.
@@ -124,8 +120,7 @@ class HybridLoop {
   bool rhs(const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
     q_ = x.head(nq_);
     v_ = x.tail(nv_);
-    for (const Body& b : model_.bodies)
-      joint_qdot(b.joint, q_.data() + b.joint.q_index, v_.data() + b.joint.v_index, dx.data() + b.joint.q_index);
+    configuration_rate(model_, q_, v_, dx.data());
     if (any_closed_) {
       dyn_.update(q_, v_, closed_);
     } else {

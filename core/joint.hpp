@@ -48,4 +48,13 @@ void joint_integrate(const Joint& joint, const double* q, const double* v, doubl
 // Restores unit quaternions; returns the largest norm error that was corrected.
 double joint_normalize(const Joint& joint, double* q);
 
+// The same for a whole model's configuration, joint by joint.
+// out = q moved by v dt along every joint's manifold (out is resized to nq).
+void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+                             Eigen::VectorXd& out);
+// Unit quaternions restored in the nq entries from q.
+void normalize_configuration(const Model& model, double* q);
+// qdot = Gamma(q) v into the nq entries from qdot.
+void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot);
+
 }  // namespace impactsim

@@ -36,9 +36,7 @@ void evaluate_pins(const Model& model, const std::vector<PinDef>& pins, const Ei
   Eigen::MatrixXd G;
   out.Gdot_v.setZero(out.phi.size());
   for (double sign : {1.0, -1.0}) {
-    for (const Body& b : model.bodies)
-      joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, sign * h,
-                      q_shift.data() + b.joint.q_index);
+    integrate_configuration(model, q, v, sign * h, q_shift);
     update_kinematics(model, q_shift, kin);
     pin_phi_and_G(model, kin, pins, phi, G);
     out.Gdot_v += sign * (G * v) / (2 * h);

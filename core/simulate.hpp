@@ -2,6 +2,8 @@
 // Smooth (contact-free) simulation of a Model: integrates qdot = Gamma(q) v, M vdot = -C with
 // Dormand-Prince 5(4) and reports samples at fixed output times through a callback. Quaternions are
 // projected back to unit length after every accepted step.
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -49,6 +51,14 @@ class SimulationError : public std::runtime_error {
 };
 
 using SampleSink = std::function<void(const Sample&)>;
+
+// Output row k is at min(k output_interval, t_end); the last is row last_output_row, at t_end.
+inline double output_time(const SimulationSettings& s, long k) {
+  return std::min(static_cast<double>(k) * s.output_interval, s.t_end);
+}
+inline long last_output_row(const SimulationSettings& s) {
+  return static_cast<long>(std::ceil(s.t_end / s.output_interval - 1e-9));
+}
 
 SimulationStats simulate_smooth(const Model& model, const SimulationSettings& settings,
                                 const State& initial, const SampleSink& sink);

@@ -76,7 +76,7 @@ class TimeStepper : public FixedStepper {
     const double s2 = s * s, s3 = s2 * s;
     out = (2 * s3 - 3 * s2 + 1) * q_ + (s3 - 2 * s2 + s) * hs * qdot0_ + (-2 * s3 + 3 * s2) * q1_ +
           (s3 - s2) * hs * qdot1_;
-    for (const Body& b : model_.bodies) joint_normalize(b.joint, out.data() + b.joint.q_index);
+    normalize_configuration(model_, out.data());
   }
 
   // If an inactive contact closes within the step, resolves the collision and restarts there.
@@ -89,11 +89,8 @@ class TimeStepper : public FixedStepper {
     if (hits.empty()) return false;
     qdot0_.resize(model_.nq);
     qdot1_.resize(model_.nq);
-    for (const Body& b : model_.bodies) {
-      const Joint& j = b.joint;
-      joint_qdot(j, q_.data() + j.q_index, v_.data() + j.v_index, qdot0_.data() + j.q_index);
-      joint_qdot(j, q1_.data() + j.q_index, v1_.data() + j.v_index, qdot1_.data() + j.q_index);
-    }
+    configuration_rate(model_, q_, v_, qdot0_.data());
+    configuration_rate(model_, q1_, v1_, qdot1_.data());
     // The earliest root over the hits, by bisection on the interpolant; it ends on phi <= 0.
     double s_star = 1.0;
     int first = hits.front();
