@@ -23,14 +23,8 @@ class DrumwrightStepper : public FixedStepper {
   // The rows at (q_, v_): G, phi0, Gdot v0, K, B, and the problem's row layout.
   void assemble(SoftConstraintProblem& p) {
     const int td = contacts_.tangent_dim();
-    std::vector<int> in;
-    for (int i = 0; i < contacts_.size(); ++i) {
-      stats_.min_phi = std::min(stats_.min_phi, cd_.frame(i).phi);
-      if (cd_.frame(i).phi <= touching_) in.push_back(i);
-    }
-    std::vector<bool> need(contacts_.size(), false);
-    for (int i : in) need[i] = true;
-    cd_.update_jacobians(need, true);
+    const std::vector<int> in = touching(touching_);
+    update_jacobians(in, true);
     int rows = 0;
     if (!pins_.empty()) {
       update_pins(q_, v_);
@@ -92,14 +86,7 @@ class DrumwrightStepper : public FixedStepper {
     if (!s.ok) throw SimulationError(t_, "drumwright at t = " + std::to_string(t_) + " s: " + s.diagnostic);
     v1_ = v_ + hs * (Minv_GT_ * s.lambda + a_);
     integrate_configuration(model_, q_, v1_, hs, q1_);
-    output_.step(t_, q_, t_ + hs, q1_, v1_);
-    stats_.variation_v += (v1_ - v_).lpNorm<1>();
-    stats_.variation_weighted = stats_.variation_v;
-    ++stats_.steps;
-    t_ += hs;
-    q_.swap(q1_);
-    v_.swap(v1_);
-    if (steps_) steps_(StepRecord{t_, q_, v_, v_});
+    finish_step(t_ + hs, q1_, v1_, v1_);
   }
 
   const DrumwrightSettings& scheme_;

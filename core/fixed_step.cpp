@@ -45,6 +45,7 @@ FixedStepper::FixedStepper(const Model& model, const ContactModel& contacts, con
 FixedStepStats FixedStepper::run(const State& initial, double h) {
   q_ = initial.q;
   v_ = initial.v;
+  v_weighted_ = v_;
   output_.first(q_, v_);
   while (t_ < settings_.t_end - 1e-9 * h) {
     const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
@@ -54,6 +55,34 @@ FixedStepStats FixedStepper::run(const State& initial, double h) {
   }
   stats_.samples = output_.rows();
   return stats_;
+}
+
+std::vector<int> FixedStepper::touching(double threshold) {
+  std::vector<int> set;
+  for (int i = 0; i < contacts_.size(); ++i) {
+    const double phi = cd_.frame(i).phi;
+    stats_.min_phi = std::min(stats_.min_phi, phi);
+    if (phi <= threshold) set.push_back(i);
+  }
+  return set;
+}
+
+void FixedStepper::update_jacobians(const std::vector<int>& set, bool jdot) {
+  std::vector<bool> need(contacts_.size(), false);
+  for (int i : set) need[i] = true;
+  cd_.update_jacobians(need, jdot);
+}
+
+void FixedStepper::finish_step(double t1, Eigen::VectorXd& q1, Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step) {
+  output_.step(t_, q_, t1, q1, v_on_step);
+  stats_.variation_v += (v1 - v_).lpNorm<1>();
+  stats_.variation_weighted += (v_on_step - v_weighted_).lpNorm<1>();
+  v_weighted_ = v_on_step;
+  ++stats_.steps;
+  t_ = t1;
+  q_.swap(q1);
+  v_.swap(v1);
+  if (steps_) steps_(StepRecord{t_, q_, v_, v_weighted_});
 }
 
 void FixedStepper::applied_forces(double t, Eigen::VectorXd& k) {

@@ -77,6 +77,14 @@ class FixedStepper {
   void applied_forces(double t, Eigen::VectorXd& k);
   // pin_state_ at (q, v); records the drift.
   void update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The contacts with phi <= threshold at the last update of cd_; records the deepest phi.
+  std::vector<int> touching(double threshold);
+  // Jacobians (and with jdot, Jdot v) of the contacts in `set` at the last update of cd_.
+  void update_jacobians(const std::vector<int>& set, bool jdot);
+  // Ends a step at t1 with (q1, v1) and v_on_step the velocity that held on it (the weighted
+  // velocity): writes its rows, adds to the statistics, makes (q1, v1) the state (q1 and v1 are
+  // left holding the old state) and reports the step.
+  void finish_step(double t1, Eigen::VectorXd& q1, Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step);
 
   const Model& model_;
   const ContactModel& contacts_;
@@ -93,6 +101,7 @@ class FixedStepper {
   FixedStepStats stats_;
   double t_ = 0.0;
   Eigen::VectorXd q_, v_, tau_;
+  Eigen::VectorXd v_weighted_;  // v^{l,alpha} of the last step (v^0 before the first)
 };
 
 }  // namespace impactsim

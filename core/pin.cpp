@@ -32,14 +32,12 @@ void evaluate_pins(const Model& model, const std::vector<PinDef>& pins, const Ei
   pin_phi_and_G(model, kin, pins, out.phi, out.G);
   // Gdot v by a central difference of G v along qdot = Gamma(q) v.
   const double h = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
-  Eigen::VectorXd q_shift(q.size()), phi;
-  Eigen::MatrixXd G;
   out.Gdot_v.setZero(out.phi.size());
   for (double sign : {1.0, -1.0}) {
-    integrate_configuration(model, q, v, sign * h, q_shift);
-    update_kinematics(model, q_shift, kin);
-    pin_phi_and_G(model, kin, pins, phi, G);
-    out.Gdot_v += sign * (G * v) / (2 * h);
+    integrate_configuration(model, q, v, sign * h, out.q_shift);
+    update_kinematics(model, out.q_shift, kin);
+    pin_phi_and_G(model, kin, pins, out.phi_shift, out.G_shift);
+    out.Gdot_v += sign * (out.G_shift * v) / (2 * h);
   }
 }
 

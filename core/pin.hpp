@@ -26,6 +26,9 @@ struct PinState {
   Eigen::VectorXd phi;     // rows, m
   Eigen::MatrixXd G;       // rows x nv
   Eigen::VectorXd Gdot_v;  // rows, m/s^2
+  // Scratch of evaluate_pins, kept so that evaluating every step does not allocate.
+  Eigen::VectorXd q_shift, phi_shift;
+  Eigen::MatrixXd G_shift;
 };
 
 // phi, G and Gdot v of every pin at (q, v); kin is workspace.

@@ -19,22 +19,9 @@ class TimeStepper : public FixedStepper {
         scheme_(scheme) {}
 
  private:
-  // The contacts with phi <= threshold at the last update_dynamics.
-  std::vector<int> touching(double threshold) {
-    std::vector<int> set;
-    for (int i = 0; i < contacts_.size(); ++i) {
-      const double phi = cd_.frame(i).phi;
-      stats_.min_phi = std::min(stats_.min_phi, phi);
-      if (phi <= threshold) set.push_back(i);
-    }
-    return set;
-  }
-
   VelocityStep solve(const std::vector<int>& set, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& b) {
-    std::vector<bool> need(contacts_.size(), false);
-    for (int i : set) need[i] = true;
-    cd_.update_jacobians(need, false);
+    update_jacobians(set, false);
     const ContactSpace space = cd_.contact_space(set);
     Eigen::MatrixXd nu(0, model_.nv);
     if (!pins_.empty()) {
@@ -50,7 +37,6 @@ class TimeStepper : public FixedStepper {
 
   void step(double hs) override {
     const double alpha = scheme_.alpha;
-    if (y_prev_.size() == 0) y_prev_ = v_;  // v^{0,alpha} = v^0
     cd_.update_dynamics(q_, v_);
     const std::vector<int> active = touching(scheme_.active_epsilon);
     applied_forces(t_, k0_);
@@ -60,15 +46,7 @@ class TimeStepper : public FixedStepper {
     v1_ = (s.y - (1 - alpha) * v_) / alpha;
     integrate_configuration(model_, q_, s.y, hs, q1_);
     if (collide(active, hs)) return;
-    output_.step(t_, q_, t_ + hs, q1_, s.y);
-    stats_.variation_v += (v1_ - v_).lpNorm<1>();
-    stats_.variation_weighted += (s.y - y_prev_).lpNorm<1>();
-    y_prev_ = s.y;
-    ++stats_.steps;
-    t_ += hs;
-    q_.swap(q1_);
-    v_.swap(v1_);
-    if (steps_) steps_(StepRecord{t_, q_, v_, y_prev_});
+    finish_step(t_ + hs, q1_, v1_, s.y);
   }
 
   // q on the cubic Hermite interpolant of the step at fraction s.
@@ -117,16 +95,9 @@ class TimeStepper : public FixedStepper {
     const Eigen::VectorXd M_vm = cd_.M() * vm_;
     const VelocityStep s = solve(set, qm_, vm_, M_vm);
     report_impact(t_star, set, s);
-    output_.step(t_, q_, t_star, qm_, s.y);
-    stats_.variation_v += (s.y - v_).lpNorm<1>();
-    stats_.variation_weighted += (s.y - y_prev_).lpNorm<1>();
-    y_prev_ = s.y;
-    ++stats_.steps;
     ++stats_.impacts;
-    t_ = t_star;
-    q_ = qm_;
-    v_ = s.y;
-    if (steps_) steps_(StepRecord{t_, q_, v_, y_prev_});
+    v1_ = s.y;
+    finish_step(t_star, qm_, v1_, s.y);
     return true;
   }
 
@@ -144,7 +115,7 @@ class TimeStepper : public FixedStepper {
   }
 
   const TimeSteppingSettings& scheme_;
-  Eigen::VectorXd q1_, v1_, y_prev_, k0_, k1_, b_, qdot0_, qdot1_, qm_, vm_;
+  Eigen::VectorXd q1_, v1_, k0_, k1_, b_, qdot0_, qdot1_, qm_, vm_;
 };
 
 }  // namespace
