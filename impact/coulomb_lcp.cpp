@@ -1,32 +1,15 @@
 #include "impact/coulomb_lcp.hpp"
 
-#include <cmath>
-#include <numbers>
+#include "impact/friction_cone.hpp"
 
 namespace impactsim {
-namespace {
-
-Eigen::MatrixXd polygon(int td, int k) {
-  Eigen::MatrixXd D(td, td == 1 ? 2 : k);
-  if (td == 1) {
-    D << 1.0, -1.0;
-    return D;
-  }
-  for (int j = 0; j < k; ++j) {
-    const double a = 2 * std::numbers::pi * j / k;
-    D.col(j) << std::cos(a), std::sin(a);
-  }
-  return D;
-}
-
-}  // namespace
 
 CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0, int tangent_dim,
                              const Eigen::VectorXd& mu, int friction_directions) {
   CoulombLcp lcp;
   lcp.td = tangent_dim;
   lcp.m = static_cast<int>(mu.size());
-  lcp.D = polygon(tangent_dim, friction_directions);
+  lcp.D = friction_polygon(tangent_dim, friction_directions);
   lcp.k = static_cast<int>(lcp.D.cols());
   const int m = lcp.m, td = lcp.td, k = lcp.k, mk = m * k, n = m + mk + m;
   // T maps z's [f_n; beta] to f = [f_n; f_t].

@@ -8,16 +8,8 @@ namespace impactsim {
 FrictionCone linearize_friction(const ContactSpace& c) {
   FrictionCone cone;
   const int m = c.contacts(), td = c.tangent_dim;
-  cone.k = td == 1 ? 2 : c.friction_directions;
-  cone.D.resize(td, cone.k);
-  if (td == 1) {
-    cone.D << 1.0, -1.0;
-  } else {
-    for (int j = 0; j < cone.k; ++j) {
-      const double a = 2 * std::numbers::pi * j / cone.k;
-      cone.D.col(j) << std::cos(a), std::sin(a);
-    }
-  }
+  cone.D = friction_polygon(td, c.friction_directions);
+  cone.k = static_cast<int>(cone.D.cols());
   cone.J_D.resize(m * cone.k, c.M.rows());
   cone.E = Eigen::MatrixXd::Zero(m * cone.k, m);
   for (int i = 0; i < m; ++i) {
@@ -25,6 +17,19 @@ FrictionCone linearize_friction(const ContactSpace& c) {
     cone.E.block(i * cone.k, i, cone.k, 1).setOnes();
   }
   return cone;
+}
+
+Eigen::MatrixXd friction_polygon(int td, int k) {
+  Eigen::MatrixXd D(td, td == 1 ? 2 : k);
+  if (td == 1) {
+    D << 1.0, -1.0;
+    return D;
+  }
+  for (int j = 0; j < k; ++j) {
+    const double a = 2 * std::numbers::pi * j / k;
+    D.col(j) << std::cos(a), std::sin(a);
+  }
+  return D;
 }
 
 Eigen::VectorXd tangential_impulse(const FrictionCone& cone, const Eigen::VectorXd& lambda_D, int tangent_dim) {

@@ -16,6 +16,9 @@ struct FrictionCone {
 
 FrictionCone linearize_friction(const ContactSpace& contacts);
 
+// D alone: [1, -1] for tangent_dim 1, else k unit directions 2 pi j / k.
+Eigen::MatrixXd friction_polygon(int tangent_dim, int k);
+
 // Tangential impulses in contact coordinates from lambda_D: (m tangent_dim).
 Eigen::VectorXd tangential_impulse(const FrictionCone& cone, const Eigen::VectorXd& lambda_D, int tangent_dim);
 
