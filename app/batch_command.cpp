@@ -290,11 +290,8 @@ int batch_command(const BatchOptions& o) {
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
   const std::string law_name = o.law.empty() ? scene.law : o.law;
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
-  if (!law) {
-    spdlog::error("--law: unknown impact law '{}'", law_name);
-    return kExitUsage;
-  }
+  const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
+  if (!law) return kExitUsage;
   const std::uint64_t seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : scene.seed;
   const long first = o.first, end = o.count >= 0 ? std::min(o.runs, o.first + o.count) : o.runs;
   if (first < 0 || first > o.runs) {

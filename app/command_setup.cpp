@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -15,6 +16,12 @@ std::optional<Scene> load_scene_or_report(const std::string& path) {
     spdlog::error("{}", e.what());
     return std::nullopt;
   }
+}
+
+std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene) {
+  std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
+  if (!law) spdlog::error("--law: unknown impact law '{}'", name);
+  return law;
 }
 
 std::string prepare_output_directory(const std::string& requested, const Scene& scene) {

@@ -1,14 +1,20 @@
 #pragma once
 // Steps every simulating subcommand starts with; each logs its own error.
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "impact/impact_law.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
 
 // The scene, or nothing after logging the located error.
 std::optional<Scene> load_scene_or_report(const std::string& path);
+
+// The impact law named `name` with the scene's settings, or nothing after logging that --law named
+// an unknown law.
+std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
 // `requested` (-o), else the scene's output.directory, else out/<scene name>; created if needed.
 // Empty after logging why it cannot be created.

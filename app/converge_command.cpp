@@ -11,7 +11,6 @@
 #include "app/csv_writer.hpp"
 #include "app/plot_output.hpp"
 #include "app/simulate_scene.hpp"
-#include "impact/laws.hpp"
 
 namespace impactsim {
 namespace {
@@ -81,11 +80,8 @@ int converge_command(const ConvergeOptions& options) {
     return kExitUsage;
   }
   const std::string law_name = options.law.empty() ? scene.law : options.law;
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
-  if (!law) {
-    spdlog::error("--law: unknown impact law '{}'", law_name);
-    return kExitUsage;
-  }
+  const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
+  if (!law) return kExitUsage;
   const unsigned long long seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;

@@ -229,11 +229,8 @@ int impact_command(const ImpactOptions& o) {
     spdlog::error("--all-solutions goes with --law anitescu-potra, --orderings all with --law sequential");
     return kExitUsage;
   }
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
-  if (!law) {
-    spdlog::error("--law: unknown impact law '{}'", law_name);
-    return kExitUsage;
-  }
+  const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
+  if (!law) return kExitUsage;
   const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   ImpactState impact;
   try {

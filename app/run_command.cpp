@@ -11,7 +11,6 @@
 #include "app/sample_seed.hpp"
 #include "app/simulate_scene.hpp"
 #include "core/hybrid.hpp"
-#include "impact/laws.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -25,11 +24,8 @@ int run_command(const RunOptions& options) {
   }
   const Scene& scene = *loaded;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
-  if (!law) {
-    spdlog::error("--law: unknown impact law '{}'", law_name);
-    return kExitUsage;
-  }
+  const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
+  if (!law) return kExitUsage;
   const unsigned long long batch_seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
   // Run i of a batch draws from sample_seed(S, i) alone: --run replays it.
   const unsigned long long seed =
