@@ -176,20 +176,4 @@ double joint_normalize(const Joint& joint, double* q) {
   return std::abs(n - 1.0);
 }
 
-void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
-                             Eigen::VectorXd& out) {
-  out.resize(q.size());
-  for (const Body& b : model.bodies)
-    joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
-}
-
-void normalize_configuration(const Model& model, double* q) {
-  for (const Body& b : model.bodies) joint_normalize(b.joint, q + b.joint.q_index);
-}
-
-void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot) {
-  for (const Body& b : model.bodies)
-    joint_qdot(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, qdot + b.joint.q_index);
-}
-
 }  // namespace impactsim

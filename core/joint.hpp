@@ -14,12 +14,28 @@
 //   fixed      none                           none
 // The free joint follows MuJoCo's convention (linear velocity in the parent frame, angular velocity
 // in the body frame); its quaternion is (w, x, y, z) and rotates body axes into the parent's.
-#include <array>
+#include <string>
 #include <string_view>
+#include <vector>
 
-#include "core/model.hpp"
+#include "core/spatial.hpp"
 
 namespace impactsim {
+
+enum class JointType { planar, free, revolute, prismatic, fixed };
+
+// One joint: its type, where its frame sits in the parent body and where its coordinates sit in
+// the model's q and v (set by finalize_model).
+struct Joint {
+  JointType type = JointType::fixed;
+  Vec3 origin = Vec3::Zero();        // joint frame origin, in the parent body frame [m]
+  Mat3 rotation = Mat3::Identity();  // joint frame axes, expressed in the parent body frame
+  Vec3 axis = Vec3::UnitZ();         // revolute/prismatic unit axis, in the joint frame
+  int q_index = 0;                   // first entry of this joint in q
+  int v_index = 0;                   // first entry of this joint in v
+  int nq = 0;
+  int nv = 0;
+};
 
 using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
 
@@ -47,14 +63,5 @@ void joint_integrate(const Joint& joint, const double* q, const double* v, doubl
 
 // Restores unit quaternions; returns the largest norm error that was corrected.
 double joint_normalize(const Joint& joint, double* q);
-
-// The same for a whole model's configuration, joint by joint.
-// out = q moved by v dt along every joint's manifold (out is resized to nq).
-void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
-                             Eigen::VectorXd& out);
-// Unit quaternions restored in the nq entries from q.
-void normalize_configuration(const Model& model, double* q);
-// qdot = Gamma(q) v into the nq entries from qdot.
-void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot);
 
 }  // namespace impactsim

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/joint.hpp"
 
 namespace impactsim {
 namespace {
@@ -71,6 +70,22 @@ Eigen::VectorXd neutral_configuration(const Model& model) {
   for (const Body& b : model.bodies)
     if (b.joint.type == JointType::free) q[b.joint.q_index + 3] = 1.0;
   return q;
+}
+
+void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+                             Eigen::VectorXd& out) {
+  out.resize(q.size());
+  for (const Body& b : model.bodies)
+    joint_integrate(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, dt, out.data() + b.joint.q_index);
+}
+
+void normalize_configuration(const Model& model, double* q) {
+  for (const Body& b : model.bodies) joint_normalize(b.joint, q + b.joint.q_index);
+}
+
+void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot) {
+  for (const Body& b : model.bodies)
+    joint_qdot(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, qdot + b.joint.q_index);
 }
 
 }  // namespace impactsim

@@ -9,22 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/spatial.hpp"
+#include "core/joint.hpp"
 
 namespace impactsim {
-
-enum class JointType { planar, free, revolute, prismatic, fixed };
-
-struct Joint {
-  JointType type = JointType::fixed;
-  Vec3 origin = Vec3::Zero();        // joint frame origin, in the parent body frame [m]
-  Mat3 rotation = Mat3::Identity();  // joint frame axes, expressed in the parent body frame
-  Vec3 axis = Vec3::UnitZ();         // revolute/prismatic unit axis, in the joint frame
-  int q_index = 0;                   // first entry of this joint in q
-  int v_index = 0;                   // first entry of this joint in v
-  int nq = 0;
-  int nv = 0;
-};
 
 struct Body {
   std::string name;
@@ -55,5 +42,14 @@ void finalize_model(Model& model);
 
 // The neutral configuration: zeros, with identity quaternions for free joints.
 Eigen::VectorXd neutral_configuration(const Model& model);
+
+// The joint functions of core/joint.hpp applied to a whole configuration, joint by joint.
+// out = q moved by v dt along every joint's manifold (out is resized to nq).
+void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+                             Eigen::VectorXd& out);
+// Unit quaternions restored in the nq entries from q.
+void normalize_configuration(const Model& model, double* q);
+// qdot = Gamma(q) v into the nq entries from qdot.
+void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot);
 
 }  // namespace impactsim
