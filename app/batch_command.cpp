@@ -12,18 +12,16 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <thread>
 
 #include <spdlog/spdlog.h>
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
-#include "app/simulate_scene.hpp"
-#include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 
 namespace impactsim {
@@ -37,10 +35,10 @@ std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const RandomCoordinate& r : scene.randomize) c.push_back("init." + r.name);
   for (const char* n : {"status", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
-  for (const auto& n : scene.model.q_names) c.push_back("final." + n);
-  for (const auto& n : scene.model.v_names) c.push_back("final." + n);
+  for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
+  for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
-  for (const ContactDef& d : scene.contacts) c.push_back(d.name + ".closed");
+  for (const ContactDef& d : scene.system.contacts.contacts()) c.push_back(d.name + ".closed");
   for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
   return c;
 }
@@ -51,29 +49,19 @@ std::string join(const std::vector<std::string>& cells) {
   return line;
 }
 
-// The settings of a run that writes only its final state: one output row at t_end. Output times
-// do not steer the integrator, so the run itself is the same as with the scene's rows.
-SimulationSettings final_row_only(SimulationSettings s) {
-  s.output_interval = s.t_end;
+// The system of a run that writes only its final state: one output row at t_end. Output times do
+// not steer the integrator, so the run itself is the same as with the scene's rows.
+System final_row_only(System s) {
+  s.simulation.output_interval = s.simulation.t_end;
   return s;
 }
 
-// A contact is closed at the end if it touches and neither approaches nor separates.
-std::vector<bool> closed_contacts(const Scene& scene, const ContactModel& contacts, const Eigen::VectorXd& q,
-                                  const Eigen::VectorXd& v) {
-  ContactDynamics dyn(scene.model, contacts, scene.contact);
-  dyn.update(q, v);
-  std::vector<bool> closed(contacts.size());
-  for (int i = 0; i < contacts.size(); ++i)
-    closed[i] = dyn.frame(i).phi <= scene.contact.distance_tolerance &&
-                std::abs(dyn.J(i).row(0).dot(v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
-  return closed;
-}
-
 // One run, as a runs.csv line. A run that stops early keeps its row, with the reason as its status.
-// With a trajectory directory the run also writes its trajectory.csv and events.csv there.
-std::string run_one(const Scene& scene, const ContactModel& contacts, const ImpactLaw& law, std::uint64_t seed, long run,
+// With a trajectory directory the run also writes its trajectory.csv and events.csv there (under
+// `system`, the scene's); without, it runs `quiet`, which writes only the final row.
+std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& law, std::uint64_t seed, long run,
                     const std::string& trajectory_dir, bool plot) {
+  const System& system = scene.system;
   const int precision = scene.output.precision;
   const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
   Rng rng(run_seed);
@@ -81,12 +69,12 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
   const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
   long impacts = 0, events = 0;
   double t_final = 0, t_rest = -1;
-  std::vector<long> contact_impacts(scene.contacts.size(), 0);
+  std::vector<long> contact_impacts(system.contacts.size(), 0);
   Eigen::VectorXd q = initial.q, v = initial.v;
   auto count = [&](const Event& e) {
     ++events;
-    if (e.kind == "rest") t_rest = e.t;
-    if (e.kind != "impact" && e.kind != "zeno" && e.kind != "iwc") return;
+    if (e.kind == EventKind::rest) t_rest = e.t;
+    if (!is_impact(e.kind)) return;
     ++impacts;
     for (int i : e.contacts) ++contact_impacts[i];
   };
@@ -97,10 +85,10 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
   };
   std::unique_ptr<RunFiles> files;
   std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted planar run
-  HybridCallbacks cb;
+  RunCallbacks cb;
   if (!trajectory_dir.empty()) {
     files = std::make_unique<RunFiles>(trajectory_dir, scene);
-    if (plot && scene.model.planar) {
+    if (plot && system.model.planar) {
       write_outlines(trajectory_dir, scene);
       poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
     }
@@ -116,7 +104,7 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
   }
   std::string status = "ok";
   try {
-    simulate_scene(scene, files ? scene.simulation : final_row_only(scene.simulation), law, initial, rng, cb);
+    simulate(files ? system : quiet, law, initial, rng, cb);
   } catch (const SimulationError& e) {
     status = "failed";
     t_final = e.time();
@@ -128,8 +116,8 @@ std::string run_one(const Scene& scene, const ContactModel& contacts, const Impa
     cells.push_back(c);
   for (double x : q) cells.push_back(format_number(x, precision));
   for (double x : v) cells.push_back(format_number(x, precision));
-  cells.push_back(format_number(energies(scene.model, q, v).first, precision));
-  const std::vector<bool> closed = closed_contacts(scene, contacts, q, v);
+  cells.push_back(format_number(energies(system.model, q, v).first, precision));
+  const std::vector<bool> closed = closed_contacts(system, q, v);
   for (bool c : closed) cells.push_back(c ? "1" : "0");
   for (const OutcomeDef& o : scene.outcomes) {
     switch (o.kind) {
@@ -337,7 +325,7 @@ int batch_command(const BatchOptions& o) {
   }
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
                seed, o.threads);
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
+  const System quiet = final_row_only(scene.system);
   // Runs below --trajectories also write DIR/runs/<i>/trajectory.csv and events.csv.
   auto trajectory_dir = [&](long run) -> std::string {
     if (run >= o.trajectories) return "";
@@ -347,27 +335,23 @@ int batch_command(const BatchOptions& o) {
     return d.string();
   };
   Progress progress(end - first, o.quiet);
-  const long chunk = std::max<long>(64, 16L * o.threads);
-  std::vector<std::string> lines(chunk);
   const auto start = std::chrono::steady_clock::now();
-  for (long base = next; base < end; base += chunk) {
-    const long count = std::min(chunk, end - base);
-    auto work = [&](int k) {
-      for (long i = count * k / o.threads; i < count * (k + 1) / o.threads; ++i)
-        lines[i] = run_one(scene, contacts, *law, seed, base + i, trajectory_dir(base + i), o.plot);
-    };
-    std::vector<std::thread> pool;
-    for (int k = 1; k < o.threads; ++k) pool.emplace_back(work, k);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (long i = 0; i < count; ++i) out << lines[i] << '\n';
-    out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
-    if (!out) {
-      spdlog::error("{}: write failed", path.string());
-      return kExitOutput;
-    }
-    progress.update(base + count - first);
+  bool written = true;
+  try {
+    ordered_parallel_map<std::string>(
+        next, end, o.threads, std::max<long>(64, 16L * o.threads),
+        [&](long i, std::string& line) { line = run_one(scene, quiet, *law, seed, i, trajectory_dir(i), o.plot); },
+        [&](long, const std::string& line) { out << line << '\n'; },
+        [&](long done) {
+          out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
+          if (!out) throw std::runtime_error(path.string() + ": write failed");
+          progress.update(done - first);
+        });
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    written = false;
   }
+  if (!written) return kExitOutput;
   out.close();
   write_summary(dir);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,7 +22,7 @@ std::string vec(const Vec3& a) {
 }  // namespace
 
 std::string describe_scene(const Scene& scene) {
-  const Model& m = scene.model;
+  const Model& m = scene.system.model;
   std::ostringstream s;
   s.precision(6);
   s << "scene        " << scene.name << " (" << scene.source << ")\n";
@@ -42,13 +42,14 @@ std::string describe_scene(const Scene& scene) {
   s << "coordinates  ";
   for (size_t i = 0; i < m.q_names.size(); ++i) s << (i ? ", " : "") << m.q_names[i];
   s << '\n';
-  s << "shapes       " << scene.geometries.size();
-  for (const Geometry& g : scene.geometries)
-    s << (&g == &scene.geometries.front() ? ": " : ", ") << g.name << " (" << shape_type_name(g.shape.type) << ')';
+  const std::vector<Geometry>& geometries = scene.system.contacts.geometries();
+  s << "shapes       " << geometries.size();
+  for (const Geometry& g : geometries)
+    s << (&g == &geometries.front() ? ": " : ", ") << g.name << " (" << shape_type_name(g.shape.type) << ')';
   s << '\n';
   const auto [K, U] = energies(m, scene.initial.q, scene.initial.v);
   s << "initial      kinetic " << K << " J, potential " << U << " J, total " << K + U << " J\n";
-  const SimulationSettings& sim = scene.simulation;
+  const SimulationSettings& sim = scene.system.simulation;
   s << "simulation   t_end " << sim.t_end << " s, output every " << sim.output_interval << " s, rtol "
     << sim.ode.rtol << ", atol " << sim.ode.atol << '\n';
   return s.str();

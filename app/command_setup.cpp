@@ -24,6 +24,22 @@ std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Sce
   return law;
 }
 
+std::string override_integrator(Scene& scene, const std::string& name, double step) {
+  System& system = scene.system;
+  if (name == "event-driven") system.integrator = Integrator::event_driven;
+  else if (name == "time-stepping") system.integrator = Integrator::time_stepping;
+  else if (name == "drumwright") system.integrator = Integrator::drumwright;
+  else if (!name.empty()) return "--integrator: unknown integrator '" + name + "' (known: event-driven, time-stepping, drumwright)";
+  if (system.integrator == Integrator::event_driven && !system.pins.empty())
+    return "--integrator: the scene has pins (constraints), which only time-stepping and drumwright take";
+  if (step > 0) {
+    if (system.integrator == Integrator::event_driven) return "--step: the event-driven integrator chooses its own steps";
+    system.time_stepping.h = step;
+    system.drumwright.h = step;
+  }
+  return "";
+}
+
 std::string prepare_output_directory(const std::string& requested, const Scene& scene) {
   const std::string dir = !requested.empty()                 ? requested
                           : !scene.output.directory.empty() ? scene.output.directory

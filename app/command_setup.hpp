@@ -16,6 +16,10 @@ std::optional<Scene> load_scene_or_report(const std::string& path);
 // an unknown law.
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
+// Applies --integrator NAME (if not empty) and --step H (if > 0) to the scene's system. Returns an
+// error message, or "" on success.
+std::string override_integrator(Scene& scene, const std::string& name, double step);
+
 // `requested` (-o), else the scene's output.directory, else out/<scene name>; created if needed.
 // Empty after logging why it cannot be created.
 std::string prepare_output_directory(const std::string& requested, const Scene& scene);

@@ -10,7 +10,6 @@
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/plot_output.hpp"
-#include "app/simulate_scene.hpp"
 
 namespace impactsim {
 namespace {
@@ -20,16 +19,16 @@ struct Rows {
   std::vector<Eigen::VectorXd> q, v;
 };
 
-Rows simulate_rows(const Scene& scene, const ImpactLaw& law, unsigned long long seed, RunReport& report) {
+Rows simulate_rows(const Scene& scene, const ImpactLaw& law, unsigned long long seed, RunStats& report) {
   Rows rows;
-  HybridCallbacks cb;
+  RunCallbacks cb;
   cb.sample = [&](const Sample& s) {
     rows.t.push_back(s.t);
     rows.q.push_back(s.q);
     rows.v.push_back(s.v);
   };
   Rng rng(seed);
-  report = simulate_scene(scene, law, scene.initial, rng, cb);
+  report = simulate(scene.system, law, scene.initial, rng, cb);
   return rows;
 }
 
@@ -63,14 +62,15 @@ int converge_command(const ConvergeOptions& options) {
       spdlog::error("--steps: step sizes must be positive numbers, found {}", h);
       return kExitUsage;
     }
-  if (!scene.pins.empty()) {
+  if (!scene.system.pins.empty()) {
     spdlog::error("{}: the scene has pins (constraints), so there is no event-driven reference to converge to",
                   options.scene);
     return kExitUsage;
   }
   const std::string tested = !options.integrator.empty()                    ? options.integrator
-                             : scene.integrator == Integrator::event_driven ? "time-stepping"
-                                                                            : integrator_name(scene.integrator);
+                             : scene.system.integrator == Integrator::event_driven
+                                 ? "time-stepping"
+                                 : std::string(integrator_name(scene.system.integrator));
   if (tested == "event-driven") {
     spdlog::error("--integrator: converge compares a fixed-step integrator (time-stepping or drumwright) with the event-driven one");
     return kExitUsage;
@@ -88,8 +88,8 @@ int converge_command(const ConvergeOptions& options) {
   const std::string path = (std::filesystem::path(dir) / "convergence.csv").string();
 
   Scene reference = scene;
-  reference.integrator = Integrator::event_driven;
-  RunReport report;
+  reference.system.integrator = Integrator::event_driven;
+  RunStats report;
   Rows ref;
   try {
     ref = simulate_rows(reference, *law, seed, report);
@@ -109,7 +109,7 @@ int converge_command(const ConvergeOptions& options) {
       try {
         rows = simulate_rows(scene, *law, seed, report);
       } catch (const SimulationError& e) {
-        spdlog::error("{} at h = {} s failed at t = {} s: {}", describe_integrator(scene), h, e.time(), e.what());
+        spdlog::error("{} at h = {} s failed at t = {} s: {}", describe_integrator(scene.system), h, e.time(), e.what());
         spdlog::error("{} keeps the rows of the step sizes before it", path);
         return kExitSimulation;
       }
@@ -124,7 +124,7 @@ int converge_command(const ConvergeOptions& options) {
                     std::isnan(order) ? std::string() : std::string(NumberText(order, 4).view()),
                     std::string(NumberText(wall, 4).view())});
       spdlog::info("{}: max |q - q_ref| = {:.4g}, final |q - q_ref| = {:.4g}, final |v - v_ref| = {:.4g}{} ({:.3f} s wall)",
-                   describe_integrator(scene), e.q_max, e.q_final, e.v_final,
+                   describe_integrator(scene.system), e.q_max, e.q_final, e.v_final,
                    std::isnan(order) ? std::string() : fmt::format(", observed order {:.2f}", order), wall);
       previous_error = e.q_max;
       previous_h = h;

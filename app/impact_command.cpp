@@ -9,36 +9,25 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include <spdlog/spdlog.h>
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/sample_seed.hpp"
-#include "core/contact_dynamics.hpp"
 #include "core/first_impact.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
+#include "impact/outcome_class.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
 namespace {
 
-// Per-contact outcome classes of a post-impact velocity; `tol` is a speed [m/s]: lift (separating),
-// slide (closed, tangential speed), rest (closed and the whole system at rest), stick (closed, no slip).
-enum Outcome { kRest, kStick, kSlide, kLift };
-constexpr const char* kOutcomeNames[] = {"rest", "stick", "slide", "lift"};
-
-Outcome outcome_class(const ContactSpace& c, const Eigen::VectorXd& v, int i, double tol) {
-  const double vn = c.J_n.row(i).dot(v);
-  if (vn > tol) return kLift;
-  const double vt = (c.J_t.middleRows(i * c.tangent_dim, c.tangent_dim) * v).norm();
-  if (vt > tol) return kSlide;
-  return v.cwiseAbs().maxCoeff() <= tol ? kRest : kStick;
-}
+const char* class_name(int c) { return outcome_class_name(static_cast<OutcomeClass>(c)); }
 
 struct Table {
   std::vector<std::string> columns;
@@ -48,8 +37,9 @@ struct Table {
 Table sample_columns(const Scene& scene, const ContactSpace& c) {
   Table t;
   t.columns = {"sample"};
-  t.columns.insert(t.columns.end(), scene.model.v_names.begin(), scene.model.v_names.end());
-  for (int id : c.ids) t.contact_names.push_back(scene.contacts[id].name);
+  const Model& model = scene.system.model;
+  t.columns.insert(t.columns.end(), model.v_names.begin(), model.v_names.end());
+  for (int id : c.ids) t.contact_names.push_back(scene.system.contacts.contact(id).name);
   for (const std::string& n : t.contact_names) {
     t.columns.push_back(n + ".vn");
     if (c.tangent_dim == 1) t.columns.push_back(n + ".vt");
@@ -65,8 +55,8 @@ Table sample_columns(const Scene& scene, const ContactSpace& c) {
 
 struct Summary {
   long samples = 0, terminated = 0, solves = 0;
-  std::map<long, long> joint;                     // every contact's class, base 4 -> count
-  std::vector<std::array<long, 4>> per_contact;   // class -> count
+  std::map<long, long> joint;                                  // every contact's class, base 4 -> count
+  std::vector<std::array<long, kOutcomeClasses>> per_contact;  // class -> count
   std::vector<double> vn_min, vn_max, vt_min, vt_max;
 };
 
@@ -75,7 +65,7 @@ struct FormattedSample {
   std::string line;
   size_t cells = 0;
   long joint = 0;
-  std::vector<Outcome> classes;
+  std::vector<OutcomeClass> classes;
   Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
   bool terminated = true;
   int solves = 0;
@@ -121,8 +111,8 @@ class SampleWriter {
     f.joint = 0;
     for (int i = 0; i < m; ++i) {
       f.classes[i] = outcome_class(c_, r.v_plus, i, tol_);
-      text(kOutcomeNames[f.classes[i]]);
-      f.joint = 4 * f.joint + f.classes[i];
+      text(outcome_class_name(f.classes[i]));
+      f.joint = kOutcomeClasses * f.joint + static_cast<int>(f.classes[i]);
     }
     f.terminated = r.terminated;
     f.solves = r.lcp_solves;
@@ -131,7 +121,7 @@ class SampleWriter {
   void append(const FormattedSample& f) {
     csv_.line(f.line, f.cells);
     for (size_t i = 0; i < f.classes.size(); ++i) {
-      ++summary_.per_contact[i][f.classes[i]];
+      ++summary_.per_contact[i][static_cast<int>(f.classes[i])];
       summary_.vn_min[i] = std::min(summary_.vn_min[i], f.vn[i]);
       summary_.vn_max[i] = std::max(summary_.vn_max[i], f.vn[i]);
       summary_.vt_min[i] = std::min(summary_.vt_min[i], f.vt[i]);
@@ -163,8 +153,8 @@ class SampleWriter {
       std::string label;
       for (int i = 0; i < m; ++i) {
         long digit = code;
-        for (int k = i + 1; k < m; ++k) digit /= 4;
-        label += (i ? " " : "") + table_.contact_names[i] + ":" + kOutcomeNames[digit % 4];
+        for (int k = i + 1; k < m; ++k) digit /= kOutcomeClasses;
+        label += (i ? " " : "") + table_.contact_names[i] + ":" + class_name(static_cast<int>(digit % kOutcomeClasses));
       }
       joint.emplace_back(n, label);
     }
@@ -175,8 +165,8 @@ class SampleWriter {
     out << "contacts     class counts; ranges of J_n v+ and |J_t v+| [m/s]\n";
     for (size_t i = 0; i < table_.contact_names.size(); ++i) {
       out << "  " << table_.contact_names[i] << ":";
-      for (int k = 0; k < 4; ++k)
-        if (s.per_contact[i][k]) out << " " << kOutcomeNames[k] << " " << s.per_contact[i][k];
+      for (int k = 0; k < kOutcomeClasses; ++k)
+        if (s.per_contact[i][k]) out << " " << class_name(k) << " " << s.per_contact[i][k];
       out << "; vn [" << s.vn_min[i] << ", " << s.vn_max[i] << "], |vt| [" << s.vt_min[i] << ", " << s.vt_max[i]
           << "]\n";
     }
@@ -212,7 +202,7 @@ void write_orderings(SampleWriter& writer, const Scene& scene, const ContactSpac
     Rng rng(sample_seed(seed, j));
     const ImpactResult r = SequentialLaw(s).resolve(space, v_minus, rng);
     std::string order;
-    for (int i : r.ordering) order += (order.empty() ? "" : ",") + scene.contacts[space.ids[i]].name;
+    for (int i : r.ordering) order += (order.empty() ? "" : ",") + scene.system.contacts.contact(space.ids[i]).name;
     if (print) std::cout << "ordering " << j << ": " << order << (r.terminated ? "" : " (not terminated)") << '\n';
     writer.write(j, r);
   }
@@ -231,11 +221,10 @@ int impact_command(const ImpactOptions& o) {
   }
   const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
   if (!law) return kExitUsage;
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   ImpactState impact;
   try {
-    if (!find_first_impact(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, impact)) {
-      spdlog::error("{}: no impact happens before t_end = {} s", o.scene, scene.simulation.t_end);
+    if (!find_first_impact(scene.system, *law, scene.initial, impact)) {
+      spdlog::error("{}: no impact happens before t_end = {} s", o.scene, scene.system.simulation.t_end);
       return kExitScene;
     }
   } catch (const SimulationError& e) {
@@ -261,29 +250,16 @@ int impact_command(const ImpactOptions& o) {
     } else if (o.orderings) {
       write_orderings(writer, scene, space, v_minus, seed, true);
     } else {
-      // Chunks keep memory flat; within a chunk, thread k takes the k-th contiguous block; each
-      // sample's generator is seeded from (seed, index) alone, so the file is the same for any K.
-      const std::optional<RouthImpact> routh =
-          law_name == "routh" ? std::optional<RouthImpact>(std::in_place, space, v_minus, scene.laws.routh)
-                              : std::nullopt;
-      const long chunk = 16384;
-      std::vector<FormattedSample> rows(chunk);
-      for (long first = 0; first < o.samples; first += chunk) {
-        const long count = std::min(chunk, o.samples - first);
-        auto work = [&](int k) {
-          const long begin = count * k / o.threads, end = count * (k + 1) / o.threads;  // contiguous: no false sharing
-          for (long i = begin; i < end; ++i) {
-            Rng rng(sample_seed(seed, first + i));
-            writer.format(first + i, routh ? routh->sample(first + i, rng) : law->resolve(space, v_minus, rng), rows[i]);
-          }
-        };
-        std::vector<std::thread> pool;
-        for (int k = 1; k < o.threads; ++k) pool.emplace_back(work, k);
-        work(0);
-        for (auto& t : pool) t.join();
-        for (long i = 0; i < count; ++i) writer.append(rows[i]);
-        writer.flush();  // a chunk at a time: what is written survives a later failure
-      }
+      // Each sample's generator is seeded from (seed, index) alone, so the file is the same for any
+      // thread count; a chunk is flushed at a time, so what is written survives a later failure.
+      const std::unique_ptr<PreparedImpact> prepared = law->prepare(space, v_minus);
+      ordered_parallel_map<FormattedSample>(
+          0, o.samples, o.threads, 16384,
+          [&](long i, FormattedSample& row) {
+            Rng rng(sample_seed(seed, static_cast<std::uint64_t>(i)));
+            writer.format(i, prepared->sample(static_cast<std::uint64_t>(i), rng), row);
+          },
+          [&](long, const FormattedSample& row) { writer.append(row); }, [&](long) { writer.flush(); });
     }
     writer.flush();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

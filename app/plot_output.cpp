@@ -74,22 +74,22 @@ void write_outlines(const std::string& dir, const Scene& scene) {
       csv.line(body + "," + shape + "," + cells, 4);
     }
   };
-  std::vector<bool> has_shape(scene.model.bodies.size(), false);
-  for (const Geometry& g : scene.geometries) {
-    write(g.body < 0 ? "world" : scene.model.bodies[g.body].name, g.name, outline(g.shape));
+  std::vector<bool> has_shape(scene.system.model.bodies.size(), false);
+  for (const Geometry& g : scene.system.contacts.geometries()) {
+    write(g.body < 0 ? "world" : scene.system.model.bodies[g.body].name, g.name, outline(g.shape));
     if (g.body >= 0) has_shape[g.body] = true;
   }
-  for (size_t b = 0; b < scene.model.bodies.size(); ++b) {
+  for (size_t b = 0; b < scene.system.model.bodies.size(); ++b) {
     if (has_shape[b]) continue;
-    const Body& body = scene.model.bodies[b];
+    const Body& body = scene.system.model.bodies[b];
     Polyline star{Vec3::Zero()};
     auto spoke = [&](const Vec3& x) {
       star.push_back(x);
       star.push_back(Vec3::Zero());
     };
-    for (const Body& child : scene.model.bodies)
+    for (const Body& child : scene.system.model.bodies)
       if (child.parent == static_cast<int>(b)) spoke(child.joint.origin);
-    for (const ContactDef& c : scene.contacts)
+    for (const ContactDef& c : scene.system.contacts.contacts())
       if (c.body_a == static_cast<int>(b)) spoke(c.point);
     if (body.mass > 0) spoke(body.com);
     if (star.size() > 1) write(body.name, "skeleton", star);
@@ -98,20 +98,20 @@ void write_outlines(const std::string& dir, const Scene& scene) {
 }
 
 PoseWriter::PoseWriter(const std::string& dir, const Scene& scene)
-    : scene_(scene), kin_(scene.model),
+    : scene_(scene), kin_(scene.system.model),
       csv_((fs::path(dir) / "poses.csv").string(),
            [&] {
              std::vector<std::string> c{"t"};
-             for (const Body& b : scene.model.bodies)
+             for (const Body& b : scene.system.model.bodies)
                for (const char* k : {".x", ".y", ".theta"}) c.push_back(b.name + k);
              return c;
            }(),
            scene.output.precision),
-      poses_(3 * scene.model.bodies.size()) {}
+      poses_(3 * scene.system.model.bodies.size()) {}
 
 void PoseWriter::row(const Sample& s) {
-  update_kinematics(scene_.model, s.q, kin_);
-  for (size_t b = 0; b < scene_.model.bodies.size(); ++b)
+  update_kinematics(scene_.system.model, s.q, kin_);
+  for (size_t b = 0; b < scene_.system.model.bodies.size(); ++b)
     poses_.segment<3>(3 * b) << kin_.p[b].x(), kin_.p[b].y(), std::atan2(kin_.R[b](1, 0), kin_.R[b](0, 0));
   csv_.row(s.t, poses_, Eigen::VectorXd(), {});
 }
@@ -137,7 +137,7 @@ bool run_plot_tool(const std::string& kind, const std::string& dir, const std::s
 }
 
 bool plot_run(const std::string& dir, const Scene& scene) {
-  return run_plot_tool("run", dir, "--nq " + std::to_string(scene.model.nq));
+  return run_plot_tool("run", dir, "--nq " + std::to_string(scene.system.model.nq));
 }
 
 }  // namespace impactsim

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/csv_writer.hpp"
-#include "core/simulate.hpp"
+#include "core/state.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {

@@ -9,8 +9,6 @@
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
-#include "app/simulate_scene.hpp"
-#include "core/hybrid.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -23,6 +21,7 @@ int run_command(const RunOptions& options) {
     return kExitUsage;
   }
   const Scene& scene = *loaded;
+  const System& system = scene.system;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
   const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
   if (!law) return kExitUsage;
@@ -35,16 +34,16 @@ int run_command(const RunOptions& options) {
   const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
   const std::string events_path = (std::filesystem::path(dir) / "events.csv").string();
   spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, {}, law {}, seed {}", scene.name,
-               scene.model.bodies.size(), scene.model.nq, scene.model.nv, scene.model.planar ? ", planar" : "",
-               scene.contacts.size(), describe_integrator(scene), law_name, seed);
+               system.model.bodies.size(), system.model.nq, system.model.nv, system.model.planar ? ", planar" : "",
+               system.contacts.size(), describe_integrator(system), law_name, seed);
 
   const auto start = std::chrono::steady_clock::now();
   try {
     RunFiles files(dir, scene);
     const CsvWriter &csv = files.trajectory(), &events = files.events();
-    HybridCallbacks callbacks = files.callbacks();
+    RunCallbacks callbacks = files.callbacks();
     std::unique_ptr<PoseWriter> poses;
-    if (options.plot && scene.model.planar) {
+    if (options.plot && system.model.planar) {
       write_outlines(dir, scene);
       poses = std::make_unique<PoseWriter>(dir, scene);
       callbacks.sample = [&, write = callbacks.sample](const Sample& s) {
@@ -56,9 +55,9 @@ int run_command(const RunOptions& options) {
     std::vector<double> drawn;
     const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
     for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
-    RunReport stats;
+    RunStats stats;
     try {
-      stats = simulate_scene(scene, *law, initial, rng, callbacks);
+      stats = simulate(system, *law, initial, rng, callbacks);
     } catch (const SimulationError& e) {
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
@@ -69,18 +68,17 @@ int run_command(const RunOptions& options) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
                  stats.impacts, events_path);
-    if (!scene.contacts.empty()) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
-    if (scene.integrator == Integrator::event_driven) {
+    if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
+    if (system.integrator == Integrator::event_driven) {
       spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
-                   scene.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
+                   system.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
     } else {
+      const bool qp = system.integrator == Integrator::drumwright && system.drumwright.problem == SoftProblem::min_norm_qp;
       spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
-                   scene.simulation.t_end, wall, stats.steps, stats.evaluations,
-                   scene.integrator == Integrator::drumwright && scene.drumwright.problem == SoftProblem::min_norm_qp ? "QPs" : "LCPs",
-                   stats.max_residual);
+                   system.simulation.t_end, wall, stats.steps, stats.solves, qp ? "QPs" : "LCPs", stats.max_residual);
       spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
                    stats.variation_weighted);
-      if (!scene.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
+      if (!system.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
     }
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());

@@ -23,11 +23,11 @@ std::vector<std::string> event_cells(const Event& e, const Scene& scene, int pre
   kb << e.kinetic_before;
   ka << e.kinetic_after;
   std::string names;
-  for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.contacts[e.contacts[k]].name;
+  for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.system.contacts.contact(e.contacts[k]).name;
   for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
   std::string ordering;
-  for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.contacts[e.ordering[k]].name;
-  return {t.str(), e.kind, names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
+  for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.system.contacts.contact(e.ordering[k]).name;
+  return {t.str(), std::string(event_kind_name(e.kind)), names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
 }
 
 std::string in_dir(const std::string& dir, const char* file) { return (std::filesystem::path(dir) / file).string(); }
@@ -36,13 +36,13 @@ std::string in_dir(const std::string& dir, const char* file) { return (std::file
 
 RunFiles::RunFiles(const std::string& dir, const Scene& scene)
     : scene_(scene),
-      trajectory_(in_dir(dir, "trajectory.csv"), trajectory_columns(scene.model), scene.output.precision),
+      trajectory_(in_dir(dir, "trajectory.csv"), trajectory_columns(scene.system.model), scene.output.precision),
       events_(in_dir(dir, "events.csv"),
               {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n", "ordering"},
               scene.output.precision) {}
 
-HybridCallbacks RunFiles::callbacks(std::function<void(const Event&)> extra) {
-  HybridCallbacks cb;
+RunCallbacks RunFiles::callbacks(std::function<void(const Event&)> extra) {
+  RunCallbacks cb;
   cb.sample = [this](const Sample& s) { trajectory_.row(s.t, s.q, s.v, {s.kinetic_energy, s.potential_energy}); };
   cb.event_sample = cb.sample;
   cb.event = [this, extra](const Event& e) {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/csv_writer.hpp"
-#include "core/hybrid.hpp"
+#include "core/events.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
@@ -15,7 +15,7 @@ class RunFiles {
   // Throws std::runtime_error naming the path if a file cannot be created.
   RunFiles(const std::string& dir, const Scene& scene);
   // Callbacks that write every sample, event sample and event; `extra` (may be empty) sees events too.
-  HybridCallbacks callbacks(std::function<void(const Event&)> extra = {});
+  RunCallbacks callbacks(std::function<void(const Event&)> extra = {});
   const CsvWriter& trajectory() const { return trajectory_; }
   const CsvWriter& events() const { return events_; }
 

@@ -22,9 +22,8 @@ Vec3 world_point(const std::vector<Mat3>& R, const std::vector<Vec3>& p, int bod
 
 }  // namespace
 
-Broadphase::Broadphase(const ContactModel& contacts, double margin)
-    : contacts_(contacts), geometries_(contacts.geometries()), margin_(margin) {
-  for (const Geometry& g : geometries_) solid_radius_.push_back(bounding_radius(g.shape));
+Broadphase::Broadphase(const ContactModel& contacts) {
+  for (const Geometry& g : contacts.geometries()) solid_radius_.push_back(bounding_radius(g.shape));
   for (int i = 0; i < contacts.size(); ++i) {
     const ContactDef& c = contacts.contact(i);
     Group* group = nullptr;
@@ -43,8 +42,8 @@ Broadphase::Broadphase(const ContactModel& contacts, double margin)
   }
 }
 
-double Broadphase::lower_bound(const std::vector<Mat3>& Rb, const std::vector<Vec3>& pb, const Group& g) const {
-  const Geometry& b = geometries_[g.geometry_b];
+double Broadphase::lower_bound(const Geometry& b, const std::vector<Mat3>& Rb, const std::vector<Vec3>& pb,
+                               const Group& g) const {
   const Vec3 center = world_point(Rb, pb, g.body_a, g.center);
   const Vec3 origin = world_point(Rb, pb, b.body, b.shape.position);
   if (b.shape.type == ShapeType::halfspace) {
@@ -54,15 +53,16 @@ double Broadphase::lower_bound(const std::vector<Mat3>& Rb, const std::vector<Ve
   return (center - origin).norm() - g.radius - solid_radius_[g.geometry_b];
 }
 
-int Broadphase::update(const std::vector<Mat3>& R, const std::vector<Vec3>& p, std::vector<ContactFrame>& frames) const {
+int Broadphase::update(const ContactModel& contacts, double margin, const std::vector<Mat3>& R,
+                       const std::vector<Vec3>& p, std::vector<ContactFrame>& frames) const {
   int exact = 0;
   for (const Group& g : groups_) {
-    const double bound = lower_bound(R, p, g);
-    if (bound > margin_) {
+    const double bound = lower_bound(contacts.geometries()[g.geometry_b], R, p, g);
+    if (bound > margin) {
       for (int i : g.contacts) frames[i].phi = bound;
       continue;
     }
-    for (int i : g.contacts) frames[i] = contacts_.frame(R, p, i);
+    for (int i : g.contacts) frames[i] = contacts.frame(R, p, i);
     exact += static_cast<int>(g.contacts.size());
   }
   return exact;

@@ -14,12 +14,14 @@ namespace impactsim {
 
 class Broadphase {
  public:
-  Broadphase(const ContactModel& contacts, double margin);
+  // The groups and bounding spheres of `contacts`, which every later call must be given.
+  explicit Broadphase(const ContactModel& contacts);
 
-  // phi of every contact with the bodies at poses (R, p): exact for the groups within the margin
-  // (their frames written to `frames`), else the group's lower bound. Returns how many contacts
-  // were computed exactly.
-  int update(const std::vector<Mat3>& R, const std::vector<Vec3>& p, std::vector<ContactFrame>& frames) const;
+  // phi of every contact with the bodies at poses (R, p): exact for the groups whose bound is at
+  // most `margin` [m] (their frames written to `frames`), else the group's lower bound. Returns how
+  // many contacts were computed exactly.
+  int update(const ContactModel& contacts, double margin, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
+             std::vector<ContactFrame>& frames) const;
 
   int groups() const { return static_cast<int>(groups_.size()); }
 
@@ -31,11 +33,8 @@ class Broadphase {
     double radius = 0.0;         // it holds every feature with its own radius
     std::vector<int> contacts;
   };
-  double lower_bound(const std::vector<Mat3>& R, const std::vector<Vec3>& p, const Group& g) const;
+  double lower_bound(const Geometry& b, const std::vector<Mat3>& R, const std::vector<Vec3>& p, const Group& g) const;
 
-  const ContactModel& contacts_;
-  const std::vector<Geometry>& geometries_;
-  double margin_;
   std::vector<Group> groups_;
   std::vector<double> solid_radius_;  // bounding radius of each geometry about its origin (0: halfspace)
 };

@@ -55,6 +55,7 @@ PointDistance point_to_shape(const Shape& shape, const Vec3& x_shape);
 
 class ContactModel {
  public:
+  ContactModel() = default;  // no contacts
   ContactModel(std::vector<Geometry> geometries, std::vector<ContactDef> contacts, bool planar);
 
   int size() const { return static_cast<int>(contacts_.size()); }
@@ -72,7 +73,7 @@ class ContactModel {
  private:
   std::vector<Geometry> geometries_;
   std::vector<ContactDef> contacts_;
-  bool planar_;
+  bool planar_ = false;
 };
 
 }  // namespace impactsim

@@ -3,109 +3,116 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
+#include "impact/soft_constraints.hpp"
+
 namespace impactsim {
 namespace {
 
-class DrumwrightStepper : public FixedStepper {
- public:
-  DrumwrightStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                    const SimulationSettings& settings, const ContactSettings& contact_settings,
-                    const DrumwrightSettings& scheme, const HybridCallbacks& callbacks, const StepSink& steps,
-                    const ExternalForce& force)
-      : FixedStepper(model, contacts, pins, settings, contact_settings, callbacks, steps, force, "drumwright"),
-        scheme_(scheme), touching_(contact_settings.distance_tolerance) {
-    options_.problem = scheme.problem;
-    options_.cone = scheme.cone;
-    options_.friction_directions = scheme.friction_directions;
-  }
-
- private:
-  // The rows at (q_, v_): G, phi0, Gdot v0, K, B, and the problem's row layout.
-  void assemble(SoftConstraintProblem& p) {
-    const int td = contacts_.tangent_dim();
-    const std::vector<int> in = touching(touching_);
-    update_jacobians(in, true);
-    int rows = 0;
-    if (!pins_.empty()) {
-      update_pins(q_, v_);
-      rows = static_cast<int>(pin_state_.phi.size());
-    }
-    for (int i : in) rows += 1 + (contacts_.contact(i).mu > 0 ? td : 0);
-    G_.setZero(rows, model_.nv);
-    phi_.setZero(rows);
-    gdot_v_.setZero(rows);
-    K_.setZero(rows);
-    B_.setZero(rows);
-    p.bilateral.clear();
-    p.contacts.clear();
-    p.tangent_dim = td;
-    int r = 0;
-    for (; r < static_cast<int>(pin_state_.phi.size()) && !pins_.empty(); ++r) {
-      G_.row(r) = pin_state_.G.row(r);
-      phi_(r) = pin_state_.phi(r);
-      gdot_v_(r) = pin_state_.Gdot_v(r);
-      K_(r) = scheme_.K_pin;
-      B_(r) = scheme_.B_pin;
-      p.bilateral.push_back(r);
-    }
-    for (int i : in) {
-      const double mu = contacts_.contact(i).mu;
-      SoftContactRows c{r, mu > 0 ? r + 1 : -1, mu};
-      p.contacts.push_back(c);
-      const int n = mu > 0 ? 1 + td : 1;
-      G_.middleRows(r, n) = cd_.J(i).topRows(n);
-      gdot_v_.segment(r, n) = cd_.Jdot_v(i).head(n);
-      phi_(r) = std::min(cd_.frame(i).phi, 0.0);
-      K_(r) = scheme_.K_n;
-      B_(r) = scheme_.B_n;
-      B_.segment(r + 1, n - 1).setConstant(scheme_.tangent_damping());
-      r += n;
-    }
-  }
-
-  void step(double hs) override {
-    cd_.update_dynamics(q_, v_);
-    SoftConstraintProblem p;
-    assemble(p);
-    applied_forces(t_, f_);
-    llt_.compute(cd_.M());
-    if (llt_.info() != Eigen::Success) throw SimulationError(t_, "drumwright: the mass matrix is singular");
-    a_ = llt_.solve(f_);
-    Minv_GT_ = llt_.solve(G_.transpose());
-    p.S = G_ * Minv_GT_;
-    const Eigen::VectorXd phidot = G_ * v_;
-    p.r = -K_.cwiseProduct(phi_) - (hs * K_ + B_).cwiseProduct(phidot + hs * (G_ * a_) + hs * gdot_v_);
-    if (scheme_.gdot_term && p.r.size() > 0) p.r -= p.S.completeOrthogonalDecomposition().solve(gdot_v_);
-    p.W = hs * hs * K_ + hs * B_;
-    options_.zeta = scheme_.zeta > 0 ? scheme_.zeta : 1.0 / hs;
-    const SoftSolution s = solve_soft_constraints(p, options_);
-    if (p.r.size() > 0) {
-      ++stats_.solves;
-      stats_.max_residual = std::max(stats_.max_residual, s.residual);
-    }
-    if (!s.ok) throw SimulationError(t_, "drumwright at t = " + std::to_string(t_) + " s: " + s.diagnostic);
-    v1_ = v_ + hs * (Minv_GT_ * s.lambda + a_);
-    integrate_configuration(model_, q_, v1_, hs, q1_);
-    finish_step(t_ + hs, q1_, v1_, v1_);
-  }
-
-  const DrumwrightSettings& scheme_;
-  SoftSolverOptions options_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
-  double touching_;  // contacts with phi up to this are in, their deformation min(phi, 0)
-  Eigen::VectorXd q1_, v1_, f_, a_, phi_, gdot_v_, K_, B_;
-  Eigen::MatrixXd G_, Minv_GT_;
+// The constraint rows of one step: G, phi, Gdot v0 and each row's K and B.
+struct SoftRows {
+  Eigen::MatrixXd G;
+  Eigen::VectorXd phi, gdot_v, K, B;
 };
+
+// A step's other vectors, kept between steps so the loop does not allocate.
+struct StepVectors {
+  Eigen::VectorXd q1, v1, f, a;
+  Eigen::MatrixXd Minv_GT;
+  Eigen::LLT<Eigen::MatrixXd> M_llt;
+};
+
+// The rows at the run's (q, v): pins, then the touching contacts; and the problem's row layout.
+void assemble(const System& sys, FixedStepRun& run, FixedStepScratch& scratch, SoftRows& rows,
+              SoftConstraintProblem& p) {
+  const DrumwrightSettings& d = sys.drumwright;
+  const int td = sys.contacts.tangent_dim();
+  ContactData& c = scratch.contact;
+  const std::vector<int> in = touching(c.frames, sys.contact.distance_tolerance, run.stats);
+  const std::vector<bool> need = contact_flags(sys.contacts.size(), in);
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, need, c.jac);
+  compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, need, c.jac);
+  int n_rows = 0;
+  if (!sys.pins.empty()) {
+    update_pins(sys, run.q, run.v, scratch, run.stats);
+    n_rows = static_cast<int>(scratch.pins.phi.size());
+  }
+  for (int i : in) n_rows += 1 + (sys.contacts.contact(i).mu > 0 ? td : 0);
+  rows.G.setZero(n_rows, sys.model.nv);
+  rows.phi.setZero(n_rows);
+  rows.gdot_v.setZero(n_rows);
+  rows.K.setZero(n_rows);
+  rows.B.setZero(n_rows);
+  p.bilateral.clear();
+  p.contacts.clear();
+  p.tangent_dim = td;
+  int r = 0;
+  for (; r < static_cast<int>(scratch.pins.phi.size()) && !sys.pins.empty(); ++r) {
+    rows.G.row(r) = scratch.pins.G.row(r);
+    rows.phi(r) = scratch.pins.phi(r);
+    rows.gdot_v(r) = scratch.pins.Gdot_v(r);
+    rows.K(r) = d.K_pin;
+    rows.B(r) = d.B_pin;
+    p.bilateral.push_back(r);
+  }
+  for (int i : in) {
+    const double mu = sys.contacts.contact(i).mu;
+    p.contacts.push_back(SoftContactRows{r, mu > 0 ? r + 1 : -1, mu});
+    const int n = mu > 0 ? 1 + td : 1;
+    rows.G.middleRows(r, n) = c.jac.of(i).topRows(n);
+    rows.gdot_v.segment(r, n) = c.jac.jdot_v_of(i).head(n);
+    rows.phi(r) = std::min(c.frames[i].phi, 0.0);
+    rows.K(r) = d.K_n;
+    rows.B(r) = d.B_n;
+    rows.B.segment(r + 1, n - 1).setConstant(d.tangent_damping());
+    r += n;
+  }
+}
+
+void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStepScratch& scratch, SoftRows& rows,
+          StepVectors& w, double hs) {
+  const DrumwrightSettings& d = sys.drumwright;
+  ContactData& c = scratch.contact;
+  compute_body_dynamics(sys.model, run.q, run.v, c.body);
+  compute_contact_frames(sys.contacts, c.body.kin, c.frames);
+  SoftConstraintProblem p;
+  assemble(sys, run, scratch, rows, p);
+  applied_forces(io, run, c.body, run.t, scratch.tau, w.f);
+  w.M_llt.compute(c.body.M);
+  if (w.M_llt.info() != Eigen::Success) throw SimulationError(run.t, "drumwright: the mass matrix is singular");
+  w.a = w.M_llt.solve(w.f);
+  w.Minv_GT = w.M_llt.solve(rows.G.transpose());
+  p.S = rows.G * w.Minv_GT;
+  const Eigen::VectorXd phidot = rows.G * run.v;
+  p.r = -rows.K.cwiseProduct(rows.phi) -
+        (hs * rows.K + rows.B).cwiseProduct(phidot + hs * (rows.G * w.a) + hs * rows.gdot_v);
+  if (d.gdot_term && p.r.size() > 0) p.r -= p.S.completeOrthogonalDecomposition().solve(rows.gdot_v);
+  p.W = hs * hs * rows.K + hs * rows.B;
+  SoftSolverOptions options;
+  options.problem = d.problem;
+  options.cone = d.cone;
+  options.friction_directions = d.friction_directions;
+  options.zeta = d.zeta > 0 ? d.zeta : 1.0 / hs;
+  const SoftSolution s = solve_soft_constraints(p, options);
+  if (p.r.size() > 0) {
+    ++run.stats.solves;
+    run.stats.max_residual = std::max(run.stats.max_residual, s.residual);
+  }
+  if (!s.ok) throw SimulationError(run.t, "drumwright at t = " + std::to_string(run.t) + " s: " + s.diagnostic);
+  w.v1 = run.v + hs * (w.Minv_GT * s.lambda + w.a);
+  integrate_configuration(sys.model, run.q, w.v1, hs, w.q1);
+  finish_step(sys, io, run, run.t + hs, w.q1, w.v1, w.v1);
+}
 
 }  // namespace
 
-FixedStepStats simulate_drumwright(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                                   const SimulationSettings& settings, const ContactSettings& contact_settings,
-                                   const DrumwrightSettings& scheme, const State& initial,
-                                   const HybridCallbacks& callbacks, const StepSink& steps,
-                                   const ExternalForce& force) {
-  DrumwrightStepper stepper(model, contacts, pins, settings, contact_settings, scheme, callbacks, steps, force);
-  return stepper.run(initial, scheme.h);
+RunStats simulate_drumwright(const System& system, const State& initial, const RunCallbacks& callbacks,
+                             const StepSink& steps, const ExternalForce& force) {
+  const FixedStepIO io{callbacks, steps, force};
+  FixedStepScratch scratch(system);
+  SoftRows rows;
+  StepVectors w;
+  return run_fixed_steps(system, initial, system.drumwright.h, io, "drumwright",
+                         [&](FixedStepRun& run, double hs) { step(system, io, run, scratch, rows, w, hs); });
 }
 
 }  // namespace impactsim

@@ -9,37 +9,15 @@
 //   lambda from impact/soft_constraints.hpp (the exact LCP or the paper's minimum-norm QP);
 //   v1 = v0 + h M^-1 (G^T lambda + f),  q1 = q0 + h Gamma(q0) v1     ((36), (37)).
 // f = tau - C(q0, v0). With gdot_term the rows carry the paper's -Mhat Gdot v0 (Mhat by a
-// pseudo-inverse, since G may be rank deficient); digest §8.3 item 4 found it can destabilize long
-// runs at coarse h, so it is a switch. No events: contacts enter when they penetrate, and at coarse
-// h an impact is perfectly inelastic.
-#include <vector>
-
-#include "core/contact_dynamics.hpp"
+// pseudo-inverse, since G may be rank deficient); it can destabilize long runs at coarse h, so it
+// is a switch. No events: contacts enter when they penetrate, and at coarse h an impact is
+// perfectly inelastic.
 #include "core/fixed_step.hpp"
-#include "core/hybrid.hpp"
-#include "core/pin.hpp"
-#include "impact/soft_constraints.hpp"
 
 namespace impactsim {
 
-struct DrumwrightSettings {
-  double h = 0.01;                 // [s]
-  SoftProblem problem = SoftProblem::lcp;
-  FrictionConeKind cone = FrictionConeKind::polyhedral;  // 3-D friction (planar scenes: the exact box)
-  int friction_directions = 8;     // polygon of a 3-D polyhedral cone
-  double K_n = 1e10, B_n = 1.0;    // contact normal [N/m], [N s/m]
-  double B_t = 0.0;                // friction damper [N s/m]; 0 means the paper's 1e6 / h
-  double K_pin = 1e15, B_pin = 1.0;
-  bool gdot_term = true;
-  double zeta = 0.0;               // min_norm_qp weight of |lambda_n|^2; 0 means the paper's 1 / h
-
-  double tangent_damping() const { return B_t > 0 ? B_t : 1e6 / h; }
-};
-
-FixedStepStats simulate_drumwright(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                                   const SimulationSettings& settings, const ContactSettings& contact_settings,
-                                   const DrumwrightSettings& scheme, const State& initial,
-                                   const HybridCallbacks& callbacks, const StepSink& steps = {},
-                                   const ExternalForce& force = {});
+// Runs system under system.drumwright.
+RunStats simulate_drumwright(const System& system, const State& initial, const RunCallbacks& callbacks,
+                             const StepSink& steps = {}, const ExternalForce& force = {});
 
 }  // namespace impactsim

@@ -68,6 +68,13 @@ double potential_energy(const Model& model, const Kinematics& kin) {
   return U;
 }
 
+std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Kinematics kin(model);
+  update_kinematics(model, q, kin);
+  update_velocities(model, q, v, kin);
+  return {kinetic_energy(model, kin), potential_energy(model, kin)};
+}
+
 Vec6 spatial_momentum(const Model& model, const Kinematics& kin) {
   Vec6 h = Vec6::Zero();
   for (size_t i = 0; i < model.bodies.size(); ++i) {

@@ -3,6 +3,8 @@
 // centrifugal terms (sign: C is what the joints must supply to hold vdot = 0, so vdot = M^-1 (tau - C)).
 // All functions read a Kinematics already updated at (q, v) and never allocate once their outputs
 // are sized.
+#include <utility>
+
 #include <Eigen/Cholesky>
 
 #include "core/kinematics.hpp"
@@ -22,6 +24,8 @@ void bias_forces(const Model& model, const Kinematics& kin, std::vector<Vec6>& a
 double kinetic_energy(const Model& model, const Kinematics& kin);
 // Gravitational potential energy, zero at the world origin [J].
 double potential_energy(const Model& model, const Kinematics& kin);
+// Both energies at (q, v) [J], for output and checks; allocates its own Kinematics.
+std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // Total spatial momentum [angular about the world origin; linear], world axes.
 Vec6 spatial_momentum(const Model& model, const Kinematics& kin);
 

@@ -3,99 +3,95 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/joint.hpp"
-
 namespace impactsim {
 
-StepOutput::StepOutput(const Model& model, const SimulationSettings& settings, const SampleSink& sink)
-    : model_(model), settings_(settings), sink_(sink),
-      last_(last_output_row(settings)), q_(model.nq) {}
-
-void StepOutput::emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  const auto [kinetic, potential] = energies(model_, q, v);
-  if (sink_) sink_(Sample{t, q, v, kinetic, potential});
+void StepOutput::emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q,
+                      const Eigen::VectorXd& v) {
+  const auto [kinetic, potential] = energies(model, q, v);
+  if (sink) sink(Sample{t, q, v, kinetic, potential});
   ++next_;
 }
 
-void StepOutput::first(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+void StepOutput::first(const Model& model, const SampleSink& sink, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   next_ = 0;
-  emit(0.0, q, v);
+  emit(model, sink, 0.0, q, v);
 }
 
-void StepOutput::step(double t0, const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1,
-                      const Eigen::VectorXd& v) {
+void StepOutput::step(const Model& model, const SimulationSettings& settings, const SampleSink& sink, double t0,
+                      const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1, const Eigen::VectorXd& v) {
   const double eps = 1e-9 * (t1 - t0);
-  while (next_ <= last_ && output_time(settings_, next_) <= t1 + eps) {
-    const double t = output_time(settings_, next_);
+  const long last = last_output_row(settings);
+  while (next_ <= last && output_time(settings, next_) <= t1 + eps) {
+    const double t = output_time(settings, next_);
     const double s = t1 > t0 ? std::clamp((t - t0) / (t1 - t0), 0.0, 1.0) : 1.0;
     q_ = q0 + s * (q1 - q0);
-    normalize_configuration(model_, q_.data());
-    emit(t, q_, v);
+    normalize_configuration(model, q_.data());
+    emit(model, sink, t, q_, v);
   }
 }
 
-FixedStepper::FixedStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                           const SimulationSettings& settings, const ContactSettings& contact_settings,
-                           const HybridCallbacks& callbacks, const StepSink& steps, const ExternalForce& force,
-                           std::string name)
-    : model_(model), contacts_(contacts), pins_(pins), settings_(settings), callbacks_(callbacks), steps_(steps),
-      force_(force), name_(std::move(name)), cd_(model, contacts, contact_settings), pin_kin_(model),
-      output_(model, settings, callbacks.sample) {}
+FixedStepRun::FixedStepRun(const System& system, const State& initial)
+    : q(initial.q), v(initial.v), v_weighted(initial.v), output(system.model) {}
 
-FixedStepStats FixedStepper::run(const State& initial, double h) {
-  q_ = initial.q;
-  v_ = initial.v;
-  v_weighted_ = v_;
-  output_.first(q_, v_);
-  while (t_ < settings_.t_end - 1e-9 * h) {
-    const double hs = settings_.t_end - t_ < h * (1 + 1e-9) ? settings_.t_end - t_ : h;
-    step(hs);
-    if (!q_.allFinite() || !v_.allFinite()) throw SimulationError(t_, name_ + ": the state is not finite");
-    if (callbacks_.stop && callbacks_.stop()) break;
+FixedStepScratch::FixedStepScratch(const System& system) : contact(system.model, system.contacts), pin_kin(system.model) {}
+
+RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
+                         const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step) {
+  const SimulationSettings& settings = system.simulation;
+  FixedStepRun run(system, initial);
+  run.output.first(system.model, io.callbacks.sample, run.q, run.v);
+  while (run.t < settings.t_end - 1e-9 * h) {
+    const double hs = settings.t_end - run.t < h * (1 + 1e-9) ? settings.t_end - run.t : h;
+    step(run, hs);
+    if (!run.q.allFinite() || !run.v.allFinite()) throw SimulationError(run.t, name + ": the state is not finite");
+    if (io.callbacks.stop && io.callbacks.stop()) break;
   }
-  stats_.samples = output_.rows();
-  return stats_;
+  run.stats.samples = run.output.rows();
+  return run.stats;
 }
 
-std::vector<int> FixedStepper::touching(double threshold) {
+std::vector<int> touching(const std::vector<ContactFrame>& frames, double threshold, RunStats& stats) {
   std::vector<int> set;
-  for (int i = 0; i < contacts_.size(); ++i) {
-    const double phi = cd_.frame(i).phi;
-    stats_.min_phi = std::min(stats_.min_phi, phi);
-    if (phi <= threshold) set.push_back(i);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const double phi = frames[i].phi;
+    stats.min_phi = std::min(stats.min_phi, phi);
+    if (phi <= threshold) set.push_back(static_cast<int>(i));
   }
   return set;
 }
 
-void FixedStepper::update_jacobians(const std::vector<int>& set, bool jdot) {
-  std::vector<bool> need(contacts_.size(), false);
+std::vector<bool> contact_flags(int contacts, const std::vector<int>& set) {
+  std::vector<bool> need(contacts, false);
   for (int i : set) need[i] = true;
-  cd_.update_jacobians(need, jdot);
+  return need;
 }
 
-void FixedStepper::finish_step(double t1, Eigen::VectorXd& q1, Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step) {
-  output_.step(t_, q_, t1, q1, v_on_step);
-  stats_.variation_v += (v1 - v_).lpNorm<1>();
-  stats_.variation_weighted += (v_on_step - v_weighted_).lpNorm<1>();
-  v_weighted_ = v_on_step;
-  ++stats_.steps;
-  t_ = t1;
-  q_.swap(q1);
-  v_.swap(v1);
-  if (steps_) steps_(StepRecord{t_, q_, v_, v_weighted_});
+void finish_step(const System& system, const FixedStepIO& io, FixedStepRun& run, double t1, Eigen::VectorXd& q1,
+                 Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step) {
+  run.output.step(system.model, system.simulation, io.callbacks.sample, run.t, run.q, t1, q1, v_on_step);
+  run.stats.variation_v += (v1 - run.v).lpNorm<1>();
+  run.stats.variation_weighted += (v_on_step - run.v_weighted).lpNorm<1>();
+  run.v_weighted = v_on_step;
+  ++run.stats.steps;
+  run.t = t1;
+  run.q.swap(q1);
+  run.v.swap(v1);
+  if (io.steps) io.steps(StepRecord{run.t, run.q, run.v, run.v_weighted});
 }
 
-void FixedStepper::applied_forces(double t, Eigen::VectorXd& k) {
-  k = -cd_.C();
-  if (!force_) return;
-  tau_.setZero(model_.nv);
-  force_(t, q_, v_, tau_);
-  k += tau_;
+void applied_forces(const FixedStepIO& io, const FixedStepRun& run, const BodyDynamics& body, double t,
+                    Eigen::VectorXd& tau, Eigen::VectorXd& k) {
+  k = -body.C;
+  if (!io.force) return;
+  tau.setZero(run.v.size());
+  io.force(t, run.q, run.v, tau);
+  k += tau;
 }
 
-void FixedStepper::update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  evaluate_pins(model_, pins_, q, v, pin_kin_, pin_state_);
-  stats_.max_pin_drift = std::max(stats_.max_pin_drift, pin_state_.phi.cwiseAbs().maxCoeff());
+void update_pins(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, FixedStepScratch& scratch,
+                 RunStats& stats) {
+  evaluate_pins(system.model, system.pins, q, v, scratch.pin_kin, scratch.pins);
+  stats.max_pin_drift = std::max(stats.max_pin_drift, scratch.pins.phi.cwiseAbs().maxCoeff());
 }
 
 }  // namespace impactsim

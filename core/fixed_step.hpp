@@ -1,17 +1,16 @@
 #pragma once
-// What the fixed-step (time-stepping) integrators share: their step records, statistics and the
-// rows they write. A step from t_l to t_{l+1} reports rows at the output times it passes, with q
-// linear between q^l and q^{l+1} and v the velocity that holds on the step: the continuous-time
+// What the fixed-step (time-stepping) integrators share: the step loop, their state and the rows
+// they write. A step from t_l to t_{l+1} reports rows at the output times it passes, with q linear
+// between q^l and q^{l+1} and v the velocity that holds on the step: the continuous-time
 // reconstruction (q^{h,alpha}, v^{h,alpha}) of Gavrea, Anitescu and Potra (4.9), (4.12).
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "core/contact_dynamics.hpp"
-#include "core/hybrid.hpp"
-#include "core/model.hpp"
+#include "core/contact_data.hpp"
+#include "core/events.hpp"
 #include "core/pin.hpp"
-#include "core/simulate.hpp"
+#include "core/system.hpp"
 
 namespace impactsim {
 
@@ -29,79 +28,69 @@ struct StepRecord {
 };
 using StepSink = std::function<void(const StepRecord&)>;
 
-struct FixedStepStats {
-  long steps = 0;
-  long impacts = 0;             // collisions found inside steps (time-stepping only)
-  long solves = 0;              // LCPs or QPs solved
-  double max_residual = 0.0;    // worst LCP residual or QP gap bound
-  long samples = 0;
-  double min_phi = 0.0;         // deepest penetration at a step's start [m]
-  double max_pin_drift = 0.0;   // largest |phi| of a pin row at a step's start [m]
-  double variation_v = 0.0;     // total variation of v^l, sum over steps of |v^{l+1} - v^l|_1
-  double variation_weighted = 0.0;  // the same of v^{l,alpha}, the sequence the convergence theory bounds
+// Where a fixed-step run reports, and the applied forces it adds.
+struct FixedStepIO {
+  const RunCallbacks& callbacks;
+  const StepSink& steps;      // may be empty
+  const ExternalForce& force; // may be empty
 };
 
 // Writes the output rows of a fixed-step run.
 class StepOutput {
  public:
-  StepOutput(const Model& model, const SimulationSettings& settings, const SampleSink& sink);
-  void first(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  explicit StepOutput(const Model& model) : q_(model.nq) {}
+  void first(const Model& model, const SampleSink& sink, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // The step from (t0, q0) to (t1, q1) on which the velocity is v.
-  void step(double t0, const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1, const Eigen::VectorXd& v);
+  void step(const Model& model, const SimulationSettings& settings, const SampleSink& sink, double t0,
+            const Eigen::VectorXd& q0, double t1, const Eigen::VectorXd& q1, const Eigen::VectorXd& v);
   long rows() const { return next_; }
 
  private:
-  void emit(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  void emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
-  const Model& model_;
-  const SimulationSettings& settings_;
-  const SampleSink& sink_;
-  long next_ = 0, last_ = 0;
+  long next_ = 0;
   Eigen::VectorXd q_;
 };
 
-// What both fixed-step schemes keep, and their loop: run() calls step(hs) with hs = h, the last
-// step shortened to end at t_end, until t_end or callbacks.stop.
-class FixedStepper {
- public:
-  FixedStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-               const SimulationSettings& settings, const ContactSettings& contact_settings,
-               const HybridCallbacks& callbacks, const StepSink& steps, const ExternalForce& force, std::string name);
-  virtual ~FixedStepper() = default;
-  FixedStepStats run(const State& initial, double h);
-
- protected:
-  // Advances t_, q_, v_ by hs (or less, at a collision).
-  virtual void step(double hs) = 0;
-  // k = tau(t) - C at the last update of cd_, at (q_, v_).
-  void applied_forces(double t, Eigen::VectorXd& k);
-  // pin_state_ at (q, v); records the drift.
-  void update_pins(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  // The contacts with phi <= threshold at the last update of cd_; records the deepest phi.
-  std::vector<int> touching(double threshold);
-  // Jacobians (and with jdot, Jdot v) of the contacts in `set` at the last update of cd_.
-  void update_jacobians(const std::vector<int>& set, bool jdot);
-  // Ends a step at t1 with (q1, v1) and v_on_step the velocity that held on it (the weighted
-  // velocity): writes its rows, adds to the statistics, makes (q1, v1) the state (q1 and v1 are
-  // left holding the old state) and reports the step.
-  void finish_step(double t1, Eigen::VectorXd& q1, Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step);
-
-  const Model& model_;
-  const ContactModel& contacts_;
-  const std::vector<PinDef>& pins_;
-  const SimulationSettings& settings_;
-  const HybridCallbacks& callbacks_;
-  const StepSink& steps_;
-  const ExternalForce& force_;
-  const std::string name_;
-  ContactDynamics cd_;
-  Kinematics pin_kin_;
-  PinState pin_state_;
-  StepOutput output_;
-  FixedStepStats stats_;
-  double t_ = 0.0;
-  Eigen::VectorXd q_, v_, tau_;
-  Eigen::VectorXd v_weighted_;  // v^{l,alpha} of the last step (v^0 before the first)
+// The state of a fixed-step run and its bookkeeping.
+struct FixedStepRun {
+  FixedStepRun(const System& system, const State& initial);
+  double t = 0.0;
+  Eigen::VectorXd q, v;
+  Eigen::VectorXd v_weighted;  // v^{l,alpha} of the last step (v^0 before the first)
+  RunStats stats;
+  StepOutput output;
 };
+
+// Scratch both schemes' steps use: the contact stage, the pins, applied forces.
+struct FixedStepScratch {
+  FixedStepScratch(const System& system);
+  ContactData contact;
+  Kinematics pin_kin;
+  PinState pins;
+  Eigen::VectorXd tau;
+};
+
+// The loop both schemes share: step(run, hs) advances the run by hs = h (the last step shortened
+// to end at t_end; a step may end early at a collision), until t_end or callbacks.stop. `name`
+// prefixes its messages. Throws SimulationError on a non-finite state.
+RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
+                         const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step);
+
+// k = tau(t) - C, C from `body` (at the run's (q, v)).
+void applied_forces(const FixedStepIO& io, const FixedStepRun& run, const BodyDynamics& body, double t,
+                    Eigen::VectorXd& tau, Eigen::VectorXd& k);
+// Pin rows at (q, v) into scratch.pins; records the drift.
+void update_pins(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, FixedStepScratch& scratch,
+                 RunStats& stats);
+// The contacts with phi <= threshold in `frames`; records the deepest phi.
+std::vector<int> touching(const std::vector<ContactFrame>& frames, double threshold, RunStats& stats);
+// Flags of the contacts in `set`, for the contact stage's `need`.
+std::vector<bool> contact_flags(int contacts, const std::vector<int>& set);
+// Ends a step at t1 with (q1, v1), v_on_step the velocity that held on it (the weighted velocity):
+// writes its rows, adds to the statistics, makes (q1, v1) the run's state (q1 and v1 are left
+// holding the old state) and reports the step.
+void finish_step(const System& system, const FixedStepIO& io, FixedStepRun& run, double t1, Eigen::VectorXd& q1,
+                 Eigen::VectorXd& v1, const Eigen::VectorXd& v_on_step);
 
 }  // namespace impactsim

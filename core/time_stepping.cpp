@@ -3,130 +3,128 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/joint.hpp"
 #include "impact/velocity_step.hpp"
 
 namespace impactsim {
 namespace {
 
-class TimeStepper : public FixedStepper {
- public:
-  TimeStepper(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-              const SimulationSettings& settings, const ContactSettings& contact_settings,
-              const TimeSteppingSettings& scheme, const HybridCallbacks& callbacks, const StepSink& steps,
-              const ExternalForce& force)
-      : FixedStepper(model, contacts, pins, settings, contact_settings, callbacks, steps, force, "time-stepping"),
-        scheme_(scheme) {}
-
- private:
-  VelocityStep solve(const std::vector<int>& set, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                     const Eigen::VectorXd& b) {
-    update_jacobians(set, false);
-    const ContactSpace space = cd_.contact_space(set);
-    Eigen::MatrixXd nu(0, model_.nv);
-    if (!pins_.empty()) {
-      update_pins(q, v);
-      nu = pin_state_.G;
-    }
-    VelocityStep s = solve_velocity_step(space, nu, b);
-    ++stats_.solves;
-    stats_.max_residual = std::max(stats_.max_residual, s.residual);
-    if (!s.ok) throw SimulationError(t_, "time-stepping at t = " + std::to_string(t_) + " s: " + s.diagnostic);
-    return s;
-  }
-
-  void step(double hs) override {
-    const double alpha = scheme_.alpha;
-    cd_.update_dynamics(q_, v_);
-    const std::vector<int> active = touching(scheme_.active_epsilon);
-    applied_forces(t_, k0_);
-    applied_forces(t_ + hs, k1_);
-    b_ = cd_.M() * v_ + alpha * hs * ((1 - alpha) * k0_ + alpha * k1_);
-    const VelocityStep s = solve(active, q_, v_, b_);
-    v1_ = (s.y - (1 - alpha) * v_) / alpha;
-    integrate_configuration(model_, q_, s.y, hs, q1_);
-    if (collide(active, hs)) return;
-    finish_step(t_ + hs, q1_, v1_, s.y);
-  }
-
-  // q on the cubic Hermite interpolant of the step at fraction s.
-  void hermite(double s, double hs, Eigen::VectorXd& out) const {
-    const double s2 = s * s, s3 = s2 * s;
-    out = (2 * s3 - 3 * s2 + 1) * q_ + (s3 - 2 * s2 + s) * hs * qdot0_ + (-2 * s3 + 3 * s2) * q1_ +
-          (s3 - s2) * hs * qdot1_;
-    normalize_configuration(model_, out.data());
-  }
-
-  // If an inactive contact closes within the step, resolves the collision and restarts there.
-  bool collide(const std::vector<int>& active, double hs) {
-    if (contacts_.size() == 0) return false;
-    cd_.update_frames(q1_);
-    std::vector<int> hits;
-    for (int i = 0; i < contacts_.size(); ++i)
-      if (cd_.frame(i).phi <= 0 && std::find(active.begin(), active.end(), i) == active.end()) hits.push_back(i);
-    if (hits.empty()) return false;
-    qdot0_.resize(model_.nq);
-    qdot1_.resize(model_.nq);
-    configuration_rate(model_, q_, v_, qdot0_.data());
-    configuration_rate(model_, q1_, v1_, qdot1_.data());
-    // The earliest root over the hits, by bisection on the interpolant; it ends on phi <= 0.
-    double s_star = 1.0;
-    int first = hits.front();
-    for (int i : hits) {
-      double lo = 0.0, hi = 1.0;
-      for (int it = 0; it < 60 && hi - lo > 1e-14; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        hermite(mid, hs, qm_);
-        cd_.update_frames(qm_);
-        (cd_.frame(i).phi <= 0 ? hi : lo) = mid;
-      }
-      if (hi < s_star) {
-        s_star = hi;
-        first = i;
-      }
-    }
-    hermite(s_star, hs, qm_);
-    vm_ = v_ + s_star * (v1_ - v_);
-    const double t_star = t_ + s_star * hs;
-    cd_.update_dynamics(qm_, vm_);
-    std::vector<int> set = touching(std::max(scheme_.active_epsilon, 0.0));
-    if (std::find(set.begin(), set.end(), first) == set.end()) set.push_back(first);
-    std::sort(set.begin(), set.end());
-    const Eigen::VectorXd M_vm = cd_.M() * vm_;
-    const VelocityStep s = solve(set, qm_, vm_, M_vm);
-    report_impact(t_star, set, s);
-    ++stats_.impacts;
-    v1_ = s.y;
-    finish_step(t_star, qm_, v1_, s.y);
-    return true;
-  }
-
-  void report_impact(double t, const std::vector<int>& set, const VelocityStep& s) {
-    if (!callbacks_.event) return;
-    Event e;
-    e.t = t;
-    e.kind = "impact";
-    e.contacts = set;
-    e.law = "time-stepping";
-    e.kinetic_before = 0.5 * vm_.dot(cd_.M() * vm_);
-    e.kinetic_after = 0.5 * s.y.dot(cd_.M() * s.y);
-    e.impulse_n.assign(s.c_n.data(), s.c_n.data() + s.c_n.size());
-    callbacks_.event(e);
-  }
-
-  const TimeSteppingSettings& scheme_;
-  Eigen::VectorXd q1_, v1_, k0_, k1_, b_, qdot0_, qdot1_, qm_, vm_;
+// A step's vectors, kept between steps so the loop does not allocate.
+struct StepVectors {
+  Eigen::VectorXd q1, v1, k0, k1, b, qdot0, qdot1, qm, vm;
 };
+
+// The velocity-step LCP over the contacts `set` at (q, v) with right-hand side b; its Jacobians
+// are computed from the frames in scratch.contact.
+VelocityStep solve(const System& sys, FixedStepRun& run, FixedStepScratch& scratch, const std::vector<int>& set,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& b) {
+  ContactData& c = scratch.contact;
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, contact_flags(sys.contacts.size(), set), c.jac);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, c.body.M, c.jac, set);
+  Eigen::MatrixXd nu(0, sys.model.nv);
+  if (!sys.pins.empty()) {
+    update_pins(sys, q, v, scratch, run.stats);
+    nu = scratch.pins.G;
+  }
+  VelocityStep s = solve_velocity_step(space, nu, b);
+  ++run.stats.solves;
+  run.stats.max_residual = std::max(run.stats.max_residual, s.residual);
+  if (!s.ok) throw SimulationError(run.t, "time-stepping at t = " + std::to_string(run.t) + " s: " + s.diagnostic);
+  return s;
+}
+
+// q on the cubic Hermite interpolant of the step at fraction s.
+void hermite(const Model& model, const FixedStepRun& run, const StepVectors& w, double s, double hs,
+             Eigen::VectorXd& out) {
+  const double s2 = s * s, s3 = s2 * s;
+  out = (2 * s3 - 3 * s2 + 1) * run.q + (s3 - 2 * s2 + s) * hs * w.qdot0 + (-2 * s3 + 3 * s2) * w.q1 +
+        (s3 - s2) * hs * w.qdot1;
+  normalize_configuration(model, out.data());
+}
+
+// Every contact's phi at configuration q into c.frames (exact within the broadphase's margin).
+void phi_at(const System& sys, const Eigen::VectorXd& q, ContactData& c) {
+  update_kinematics(sys.model, q, c.body.kin);
+  c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
+}
+
+// If an inactive contact closes within the step, resolves the collision and restarts there.
+bool collide(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStepScratch& scratch, StepVectors& w,
+             const std::vector<int>& active, double hs) {
+  if (sys.contacts.size() == 0) return false;
+  ContactData& c = scratch.contact;
+  phi_at(sys, w.q1, c);
+  std::vector<int> hits;
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (c.frames[i].phi <= 0 && std::find(active.begin(), active.end(), i) == active.end()) hits.push_back(i);
+  if (hits.empty()) return false;
+  w.qdot0.resize(sys.model.nq);
+  w.qdot1.resize(sys.model.nq);
+  configuration_rate(sys.model, run.q, run.v, w.qdot0.data());
+  configuration_rate(sys.model, w.q1, w.v1, w.qdot1.data());
+  // The earliest root over the hits, by bisection on the interpolant; it ends on phi <= 0.
+  double s_star = 1.0;
+  int first = hits.front();
+  for (int i : hits) {
+    double lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 60 && hi - lo > 1e-14; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      hermite(sys.model, run, w, mid, hs, w.qm);
+      phi_at(sys, w.qm, c);
+      (c.frames[i].phi <= 0 ? hi : lo) = mid;
+    }
+    if (hi < s_star) {
+      s_star = hi;
+      first = i;
+    }
+  }
+  hermite(sys.model, run, w, s_star, hs, w.qm);
+  w.vm = run.v + s_star * (w.v1 - run.v);
+  const double t_star = run.t + s_star * hs;
+  compute_body_dynamics(sys.model, w.qm, w.vm, c.body);
+  compute_contact_frames(sys.contacts, c.body.kin, c.frames);
+  std::vector<int> set = touching(c.frames, std::max(sys.time_stepping.active_epsilon, 0.0), run.stats);
+  if (std::find(set.begin(), set.end(), first) == set.end()) set.push_back(first);
+  std::sort(set.begin(), set.end());
+  const Eigen::VectorXd M_vm = c.body.M * w.vm;
+  const VelocityStep s = solve(sys, run, scratch, set, w.qm, w.vm, M_vm);
+  if (io.callbacks.event) {
+    Event e{.t = t_star, .kind = EventKind::impact, .contacts = set, .law = "time-stepping",
+            .kinetic_before = 0.5 * w.vm.dot(c.body.M * w.vm), .kinetic_after = 0.5 * s.y.dot(c.body.M * s.y),
+            .impulse_n = std::vector<double>(s.c_n.data(), s.c_n.data() + s.c_n.size())};
+    io.callbacks.event(e);
+  }
+  ++run.stats.impacts;
+  w.v1 = s.y;
+  finish_step(sys, io, run, t_star, w.qm, w.v1, s.y);
+  return true;
+}
+
+void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStepScratch& scratch, StepVectors& w,
+          double hs) {
+  const double alpha = sys.time_stepping.alpha;
+  ContactData& c = scratch.contact;
+  compute_body_dynamics(sys.model, run.q, run.v, c.body);
+  compute_contact_frames(sys.contacts, c.body.kin, c.frames);
+  const std::vector<int> active = touching(c.frames, sys.time_stepping.active_epsilon, run.stats);
+  applied_forces(io, run, c.body, run.t, scratch.tau, w.k0);
+  applied_forces(io, run, c.body, run.t + hs, scratch.tau, w.k1);
+  w.b = c.body.M * run.v + alpha * hs * ((1 - alpha) * w.k0 + alpha * w.k1);
+  const VelocityStep s = solve(sys, run, scratch, active, run.q, run.v, w.b);
+  w.v1 = (s.y - (1 - alpha) * run.v) / alpha;
+  integrate_configuration(sys.model, run.q, s.y, hs, w.q1);
+  if (collide(sys, io, run, scratch, w, active, hs)) return;
+  finish_step(sys, io, run, run.t + hs, w.q1, w.v1, s.y);
+}
 
 }  // namespace
 
-FixedStepStats simulate_time_stepping(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                                      const SimulationSettings& settings, const ContactSettings& contact_settings,
-                                      const TimeSteppingSettings& scheme, const State& initial,
-                                      const HybridCallbacks& callbacks, const StepSink& steps,
-                                      const ExternalForce& force) {
-  TimeStepper stepper(model, contacts, pins, settings, contact_settings, scheme, callbacks, steps, force);
-  return stepper.run(initial, scheme.h);
+RunStats simulate_time_stepping(const System& system, const State& initial, const RunCallbacks& callbacks,
+                                const StepSink& steps, const ExternalForce& force) {
+  const FixedStepIO io{callbacks, steps, force};
+  FixedStepScratch scratch(system);
+  StepVectors w;
+  return run_fixed_steps(system, initial, system.time_stepping.h, io, "time-stepping",
+                         [&](FixedStepRun& run, double hs) { step(system, io, run, scratch, w, hs); });
 }
 
 }  // namespace impactsim

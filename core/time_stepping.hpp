@@ -11,29 +11,16 @@
 //   3. v^{l+1} = (y - (1 - alpha) v^l) / alpha and q^{l+1} = q^l + h Gamma(q^l) y;
 //   4. collision detection (§4): an inactive contact with phi(q^{l+1}) <= 0 is located at t* on the
 //      cubic Hermite interpolant of q, the inelastic impact LCP (alpha = 1, h = 0) is solved at q-
-//      over the contacts touching there, and the run restarts at t* (the event-driven convention of
-//      digest §7 item 7, not the paper's snap to the grid). Restitution is not part of the scheme.
+//      over the contacts touching there, and the run restarts at t* (the event-driven convention,
+//      not the paper's snap to the grid). Restitution is not part of the scheme.
 // Rows report q^{h,alpha} and v^{h,alpha} (fixed_step.hpp): for alpha < 1 the end-of-step v^l may
 // alternate in sign while the weighted velocity converges (Examples 9.1, 9.2).
-#include <vector>
-
-#include "core/contact_dynamics.hpp"
 #include "core/fixed_step.hpp"
-#include "core/hybrid.hpp"
-#include "core/pin.hpp"
 
 namespace impactsim {
 
-struct TimeSteppingSettings {
-  double alpha = 1.0;            // 1 anitescu-potra, 0.5 trapezoidal
-  double h = 1e-3;               // [s]
-  double active_epsilon = 0.0;   // [m] contacts with phi(q^l) <= this are in the step's LCP
-};
-
-FixedStepStats simulate_time_stepping(const Model& model, const ContactModel& contacts, const std::vector<PinDef>& pins,
-                                      const SimulationSettings& settings, const ContactSettings& contact_settings,
-                                      const TimeSteppingSettings& scheme, const State& initial,
-                                      const HybridCallbacks& callbacks, const StepSink& steps = {},
-                                      const ExternalForce& force = {});
+// Runs system under system.time_stepping.
+RunStats simulate_time_stepping(const System& system, const State& initial, const RunCallbacks& callbacks,
+                                const StepSink& steps = {}, const ExternalForce& force = {});
 
 }  // namespace impactsim

@@ -2,44 +2,59 @@
 
 #include <Eigen/Cholesky>
 
-namespace impactsim {
+#include "impact/friction_cone.hpp"
 
-AnitescuPotraLcp build_anitescu_potra_lcp(const ContactSpace& c, const Eigen::VectorXd& v_minus) {
-  AnitescuPotraLcp lcp;
-  lcp.cone = linearize_friction(c);
-  const int m = c.contacts(), mk = m * lcp.cone.k, nbar = m + mk;
-  Eigen::MatrixXd Jbar(nbar, c.M.rows());
-  Jbar << c.J_n, lcp.cone.J_D;
-  lcp.Minv_JbarT = c.M.llt().solve(Jbar.transpose());
-  lcp.W = Eigen::MatrixXd::Zero(nbar + m, nbar + m);
-  lcp.W.topLeftCorner(nbar, nbar) = Jbar * lcp.Minv_JbarT;
-  lcp.W.block(m, nbar, mk, m) = lcp.cone.E;
-  lcp.W.block(nbar, 0, m, m) = c.mu.asDiagonal();
-  lcp.W.block(nbar, m, m, mk) = -lcp.cone.E.transpose();
-  const Eigen::VectorXd vn = c.J_n * v_minus;
-  lcp.w = Eigen::VectorXd::Zero(nbar + m);
-  lcp.w.head(m) = vn + c.e.cwiseProduct(vn.cwiseMin(0.0));
-  lcp.w.segment(m, mk) = lcp.cone.J_D * v_minus;
-  return lcp;
+namespace impactsim {
+namespace {
+
+class PreparedAnitescuPotra : public PreparedImpact {
+ public:
+  explicit PreparedAnitescuPotra(ImpactResult result) : result_(std::move(result)) {}
+  ImpactResult draw(Rng&) const override { return result_; }
+
+ private:
+  ImpactResult result_;
+};
+
+}  // namespace
+
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) {
+  AnitescuPotraOperator op;
+  op.layout = every_contact_frictional(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
+  const Eigen::MatrixXd J_D = friction_rows(c.J_t, op.layout.D);
+  op.Jbar.resize(c.contacts() + J_D.rows(), c.M.rows());
+  op.Jbar << c.J_n, J_D;
+  op.Minv_JbarT = c.M.llt().solve(op.Jbar.transpose());
+  return op;
 }
 
-ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraLcp& lcp,
+CoulombLcp build_anitescu_potra_lcp(const ContactSpace& c, const AnitescuPotraOperator& op,
+                                    const Eigen::VectorXd& v_minus) {
+  const int m = c.contacts();
+  Eigen::VectorXd w_bar = op.Jbar * v_minus;
+  const Eigen::VectorXd vn = w_bar.head(m);
+  w_bar.head(m) = vn + c.e.cwiseProduct(vn.cwiseMin(0.0));
+  return build_coulomb_lcp(op.Jbar * op.Minv_JbarT, w_bar, op.layout);
+}
+
+ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOperator& op, const CoulombLcp& lcp,
                                     const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z) {
-  const int m = c.contacts(), mk = m * lcp.cone.k;
+  const int m = c.contacts(), p = op.layout.polygon_size();
   ImpactResult r;
-  r.v_plus = v_minus + lcp.Minv_JbarT * z.head(m + mk);
+  r.v_plus = v_minus + op.Minv_JbarT * z.head(p);
   r.impulse_n = z.head(m);
-  r.impulse_t = tangential_impulse(lcp.cone, z.segment(m, mk), c.tangent_dim);
+  r.impulse_t = tangential_impulse(op.layout.D, z.segment(m, p - m));
   r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
   r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
   r.lcp_residual = lcp_residual(lcp.W, lcp.w, z);
   return r;
 }
 
-ImpactResult AnitescuPotraLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng&) const {
-  const AnitescuPotraLcp lcp = build_anitescu_potra_lcp(c, v_minus);
-  const LcpSolution s = solve_lemke(lcp.W, lcp.w, options_);
-  ImpactResult r = anitescu_potra_outcome(c, lcp, v_minus, s.z);
+ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOperator& op,
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options) {
+  const CoulombLcp lcp = build_anitescu_potra_lcp(c, op, v_minus);
+  const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
+  ImpactResult r = anitescu_potra_outcome(c, op, lcp, v_minus, s.z);
   r.lcp_solves = 1;
   if (!s.ok()) {
     r.ok = false;
@@ -50,12 +65,17 @@ ImpactResult AnitescuPotraLaw::resolve(const ContactSpace& c, const Eigen::Vecto
   return r;
 }
 
+std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
+  return std::make_unique<PreparedAnitescuPotra>(solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_));
+}
+
 std::vector<ImpactResult> anitescu_potra_all_solutions(const ContactSpace& c, const Eigen::VectorXd& v_minus) {
-  const AnitescuPotraLcp lcp = build_anitescu_potra_lcp(c, v_minus);
+  const AnitescuPotraOperator op = anitescu_potra_operator(c);
+  const CoulombLcp lcp = build_anitescu_potra_lcp(c, op, v_minus);
   std::vector<ImpactResult> out;
   const double tol = 1e-9 * (1.0 + v_minus.cwiseAbs().maxCoeff());
   for (const Eigen::VectorXd& z : enumerate_lcp_solutions(lcp.W, lcp.w)) {
-    ImpactResult r = anitescu_potra_outcome(c, lcp, v_minus, z);
+    ImpactResult r = anitescu_potra_outcome(c, op, lcp, v_minus, z);
     r.lcp_solves = 1;
     bool seen = false;
     for (const ImpactResult& o : out) seen = seen || (o.v_plus - r.v_plus).cwiseAbs().maxCoeff() <= tol;

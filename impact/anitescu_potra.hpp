@@ -1,39 +1,45 @@
 #pragma once
-// The Anitescu-Potra / Glocker-Pfeiffer simultaneous impact LCP (Halm and Posa eq. (31), digest
-// §2.1), with optional Newton restitution J_n,i v+ >= -e_i J_n,i v- on approaching contacts:
-//   z = [Lambda_n; Lambda_D; gamma] >= 0  _|_  W z + w >= 0,
-//   W = [ J_n M^-1 J_n^T   J_n M^-1 J_D^T   0 ;
-//         J_D M^-1 J_n^T   J_D M^-1 J_D^T   E ;
-//         mu               -E^T             0 ],
-//   w = [ J_n v- + e min(J_n v-, 0) ; J_D v- ; 0 ],     v+ = v- + M^-1 (J_n^T Lambda_n + J_D^T Lambda_D).
+// The Anitescu-Potra / Glocker-Pfeiffer simultaneous impact LCP (Halm and Posa eq. (31)), with
+// optional Newton restitution J_n,i v+ >= -e_i J_n,i v- on approaching contacts: the Coulomb LCP of
+// impact/coulomb_lcp.hpp with
+//   W_bar = Jbar M^-1 Jbar^T,  Jbar = [J_n; J_D],  J_D = D^T J_t per contact,
+//   w_bar = [J_n v- + e min(J_n v-, 0); J_D v-],    v+ = v- + M^-1 Jbar^T [Lambda_n; Lambda_D].
 // W is copositive, so the LCP always has a solution (Prop. 2); with e = 0 it never adds energy.
 #include <vector>
 
-#include "impact/friction_cone.hpp"
+#include "impact/coulomb_lcp.hpp"
 #include "impact/impact_law.hpp"
 #include "impact/lcp.hpp"
 
 namespace impactsim {
 
-struct AnitescuPotraLcp {
-  FrictionCone cone;
-  Eigen::MatrixXd W;
-  Eigen::VectorXd w;
-  Eigen::MatrixXd Minv_JbarT;  // M^-1 [J_n; J_D]^T
+// The parts of the LCP that depend on the configuration alone (M, J, mu), built once per impact.
+struct AnitescuPotraOperator {
+  Eigen::MatrixXd Jbar;        // [J_n; J_D]
+  Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
+  CoulombLayout layout;        // every contact frictional, the space's polygon
 };
 
-AnitescuPotraLcp build_anitescu_potra_lcp(const ContactSpace& contacts, const Eigen::VectorXd& v_minus);
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts);
+
+// The whole LCP at pre-impact velocity v_minus.
+CoulombLcp build_anitescu_potra_lcp(const ContactSpace& contacts, const AnitescuPotraOperator& op,
+                                    const Eigen::VectorXd& v_minus);
 
 // The outcome that LCP solution z stands for.
-ImpactResult anitescu_potra_outcome(const ContactSpace& contacts, const AnitescuPotraLcp& lcp,
-                                    const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z);
+ImpactResult anitescu_potra_outcome(const ContactSpace& contacts, const AnitescuPotraOperator& op,
+                                    const CoulombLcp& lcp, const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z);
+
+// Lemke's solution of the LCP at v_minus (ok false with a diagnostic when Lemke fails).
+ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const AnitescuPotraOperator& op,
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options = {});
 
 class AnitescuPotraLaw : public ImpactLaw {
  public:
   explicit AnitescuPotraLaw(LcpOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "anitescu-potra"; }
-  // Deterministic: Lemke's solution; rng is not used.
-  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
+  // Deterministic: Lemke's solution, computed once; every draw returns it.
+  std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const override;
 
  private:
   LcpOptions options_;

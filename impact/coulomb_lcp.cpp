@@ -4,35 +4,47 @@
 
 namespace impactsim {
 
-CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0, int tangent_dim,
-                             const Eigen::VectorXd& mu, int friction_directions) {
+CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, const Eigen::MatrixXd& D) {
+  CoulombLayout layout;
+  layout.normals = static_cast<int>(mu.size());
+  for (int i = 0; i < layout.normals; ++i) layout.owner.push_back(i);
+  layout.mu = mu;
+  layout.D = D;
+  return layout;
+}
+
+CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, CoulombLayout layout) {
   CoulombLcp lcp;
-  lcp.td = tangent_dim;
-  lcp.m = static_cast<int>(mu.size());
-  lcp.D = friction_polygon(tangent_dim, friction_directions);
-  lcp.k = static_cast<int>(lcp.D.cols());
-  const int m = lcp.m, td = lcp.td, k = lcp.k, mk = m * k, n = m + mk + m;
-  // T maps z's [f_n; beta] to f = [f_n; f_t].
-  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + m * td, m + mk);
-  T.topLeftCorner(m, m).setIdentity();
-  for (int i = 0; i < m; ++i) T.block(m + i * td, m + i * k, td, k) = lcp.D;
+  lcp.layout = std::move(layout);
+  const CoulombLayout& l = lcp.layout;
+  const int m = l.normals, s = l.blocks(), k = l.k(), p = l.polygon_size(), n = p + s;
   lcp.W = Eigen::MatrixXd::Zero(n, n);
-  lcp.W.topLeftCorner(m + mk, m + mk) = T.transpose() * A * T;
-  lcp.w = Eigen::VectorXd::Zero(n);
-  lcp.w.head(m + mk) = T.transpose() * u0;
-  for (int i = 0; i < m; ++i) {
-    lcp.W.block(m + i * k, m + mk + i, k, 1).setOnes();
-    lcp.W(m + mk + i, i) = mu(i);
-    lcp.W.block(m + mk + i, m + i * k, 1, k).setConstant(-1.0);
+  lcp.W.topLeftCorner(p, p) = W_bar;
+  for (int b = 0; b < s; ++b) {
+    lcp.W.block(m + b * k, p + b, k, 1).setOnes();              // E
+    lcp.W(p + b, l.owner[b]) = l.mu(b);                          // mu f_n
+    lcp.W.block(p + b, m + b * k, 1, k).setConstant(-1.0);     // -E^T
   }
+  lcp.w = Eigen::VectorXd::Zero(n);
+  lcp.w.head(p) = w_bar;
   return lcp;
 }
 
+CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
+                                              const Eigen::VectorXd& mu, const Eigen::MatrixXd& D) {
+  const int m = static_cast<int>(mu.size()), td = static_cast<int>(D.rows()), k = static_cast<int>(D.cols());
+  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + m * td, m + m * k);
+  T.topLeftCorner(m, m).setIdentity();
+  for (int i = 0; i < m; ++i) T.block(m + i * td, m + i * k, td, k) = D;
+  return build_coulomb_lcp(T.transpose() * A * T, T.transpose() * u0, every_contact_frictional(mu, D));
+}
+
 Eigen::VectorXd coulomb_forces(const CoulombLcp& lcp, const Eigen::VectorXd& z) {
-  const int m = lcp.m, td = lcp.td, k = lcp.k;
-  Eigen::VectorXd f(m + m * td);
+  const CoulombLayout& l = lcp.layout;
+  const int m = l.normals;
+  Eigen::VectorXd f(m + l.blocks() * l.tangent_dim());
   f.head(m) = z.head(m);
-  for (int i = 0; i < m; ++i) f.segment(m + i * td, td) = lcp.D * z.segment(m + i * k, k);
+  f.tail(l.blocks() * l.tangent_dim()) = tangential_impulse(l.D, z.segment(m, l.blocks() * l.k()));
   return f;
 }
 

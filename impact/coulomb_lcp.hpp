@@ -1,32 +1,57 @@
 #pragma once
-// The polyhedral Coulomb law as an LCP in contact space, shared by the time-stepping schemes.
-// Given m contacts whose normal and tangential "velocities" depend affinely on their forces,
-//   u = A f + u0,   f = [f_n (m); f_t (m td)],   u = [u_n; u_t]   (A symmetric positive semi-definite),
-// find f with
-//   0 <= u_n  _|_  f_n >= 0,
-//   f_t,i = D beta_i,  0 <= D^T u_t,i + gamma_i 1  _|_  beta_i >= 0,
-//   0 <= mu_i f_n,i - 1^T beta_i  _|_  gamma_i >= 0
-// (Anitescu and Potra; Gavrea, Anitescu and Potra (4.4d-f)): the contacts separate or stay closed,
-// and friction inside the polygon sticks (u_t = 0) or sits on its edge opposing the slip. D is the
-// friction polygon of impact/friction_cone.hpp (k = 2, exact, in a planar scene). The LCP variables
-// are z = [f_n; beta; gamma]; its matrix is copositive, so Lemke applies.
-#include <Eigen/Core>
+// The polyhedral Coulomb law as an LCP: the one builder behind the Anitescu-Potra impact law, the
+// step LCP of Routh's sampler, the single impacts of the sequential law, the acceleration-level
+// contact problem of the event loop and the time-stepping schemes.
+//
+// There are m normal rows with forces f_n >= 0, and s friction blocks. Block b belongs to normal
+// row owner[b], has friction coefficient mu_b and k polygon directions D (impact/friction_cone.hpp)
+// with multipliers beta_b >= 0, so its tangential force is D beta_b. In polygon coordinates
+// p = [f_n (m); beta (s k)] the caller gives the affine map to the rows' "velocities" (velocities
+// at an impact or a time step, accelerations in the smooth phase):
+//   u_bar = W_bar p + w_bar,   u_bar = [u_n (m); D^T u_t,b (k per block)].
+// The LCP in z = [f_n; beta; gamma (s)] (Anitescu and Potra 1997; Halm and Posa eq. (31), (75);
+// Gavrea, Anitescu and Potra (4.4d-f)):
+//   0 <= u_n                            _|_  f_n    >= 0   the contact separates or stays closed
+//   0 <= D^T u_t,b + gamma_b 1          _|_  beta_b >= 0   friction along D opposes the slip
+//   0 <= mu_b f_n,owner(b) - 1^T beta_b _|_  gamma_b >= 0  and stays in the polygon (gamma: slip speed)
+// that is W = [W_bar, [0; E]; [mu rows, -E^T], 0], E = blkdiag(1_k), w = [w_bar; 0]. With W_bar
+// symmetric positive semi-definite W is copositive-plus, and Lemke's method finds a solution.
+#include <vector>
 
-#include "impact/lcp.hpp"
+#include <Eigen/Core>
 
 namespace impactsim {
 
+struct CoulombLayout {
+  int normals = 0;          // m
+  std::vector<int> owner;   // per friction block: its normal row
+  Eigen::VectorXd mu;       // per friction block
+  Eigen::MatrixXd D;        // tangent_dim x k polygon directions
+
+  int blocks() const { return static_cast<int>(owner.size()); }
+  int k() const { return static_cast<int>(D.cols()); }
+  int tangent_dim() const { return static_cast<int>(D.rows()); }
+  int polygon_size() const { return normals + blocks() * k(); }  // m + s k, the size of W_bar
+};
+
+// Every one of the m = mu.size() contacts frictional: block i belongs to normal row i.
+CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, const Eigen::MatrixXd& D);
+
 struct CoulombLcp {
-  Eigen::MatrixXd D;  // td x k polygon directions
-  int m = 0, td = 1, k = 2;
-  Eigen::MatrixXd W;  // (m + m k + m) square
+  CoulombLayout layout;
+  Eigen::MatrixXd W;  // (m + s k + s) square
   Eigen::VectorXd w;
 };
 
-CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0, int tangent_dim,
-                             const Eigen::VectorXd& mu, int friction_directions);
+// The LCP from the Delassus operator in polygon coordinates (W_bar, w_bar; see above).
+CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, CoulombLayout layout);
 
-// f = [f_n; f_t] from an LCP solution z.
+// The same from the contact-space operator u = A f + u0, f = [f_n (m); f_t (m tangent_dim)], every
+// contact frictional: W_bar = T^T A T and w_bar = T^T u0, T mapping p to f.
+CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
+                                              const Eigen::VectorXd& mu, const Eigen::MatrixXd& D);
+
+// Contact-space forces [f_n (m); f_t (s tangent_dim)] of an LCP solution z.
 Eigen::VectorXd coulomb_forces(const CoulombLcp& lcp, const Eigen::VectorXd& z);
 
 }  // namespace impactsim

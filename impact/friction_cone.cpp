@@ -5,20 +5,6 @@
 
 namespace impactsim {
 
-FrictionCone linearize_friction(const ContactSpace& c) {
-  FrictionCone cone;
-  const int m = c.contacts(), td = c.tangent_dim;
-  cone.D = friction_polygon(td, c.friction_directions);
-  cone.k = static_cast<int>(cone.D.cols());
-  cone.J_D.resize(m * cone.k, c.M.rows());
-  cone.E = Eigen::MatrixXd::Zero(m * cone.k, m);
-  for (int i = 0; i < m; ++i) {
-    cone.J_D.middleRows(i * cone.k, cone.k) = cone.D.transpose() * c.J_t.middleRows(i * td, td);
-    cone.E.block(i * cone.k, i, cone.k, 1).setOnes();
-  }
-  return cone;
-}
-
 Eigen::MatrixXd friction_polygon(int td, int k) {
   Eigen::MatrixXd D(td, td == 1 ? 2 : k);
   if (td == 1) {
@@ -32,10 +18,19 @@ Eigen::MatrixXd friction_polygon(int td, int k) {
   return D;
 }
 
-Eigen::VectorXd tangential_impulse(const FrictionCone& cone, const Eigen::VectorXd& lambda_D, int tangent_dim) {
-  const int m = static_cast<int>(lambda_D.size()) / cone.k;
-  Eigen::VectorXd out(m * tangent_dim);
-  for (int i = 0; i < m; ++i) out.segment(i * tangent_dim, tangent_dim) = cone.D * lambda_D.segment(i * cone.k, cone.k);
+Eigen::MatrixXd friction_rows(const Eigen::MatrixXd& J_t, const Eigen::MatrixXd& D) {
+  const int td = static_cast<int>(D.rows()), k = static_cast<int>(D.cols());
+  const int m = static_cast<int>(J_t.rows()) / td;
+  Eigen::MatrixXd J_D(m * k, J_t.cols());
+  for (int i = 0; i < m; ++i) J_D.middleRows(i * k, k) = D.transpose() * J_t.middleRows(i * td, td);
+  return J_D;
+}
+
+Eigen::VectorXd tangential_impulse(const Eigen::MatrixXd& D, const Eigen::VectorXd& beta) {
+  const int td = static_cast<int>(D.rows()), k = static_cast<int>(D.cols());
+  const int m = static_cast<int>(beta.size()) / k;
+  Eigen::VectorXd out(m * td);
+  for (int i = 0; i < m; ++i) out.segment(i * td, td) = D * beta.segment(i * k, k);
   return out;
 }
 

@@ -3,12 +3,13 @@
 // impact; they know nothing of geometry files, YAML or output.
 //
 // Sign conventions (Halm and Posa, eq. (12), (26)-(30)):
-// - J_n row i maps v to contact i's normal velocity; positive means separating. The normal points
-//   from the second body of the contact to the first.
+// - J_n row i maps v to contact i's normal velocity [m/s]; positive means separating. The normal
+//   points from the second body of the contact to the first.
 // - J_t rows (tangent_dim per contact, contact i at rows i*tangent_dim...) map v to its tangential
 //   velocity in the contact's tangent basis (one tangent in a planar scene, two orthonormal ones in 3-D).
 // - Impulses act as M (v+ - v-) = J_n^T Lambda_n + J_t^T Lambda_t, Lambda_n >= 0, in N s.
-#include <random>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,9 @@ struct ContactSpace {
   int contacts() const { return static_cast<int>(J_n.rows()); }
 };
 
+// The contacts `which` of a space (positions in it), in that order, with their ids.
+ContactSpace contact_subspace(const ContactSpace& space, const std::vector<int>& which);
+
 struct ImpactResult {
   Eigen::VectorXd v_plus;
   Eigen::VectorXd impulse_n;    // m, N s
@@ -47,12 +51,30 @@ struct ImpactResult {
   std::string diagnostic;
 };
 
+// One impact prepared for sampling: whatever depends only on the contact space and v- is computed
+// once. Immutable: sample() and draw() may run on many threads at once, each with its own generator.
+class PreparedImpact {
+ public:
+  virtual ~PreparedImpact() = default;
+  // One outcome; stochastic laws draw i.i.d. from rng.
+  virtual ImpactResult draw(Rng& rng) const = 0;
+  // Outcome `index` of a sampling design (Routh's Sobol points); the i.i.d. draw for other laws.
+  virtual ImpactResult sample(std::uint64_t index, Rng& rng) const {
+    (void)index;
+    return draw(rng);
+  }
+};
+
 class ImpactLaw {
  public:
   virtual ~ImpactLaw() = default;
   virtual std::string_view name() const = 0;
-  // One outcome of the impact from pre-impact velocity v_minus; stochastic laws draw from rng.
-  virtual ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const = 0;
+  // The impact of the contacts in `contacts` from pre-impact velocity v_minus, ready to sample.
+  virtual std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const = 0;
+  // One outcome: prepare(contacts, v_minus)->draw(rng).
+  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const {
+    return prepare(contacts, v_minus)->draw(rng);
+  }
 };
 
 }  // namespace impactsim

@@ -26,7 +26,8 @@ class PropagativeLaw : public ImpactLaw {
  public:
   explicit PropagativeLaw(PropagativeSettings settings = {}) : settings_(settings) {}
   std::string_view name() const override { return "propagative"; }
-  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
+  // The plastic impulses and the contact-space metric are computed once per impact.
+  std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const override;
 
  private:
   PropagativeSettings settings_;

@@ -1,16 +1,19 @@
 #include "impact/routh.hpp"
 
+#include <random>
+
 #include <boost/random/sobol.hpp>
 
 #include <Eigen/Cholesky>
 
+#include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
 
 namespace impactsim {
 
 // W of the step LCP (75b) and the pieces that map its solution back to a velocity change.
 struct RouthImpact::Step {
-  FrictionCone cone;
+  Eigen::MatrixXd D;           // friction polygon
   Eigen::MatrixXd W;
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
@@ -21,23 +24,31 @@ namespace {
 
 using StepLcp = RouthImpact::Step;
 
+// The step LCP: the Coulomb LCP in z' = [lambda_n; lambda_D; gamma], bordered by the rows of beta,
+// which hold lambda_n <= lambda_max (beta >= 0 _|_ lambda_max - lambda_n >= 0).
 StepLcp build_step_lcp(const ContactSpace& c) {
   StepLcp s;
-  s.cone = linearize_friction(c);
   s.m = c.contacts();
-  s.mk = s.m * s.cone.k;
-  const int m = s.m, mk = s.mk, nbar = m + mk;
+  const CoulombLayout layout = every_contact_frictional(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
+  s.D = layout.D;
+  s.mk = s.m * layout.k();
+  const int m = s.m, nbar = m + s.mk;
   s.Jbar.resize(nbar, c.M.rows());
-  s.Jbar << c.J_n, s.cone.J_D;
+  s.Jbar << c.J_n, friction_rows(c.J_t, s.D);
   s.Minv_JbarT = c.M.llt().solve(s.Jbar.transpose());
+  const CoulombLcp coulomb = build_coulomb_lcp(s.Jbar * s.Minv_JbarT, Eigen::VectorXd::Zero(nbar), layout);
   s.W = Eigen::MatrixXd::Zero(m + nbar + m, m + nbar + m);
   s.W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
   s.W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
-  s.W.block(m, m, nbar, nbar) = s.Jbar * s.Minv_JbarT;
-  s.W.block(2 * m, m + nbar, mk, m) = s.cone.E;
-  s.W.block(m + nbar, m, m, m) = c.mu.asDiagonal();
-  s.W.block(m + nbar, 2 * m, m, mk) = -s.cone.E.transpose();
+  s.W.bottomRightCorner(nbar + m, nbar + m) = coulomb.W;
   return s;
+}
+
+// w of one step at velocity v: lambda_max = h draw (Algorithm 1), then Jbar v, then 0.
+void step_rhs(double h, const Eigen::Ref<const Eigen::VectorXd>& draw, const StepLcp& s, const Eigen::VectorXd& v,
+              Eigen::VectorXd& w) {
+  w.head(s.m) = h * draw;
+  w.segment(s.m, s.m + s.mk).noalias() = s.Jbar * v;
 }
 
 // One of the step LCP's solutions: Lemke's, or uniform among the distinct outcomes of all of them.
@@ -77,7 +88,8 @@ bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solut
 
 }  // namespace
 
-double routh_default_step(const ContactSpace& c, const Eigen::VectorXd& v_minus) {
+double routh_step_impulse(double settings_h, const ContactSpace& c, const Eigen::VectorXd& v_minus) {
+  if (settings_h > 0) return settings_h;
   const Eigen::VectorXd vn = c.J_n * v_minus;
   const Eigen::MatrixXd Minv_JnT = c.M.llt().solve(c.J_n.transpose());
   double h = 0.0;
@@ -90,31 +102,29 @@ struct RouthImpact::Sobol {
 };
 
 RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings)
-    : contacts_(&contacts), v_minus_(v_minus), settings_(settings),
-      h_(settings.h > 0 ? settings.h : routh_default_step(contacts, v_minus)),
+    : M_(contacts.M), v_minus_(v_minus), settings_(settings), h_(routh_step_impulse(settings.h, contacts, v_minus)),
       step_(std::make_unique<Step>(build_step_lcp(contacts))) {
   if (settings.sampling == RouthSettings::Sampling::sobol)
     sobol_ = std::make_unique<Sobol>(Sobol{boost::random::sobol(
         static_cast<std::size_t>(contacts.contacts()) * static_cast<std::size_t>(settings.max_steps))});
 }
 
+RouthImpact::~RouthImpact() = default;
+static_assert(sizeof(boost::random::sobol::result_type) == 8, "64-bit Sobol points");
+RouthImpact::RouthImpact(RouthImpact&&) noexcept = default;
+
 ImpactResult RouthImpact::sample(std::uint64_t index, Rng& rng) const {
-  if (!sobol_) return sample(rng);
+  if (!sobol_) return draw(rng);
   boost::random::sobol engine = sobol_->engine;
   const std::size_t dim = engine.dimension();
   engine.discard(index * dim);
-  const int m = contacts_->contacts();
-  Eigen::MatrixXd draws(m, settings_.max_steps);
+  Eigen::MatrixXd draws(step_->m, settings_.max_steps);
   // (x + 1/2) / 2^64: the point's coordinates, strictly inside (0, 1).
   for (std::size_t k = 0; k < dim; ++k) draws.data()[k] = (static_cast<double>(engine()) + 0.5) * 0x1p-64;
   return sample_with(draws, rng);
 }
 
-RouthImpact::~RouthImpact() = default;
-static_assert(sizeof(boost::random::sobol::result_type) == 8, "64-bit Sobol points");
-RouthImpact::RouthImpact(RouthImpact&&) noexcept = default;
-
-ImpactResult RouthImpact::sample(Rng& rng) const {
+ImpactResult RouthImpact::draw(Rng& rng) const {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   return run(
       [&](int step, Eigen::Ref<Eigen::VectorXd> draw) {
@@ -137,33 +147,31 @@ ImpactResult RouthImpact::sample_with(const Eigen::MatrixXd& draws, Rng& rng) co
 
 template <class Draw>
 ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
-  const ContactSpace& c = *contacts_;
   const StepLcp& s = *step_;
-  const int m = c.contacts();
+  const int m = s.m, td = static_cast<int>(s.D.rows());
   ImpactResult r;
-  r.kinetic_energy_minus = 0.5 * v_minus_.dot(c.M * v_minus_);
+  r.kinetic_energy_minus = 0.5 * v_minus_.dot(M_ * v_minus_);
   r.v_plus = v_minus_;
   r.impulse_n = Eigen::VectorXd::Zero(m);
-  r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);
+  r.impulse_t = Eigen::VectorXd::Zero(m * td);
   if (settings_.solution == RouthSettings::Solution::random && m > kMaxRandomContacts) {
     r.ok = false;
     r.diagnostic = "routh: the random solution choice enumerates step LCPs, for at most " +
                    std::to_string(kMaxRandomContacts) + " contacts; this impact has " + std::to_string(m);
     return r;
   }
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z, lambda_max(m), vn(m);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z, draws(m), vn(m);
   Eigen::VectorXd& v = r.v_plus;
   double previous_kinetic = r.kinetic_energy_minus;
-  for (vn.noalias() = c.J_n * v; vn.minCoeff() < -settings_.tolerance; vn.noalias() = c.J_n * v) {
-    if (!draw(r.steps, lambda_max)) {
+  for (vn.noalias() = s.Jbar.topRows(m) * v; vn.minCoeff() < -settings_.tolerance; vn.noalias() = s.Jbar.topRows(m) * v) {
+    if (!draw(r.steps, draws)) {
       r.terminated = false;
       r.ok = false;
       r.diagnostic = "routh: a contact still approaches after " + std::to_string(r.steps) + " steps (h = " +
                      std::to_string(h_) + " N s); raise the step count or h";
       break;
     }
-    w.head(m) = h_ * lambda_max;
-    w.segment(m, m + s.mk).noalias() = s.Jbar * v;
+    step_rhs(h_, draws, s, v, w);
     double residual = 0;
     std::string why;
     if (!solve_step(s, w, settings_.solution, rng, z, residual, why)) {
@@ -173,7 +181,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     }
     v.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
     // Theorem 7: a step never adds kinetic energy. A rise is a bug, flagged, never accepted.
-    const double kinetic = 0.5 * v.dot(c.M * v);
+    const double kinetic = 0.5 * v.dot(M_ * v);
     if (kinetic > previous_kinetic * (1 + 1e-12) + 1e-15) {
       r.ok = false;
       r.diagnostic = "routh: kinetic energy rose at step " + std::to_string(r.steps + 1) + " (" +
@@ -181,18 +189,18 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     }
     previous_kinetic = kinetic;
     r.impulse_n += z.segment(m, m);
-    r.impulse_t += tangential_impulse(s.cone, z.segment(2 * m, s.mk), c.tangent_dim);
+    r.impulse_t += tangential_impulse(s.D, z.segment(2 * m, s.mk));
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;
     if (!r.ok) break;
   }
-  r.kinetic_energy_plus = 0.5 * v.dot(c.M * v);
+  r.kinetic_energy_plus = 0.5 * v.dot(M_ * v);
   return r;
 }
 
-ImpactResult RouthLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng& rng) const {
-  return RouthImpact(c, v_minus, settings_).sample(rng);
+std::unique_ptr<PreparedImpact> RouthLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
+  return std::make_unique<RouthImpact>(c, v_minus, settings_);
 }
 
 ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd& v_minus, const Eigen::MatrixXd& draws,

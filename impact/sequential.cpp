@@ -1,21 +1,11 @@
 #include "impact/sequential.hpp"
 
+#include <random>
+
 #include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
 namespace {
-
-ContactSpace single(const ContactSpace& c, int i) {
-  ContactSpace s;
-  s.M = c.M;
-  s.J_n = c.J_n.row(i);
-  s.J_t = c.J_t.middleRows(i * c.tangent_dim, c.tangent_dim);
-  s.tangent_dim = c.tangent_dim;
-  s.mu = c.mu.segment(i, 1);
-  s.e = c.e.segment(i, 1);
-  s.friction_directions = c.friction_directions;
-  return s;
-}
 
 // Position of scene contact `id` within the impact, or -1.
 int position(const ContactSpace& c, int id) {
@@ -25,58 +15,85 @@ int position(const ContactSpace& c, int id) {
   return -1;
 }
 
-}  // namespace
-
-ImpactResult SequentialLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng& rng) const {
-  const int m = c.contacts();
-  const AnitescuPotraLaw single_contact;
-  ImpactResult r;
-  r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
-  r.v_plus = v_minus;
-  r.impulse_n = Eigen::VectorXd::Zero(m);
-  r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);
-  std::vector<int> list;
-  for (int id : settings_.list)
-    if (position(c, id) >= 0) list.push_back(position(c, id));
-  if (list.empty())
-    for (int k = 0; k < m; ++k) list.push_back(k);
-  const int start = std::max(0, position(c, settings_.start));
-  for (int turn = 0;; ++turn) {
-    const Eigen::VectorXd vn = c.J_n * r.v_plus;
-    if (vn.minCoeff() >= -settings_.tolerance) break;
-    if (r.steps >= settings_.max_impacts) {
-      r.ok = r.terminated = false;
-      r.diagnostic = "sequential: contacts still approach after " + std::to_string(r.steps) + " single impacts";
-      break;
+class SequentialImpact : public PreparedImpact {
+ public:
+  SequentialImpact(const ContactSpace& c, const Eigen::VectorXd& v_minus, const SequentialSettings& settings)
+      : v_minus_(v_minus), M_(c.M), J_n_(c.J_n), tangent_dim_(c.tangent_dim), settings_(settings) {
+    const int m = c.contacts();
+    for (int i = 0; i < m; ++i) {
+      singles_.push_back(contact_subspace(c, {i}));
+      operators_.push_back(anitescu_potra_operator(singles_.back()));
     }
-    int i = 0;
-    switch (settings_.order) {
-      case SequentialSettings::Order::list: i = list[turn % list.size()]; break;
-      case SequentialSettings::Order::cyclic: i = (start + turn) % m; break;
-      case SequentialSettings::Order::random: {
-        std::vector<int> approaching;
-        for (int k = 0; k < m; ++k)
-          if (vn[k] < -settings_.tolerance) approaching.push_back(k);
-        i = approaching[std::uniform_int_distribution<size_t>(0, approaching.size() - 1)(rng)];
+    for (int id : settings.list)
+      if (position(c, id) >= 0) list_.push_back(position(c, id));
+    if (list_.empty())
+      for (int k = 0; k < m; ++k) list_.push_back(k);
+    start_ = std::max(0, position(c, settings.start));
+  }
+
+  ImpactResult draw(Rng& rng) const override {
+    const int m = static_cast<int>(J_n_.rows()), td = tangent_dim_;
+    ImpactResult r;
+    r.kinetic_energy_minus = 0.5 * v_minus_.dot(M_ * v_minus_);
+    r.v_plus = v_minus_;
+    r.impulse_n = Eigen::VectorXd::Zero(m);
+    r.impulse_t = Eigen::VectorXd::Zero(m * td);
+    for (int turn = 0;; ++turn) {
+      const Eigen::VectorXd vn = J_n_ * r.v_plus;
+      if (vn.minCoeff() >= -settings_.tolerance) break;
+      if (r.steps >= settings_.max_impacts) {
+        r.ok = r.terminated = false;
+        r.diagnostic = "sequential: contacts still approach after " + std::to_string(r.steps) + " single impacts";
         break;
       }
+      const int i = next_contact(turn, vn, rng);
+      const ImpactResult one = solve_anitescu_potra(singles_[i], operators_[i], r.v_plus);
+      if (!one.ok) {
+        r.ok = false;
+        r.diagnostic = "sequential: " + one.diagnostic;
+        break;
+      }
+      r.v_plus = one.v_plus;
+      r.impulse_n[i] += one.impulse_n[0];
+      r.impulse_t.segment(i * td, td) += one.impulse_t;
+      r.lcp_residual = std::max(r.lcp_residual, one.lcp_residual);
+      r.lcp_solves += one.lcp_solves;
+      r.ordering.push_back(i);
+      ++r.steps;
     }
-    const ImpactResult one = single_contact.resolve(single(c, i), r.v_plus, rng);
-    if (!one.ok) {
-      r.ok = false;
-      r.diagnostic = "sequential: " + one.diagnostic;
-      break;
-    }
-    r.v_plus = one.v_plus;
-    r.impulse_n[i] += one.impulse_n[0];
-    r.impulse_t.segment(i * c.tangent_dim, c.tangent_dim) += one.impulse_t;
-    r.lcp_residual = std::max(r.lcp_residual, one.lcp_residual);
-    r.lcp_solves += one.lcp_solves;
-    r.ordering.push_back(i);
-    ++r.steps;
+    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(M_ * r.v_plus);
+    return r;
   }
-  r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
-  return r;
+
+ private:
+  // The contact resolved at `turn`, given the normal velocities vn.
+  int next_contact(int turn, const Eigen::VectorXd& vn, Rng& rng) const {
+    const int m = static_cast<int>(vn.size());
+    switch (settings_.order) {
+      case SequentialSettings::Order::list: return list_[turn % list_.size()];
+      case SequentialSettings::Order::cyclic: return (start_ + turn) % m;
+      case SequentialSettings::Order::random: break;
+    }
+    std::vector<int> approaching;
+    for (int k = 0; k < m; ++k)
+      if (vn[k] < -settings_.tolerance) approaching.push_back(k);
+    return approaching[std::uniform_int_distribution<size_t>(0, approaching.size() - 1)(rng)];
+  }
+
+  Eigen::VectorXd v_minus_;
+  Eigen::MatrixXd M_, J_n_;
+  int tangent_dim_;
+  SequentialSettings settings_;
+  std::vector<ContactSpace> singles_;
+  std::vector<AnitescuPotraOperator> operators_;
+  std::vector<int> list_;
+  int start_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedImpact> SequentialLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
+  return std::make_unique<SequentialImpact>(c, v_minus, settings_);
 }
 
 }  // namespace impactsim

@@ -28,7 +28,8 @@ class SequentialLaw : public ImpactLaw {
  public:
   explicit SequentialLaw(SequentialSettings settings = {}) : settings_(std::move(settings)) {}
   std::string_view name() const override { return "sequential"; }
-  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
+  // Each contact's single-contact LCP operator is built once per impact.
+  std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const override;
 
  private:
   SequentialSettings settings_;

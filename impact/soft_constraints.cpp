@@ -7,6 +7,7 @@
 
 #include "impact/conic_qp.hpp"
 #include "impact/coulomb_lcp.hpp"
+#include "impact/friction_cone.hpp"
 #include "impact/lcp.hpp"
 
 namespace impactsim {
@@ -82,7 +83,8 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
     }
   }
   A += T * red.H * T.transpose();
-  const CoulombLcp lcp = build_coulomb_lcp(A, T * red.g, td, mu, o.friction_directions);
+  const CoulombLcp lcp =
+      build_coulomb_lcp_in_contact_space(A, T * red.g, mu, friction_polygon(td, o.friction_directions));
   const LcpSolution s = solve_lemke(lcp.W, lcp.w);
   out.residual = s.residual;
   out.iterations = s.pivots;

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 
 #include "impact/coulomb_lcp.hpp"
+#include "impact/friction_cone.hpp"
 
 namespace impactsim {
 
@@ -36,7 +37,8 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   }
   Eigen::VectorXd f = Eigen::VectorXd::Zero(m + m * td);
   if (m > 0) {
-    const CoulombLcp lcp = build_coulomb_lcp(J * PJT, J * Pb, td, c.mu, c.friction_directions);
+    const CoulombLcp lcp =
+        build_coulomb_lcp_in_contact_space(J * PJT, J * Pb, c.mu, friction_polygon(td, c.friction_directions));
     const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
     out.residual = s.residual;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/simulate.hpp"
+#include "core/state.hpp"
 #include "impact/rng.hpp"
 
 namespace impactsim {

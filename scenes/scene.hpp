@@ -1,17 +1,11 @@
 #pragma once
-// A loaded scene: the model, its geometry, the initial state and the run settings. Plain data; the
-// schema is documented in scenes/README.md.
+// A loaded scene: the system to simulate (model, contacts, pins, integrator settings), its initial
+// state, and what the commands around a run need (the law, randomized coordinates, outcome
+// columns, output settings). Plain data; the schema is documented in scenes/README.md.
 #include <string>
 #include <vector>
 
-#include "collision/contact.hpp"
-#include "collision/shape.hpp"
-#include "core/contact_dynamics.hpp"
-#include "core/drumwright.hpp"
-#include "core/model.hpp"
-#include "core/pin.hpp"
-#include "core/simulate.hpp"
-#include "core/time_stepping.hpp"
+#include "core/system.hpp"
 #include "impact/laws.hpp"
 #include "scenes/randomize.hpp"
 
@@ -36,27 +30,14 @@ struct OutcomeDef {
   double scale = 1.0;     // final_value: 180 / pi for `_deg`
 };
 
-// How a scene is integrated: the hybrid event loop, or one of the fixed-step schemes it is
-// cross-checked against (core/time_stepping.hpp, core/drumwright.hpp).
-enum class Integrator { event_driven, time_stepping, drumwright };
-std::string integrator_name(Integrator integrator);
-
 struct Scene {
   std::string name;
   std::string description;
   std::string source;     // the file it was read from
-  Model model;
-  std::vector<Geometry> geometries;
-  std::vector<ContactDef> contacts;
-  std::vector<PinDef> pins;                 // `constraints`: fixed-step integrators only
+  System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
   std::vector<OutcomeDef> outcomes;         // extra columns of batch's runs.csv
-  SimulationSettings simulation;
-  ContactSettings contact;
-  Integrator integrator = Integrator::event_driven;
-  TimeSteppingSettings time_stepping;
-  DrumwrightSettings drumwright;
   std::string law = "anitescu-potra";
   LawSettings laws;
   unsigned long long seed = 0;

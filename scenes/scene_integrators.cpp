@@ -4,15 +4,6 @@
 
 namespace impactsim {
 
-std::string integrator_name(Integrator integrator) {
-  switch (integrator) {
-    case Integrator::event_driven: return "event-driven";
-    case Integrator::time_stepping: return "time-stepping";
-    case Integrator::drumwright: return "drumwright";
-  }
-  return "?";
-}
-
 std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen::VectorXd& q) {
   std::vector<PinDef> pins;
   if (!list.defined()) return pins;
@@ -82,15 +73,15 @@ void read_drumwright(const Field& f, DrumwrightSettings& s) {
 
 }  // namespace
 
-void read_integrator(const Field& simulation, const Field& constraints, Scene& scene) {
+void read_integrator(const Field& simulation, const Field& constraints, System& system) {
   if (simulation.has("integrator"))
-    scene.integrator = choose<Integrator>(simulation.child("integrator"), {{"event-driven", Integrator::event_driven},
+    system.integrator = choose<Integrator>(simulation.child("integrator"), {{"event-driven", Integrator::event_driven},
                                                                            {"time-stepping", Integrator::time_stepping},
                                                                            {"drumwright", Integrator::drumwright}});
-  read_time_stepping(simulation.child("time_stepping"), scene.time_stepping);
-  read_drumwright(simulation.child("drumwright"), scene.drumwright);
-  scene.drumwright.friction_directions = scene.contact.friction_directions;
-  if (!scene.pins.empty() && scene.integrator == Integrator::event_driven)
+  read_time_stepping(simulation.child("time_stepping"), system.time_stepping);
+  read_drumwright(simulation.child("drumwright"), system.drumwright);
+  system.drumwright.friction_directions = system.contact.friction_directions;
+  if (!system.pins.empty() && system.integrator == Integrator::event_driven)
     constraints.elements().front().fail("pins need integrator: time-stepping or drumwright (the event loop takes joints in the body tree only)");
 }
 

@@ -7,7 +7,7 @@
 namespace impactsim {
 
 std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen::VectorXd& q);
-// Reads the integrator keys of `simulation` into scene (after its contacts and pins are read).
-void read_integrator(const Field& simulation, const Field& constraints, Scene& scene);
+// Reads the integrator keys of `simulation` into system (after its contact settings and pins).
+void read_integrator(const Field& simulation, const Field& constraints, System& system);
 
 }  // namespace impactsim

@@ -428,6 +428,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "constraints", "randomize",
                    "outcomes", "simulation", "output"});
   Scene scene;
+  System& system = scene.system;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
   if (!std::regex_match(scene.name, std::regex("[A-Za-z0-9_.-]+")))
@@ -436,9 +437,10 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
 
   const Field world = root.child("world");
   if (world.defined()) world.expect_map({"gravity", "planar", "shapes"});
-  if (world.has("shapes")) scene.geometries = read_shapes(world.child("shapes"), -1, "world", true);
+  std::vector<Geometry> geometries;
+  if (world.has("shapes")) geometries = read_shapes(world.child("shapes"), -1, "world", true);
 
-  Model& model = scene.model;
+  Model& model = system.model;
   const Field bodies = root.require("bodies");
   const std::vector<Field> body_fields = bodies.elements();
   if (body_fields.empty()) bodies.fail("a scene needs at least one body");
@@ -462,7 +464,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     if (f.has("shapes")) shapes = read_shapes(f.child("shapes"), index, b.name, false);
     read_mass(f, shapes, b);
     model.bodies.push_back(b);
-    scene.geometries.insert(scene.geometries.end(), shapes.begin(), shapes.end());
+    geometries.insert(geometries.end(), shapes.begin(), shapes.end());
   }
   finalize_model(model);
 
@@ -485,21 +487,22 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     bodies.fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
                 model.v_names[m.weakest] + "' (give the bodies this joint moves mass or inertia)");
 
-  for (size_t i = 0; i < scene.geometries.size(); ++i)
+  for (size_t i = 0; i < geometries.size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      if (scene.geometries[i].name == scene.geometries[j].name)
-        root.fail("two shapes are named '" + scene.geometries[i].name + "'; shape names must be unique");
-  scene.contacts = read_contacts(root.child("contacts"), root.child("materials"), model, scene.geometries);
-  scene.pins = read_pins(root.child("constraints"), model, scene.initial.q);
+      if (geometries[i].name == geometries[j].name)
+        root.fail("two shapes are named '" + geometries[i].name + "'; shape names must be unique");
+  std::vector<ContactDef> contacts = read_contacts(root.child("contacts"), root.child("materials"), model, geometries);
+  system.contacts = ContactModel(std::move(geometries), std::move(contacts), model.planar);
+  system.pins = read_pins(root.child("constraints"), model, scene.initial.q);
   scene.randomize = read_randomize(root.child("randomize"), model);
-  scene.outcomes = read_outcomes(root.child("outcomes"), model, scene.contacts);
+  scene.outcomes = read_outcomes(root.child("outcomes"), model, system.contacts.contacts());
 
   const Field simulation = root.require("simulation");
-  scene.simulation = read_simulation(simulation);
-  scene.contact = read_contact_settings(simulation.child("contact"));
+  system.simulation = read_simulation(simulation);
+  system.contact = read_contact_settings(simulation.child("contact"));
   read_law(simulation, scene);
-  scene.laws = read_law_settings(simulation, scene.contacts);
-  read_integrator(simulation, root.child("constraints"), scene);
+  scene.laws = read_law_settings(simulation, system.contacts.contacts());
+  read_integrator(simulation, root.child("constraints"), system);
   if (root.has("output")) scene.output = read_output(root.child("output"));
   return scene;
 }

@@ -17,16 +17,15 @@ void BM_BouncingBallFirst40Impacts(benchmark::State& state) {
   const double g = 9.81, e = 0.9, v1 = std::sqrt(2 * g);
   double t = std::sqrt(2 / g), v = v1;
   for (int k = 1; k < 40; ++k, v *= e) t += 2 * e * v / g;
-  scene.simulation.t_end = t + 1e-3;
-  scene.simulation.output_interval = scene.simulation.t_end;
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
+  scene.system.simulation.t_end = t + 1e-3;
+  scene.system.simulation.output_interval = scene.system.simulation.t_end;
   const auto law = make_law(scene.law, scene.laws);
   long impacts = 0;
   for (auto _ : state) {
     Rng rng(0);
-    HybridCallbacks cb;
+    RunCallbacks cb;
     cb.event = [&](const Event&) { ++impacts; };
-    simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+    simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
   }
   state.counters["impacts"] = benchmark::Counter(static_cast<double>(impacts) / state.iterations());
 }
@@ -38,17 +37,16 @@ BENCHMARK(BM_BouncingBallFirst40Impacts)->Unit(benchmark::kMicrosecond);
 // runs_per_s is the throughput of all threads together.
 void BM_RockingBlockFullRuns(benchmark::State& state) {
   static const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
-  SimulationSettings settings = scene.simulation;
-  settings.output_interval = settings.t_end;
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
+  System system = scene.system;
+  system.simulation.output_interval = system.simulation.t_end;
   const auto law = make_law(scene.law, scene.laws);
   long run = state.thread_index(), impacts = 0;
   for (auto _ : state) {
     Rng rng(0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(run + 1));
     run += state.threads();
-    HybridCallbacks cb;
-    cb.event = [&](const Event& e) { impacts += e.kind == "impact" || e.kind == "zeno"; };
-    simulate_hybrid(scene.model, contacts, *law, settings, scene.contact, scene.initial, rng, cb);
+    RunCallbacks cb;
+    cb.event = [&](const Event& e) { impacts += e.kind == EventKind::impact || e.kind == EventKind::zeno; };
+    simulate_hybrid(system, *law, scene.initial, rng, cb);
   }
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["impacts_per_run"] = benchmark::Counter(static_cast<double>(impacts) / state.iterations(),

@@ -17,7 +17,8 @@ const Eigen::Vector3d kDrop(0, -std::sqrt(2 * 9.81 * 0.01), 0);
 
 // The 8-variable LCP of a planar two-contact impact (2 contacts x (normal + 2 friction + slack)).
 void BM_LemkePlanarTwoContactLcp(benchmark::State& state) {
-  const AnitescuPotraLcp lcp = build_anitescu_potra_lcp(rocking_block(), kDrop);
+  const ContactSpace c = rocking_block();
+  const CoulombLcp lcp = build_anitescu_potra_lcp(c, anitescu_potra_operator(c), kDrop);
   for (auto _ : state) benchmark::DoNotOptimize(solve_lemke(lcp.W, lcp.w));
 }
 BENCHMARK(BM_LemkePlanarTwoContactLcp);
@@ -42,7 +43,7 @@ void BM_RouthRockingBlockSample(benchmark::State& state) {
   std::uint64_t i = 0;
   for (auto _ : state) {
     Rng rng(sample_seed(1, i++));
-    benchmark::DoNotOptimize(impact.sample(rng));
+    benchmark::DoNotOptimize(impact.draw(rng));
   }
   state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

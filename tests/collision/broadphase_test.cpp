@@ -50,14 +50,14 @@ Poses at(const Vec3& p0, const Vec3& p1, std::mt19937& rng) {
 TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
   TwoCubes s;
   const ContactModel cm(s.geometries, s.contacts, false);
-  const Broadphase bp(cm, 0.05);
+  const Broadphase bp(cm);
   EXPECT_EQ(bp.groups(), 3);
   std::mt19937 rng(4);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   std::vector<ContactFrame> frames(cm.size());
   for (int trial = 0; trial < 200; ++trial) {
     const Poses x = at(Vec3(u(rng), u(rng), 0.3 + std::abs(u(rng))), Vec3(u(rng), u(rng), u(rng)), rng);
-    bp.update(x.R, x.p, frames);
+    bp.update(cm, 0.05, x.R, x.p, frames);
     for (int i = 0; i < cm.size(); ++i) {
       const double exact = cm.frame(x.R, x.p, i).phi;
       EXPECT_LE(frames[i].phi, exact + 1e-12) << cm.contact(i).name;
@@ -71,15 +71,15 @@ TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
 TEST(Broadphase, FarApartBodiesCostNoExactDistance) {
   TwoCubes s;
   const ContactModel cm(s.geometries, s.contacts, false);
-  const Broadphase bp(cm, 0.05);
+  const Broadphase bp(cm);
   std::mt19937 rng(5);
   std::vector<ContactFrame> frames(cm.size());
   Poses x = at(Vec3(0, 0, 5), Vec3(10, 0, 5), rng);
-  EXPECT_EQ(bp.update(x.R, x.p, frames), 0);
+  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 0);
   x = at(Vec3(0, 0, 5), Vec3(0.25, 0, 5), rng);  // cubes touching, far from the ground
-  EXPECT_EQ(bp.update(x.R, x.p, frames), 16);
+  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 16);
   x = at(Vec3(0, 0, 0.21), Vec3(10, 0, 5), rng);  // cube 0 on the ground
-  EXPECT_EQ(bp.update(x.R, x.p, frames), 8);
+  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 8);
 }
 
 }  // namespace

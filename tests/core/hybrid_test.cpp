@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/contact_forces.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
@@ -17,22 +18,21 @@ struct SceneRun {
   std::vector<Event> events;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> q, v;
-  HybridStats stats;
+  RunStats stats;
 };
 
 SceneRun simulate(Scene scene) {
   SceneRun r{std::move(scene), {}, {}, {}, {}, {}};
-  const ContactModel contacts(r.scene.geometries, r.scene.contacts, r.scene.model.planar);
   const auto law = make_law(r.scene.law, r.scene.laws);
   Rng rng(r.scene.seed);
-  HybridCallbacks cb;
+  RunCallbacks cb;
   cb.sample = [&](const Sample& s) {
     r.t.push_back(s.t);
     r.q.push_back(s.q);
     r.v.push_back(s.v);
   };
   cb.event = [&](const Event& e) { r.events.push_back(e); };
-  r.stats = simulate_hybrid(r.scene.model, contacts, *law, r.scene.simulation, r.scene.contact, r.scene.initial, rng, cb);
+  r.stats = simulate_hybrid(r.scene.system, *law, r.scene.initial, rng, cb);
   return r;
 }
 
@@ -45,10 +45,10 @@ SceneRun run(const std::string& name) {
 void expect_invariants(const SceneRun& r) {
   for (const Event& e : r.events)
     EXPECT_LE(e.kinetic_after, e.kinetic_before * (1 + 1e-9) + 1e-12) << e.kind << " at t = " << e.t;
-  EXPECT_GE(r.stats.min_phi, -r.scene.contact.distance_tolerance);
+  EXPECT_GE(r.stats.min_phi, -r.scene.system.contact.distance_tolerance);
 }
 
-std::vector<Event> of_kind(const SceneRun& r, const std::string& kind) {
+std::vector<Event> of_kind(const SceneRun& r, EventKind kind) {
   std::vector<Event> out;
   for (const Event& e : r.events)
     if (e.kind == kind) out.push_back(e);
@@ -60,7 +60,7 @@ TEST(Hybrid, BouncingBallImpactTimesFollowTheClosedForm) {
   expect_invariants(r);
   const double g = 9.81, e = 0.9, h = 1.0;
   const double v1 = std::sqrt(2 * g * h), t1 = std::sqrt(2 * h / g);
-  const std::vector<Event> impacts = of_kind(r, "impact");
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
   ASSERT_GE(impacts.size(), 40u);
   double t = t1, v = v1;
   for (int k = 0; k < 30; ++k) {
@@ -76,10 +76,10 @@ TEST(Hybrid, BouncingBallZenoRuleStopsNearTheAccumulationTimeAndTheBallRests) {
   const SceneRun r = run("bouncing_ball");
   const double g = 9.81, e = 0.9, v1 = std::sqrt(2 * g), t1 = std::sqrt(2 / g);
   const double t_inf = t1 + 2 * v1 * e / (g * (1 - e));
-  const std::vector<Event> zeno = of_kind(r, "zeno");
+  const std::vector<Event> zeno = of_kind(r, EventKind::zeno);
   ASSERT_EQ(zeno.size(), 1u);
   // The remaining bounces, all slower than v_zeno, would have taken 2 v_zeno e / (g (1 - e)).
-  const double tail = 2 * r.scene.contact.v_zeno / (g * (1 - e));
+  const double tail = 2 * r.scene.system.contact.v_zeno / (g * (1 - e));
   EXPECT_LT(zeno[0].t, t_inf);
   EXPECT_GT(zeno[0].t, t_inf - tail);
   EXPECT_LT(zeno[0].kinetic_after, 1e-20);
@@ -95,7 +95,7 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
   expect_invariants(r);
   ASSERT_EQ(r.events.size(), 2u);
   const Event& e = r.events[0];
-  EXPECT_EQ(e.kind, "impact");
+  EXPECT_EQ(e.kind, EventKind::impact);
   EXPECT_NEAR(e.t, std::sqrt(2 * 0.01 / 9.81), 1e-10);
   EXPECT_EQ(e.contacts, (std::vector<int>{0, 1}));
   EXPECT_NEAR(e.kinetic_before, 0.0981, 1e-9);
@@ -107,7 +107,7 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
       EXPECT_NEAR(r.q[k][1], 1.0, 1e-9);
     }
   // Both corners stick with v+ = 0: a fixed point, so the run rests from the impact on.
-  EXPECT_EQ(r.events[1].kind, "rest");
+  EXPECT_EQ(r.events[1].kind, EventKind::rest);
   EXPECT_EQ(r.events[1].t, e.t);
   EXPECT_EQ(r.events[1].contacts, (std::vector<int>{0, 1}));
 }
@@ -121,7 +121,7 @@ TEST(Hybrid, CompassGaitWalksDownTheSlope) {
   const SceneRun r = simulate(std::move(scene));
   std::vector<const Event*> strikes;
   for (const Event& e : r.events)
-    if (e.kind == "impact") strikes.push_back(&e);
+    if (e.kind == EventKind::impact) strikes.push_back(&e);
   ASSERT_EQ(strikes.size(), 10u);
   for (size_t k = 0; k < strikes.size(); ++k) {
     const Event& e = *strikes[k];
@@ -134,7 +134,7 @@ TEST(Hybrid, CompassGaitWalksDownTheSlope) {
   // Lift-offs alternate: the trailing foot leaves the ground at every strike.
   std::vector<int> lifted;
   for (const Event& e : r.events)
-    if (e.kind == "liftoff") lifted.push_back(e.contacts.at(0));
+    if (e.kind == EventKind::liftoff) lifted.push_back(e.contacts.at(0));
   ASSERT_EQ(lifted.size(), 10u);
   for (size_t k = 1; k < lifted.size(); ++k) EXPECT_NE(lifted[k], lifted[k - 1]);
   // Steps of 0.535 m: the hip advances 9 of them from the first strike to the last (rows within
@@ -154,12 +154,12 @@ TEST(Hybrid, RestSkipEqualsIntegratingToTheEnd) {
   for (const char* name : {"bouncing_ball.yaml", "rocking_block.yaml"}) {
     Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name);
     Scene full = scene;
-    full.contact.detect_rest = false;
+    full.system.contact.detect_rest = false;
     const SceneRun skip = simulate(std::move(scene)), integrated = simulate(std::move(full));
     ASSERT_EQ(skip.q.size(), integrated.q.size()) << name;
     ASSERT_FALSE(skip.events.empty());
-    EXPECT_EQ(skip.events.back().kind, "rest") << name;
-    for (const Event& e : integrated.events) EXPECT_NE(e.kind, "rest") << name;
+    EXPECT_EQ(skip.events.back().kind, EventKind::rest) << name;
+    for (const Event& e : integrated.events) EXPECT_NE(e.kind, EventKind::rest) << name;
     const double t_rest = skip.events.back().t;
     for (size_t k = 0; k < skip.q.size(); ++k) {
       EXPECT_LT((skip.q[k] - integrated.q[k]).cwiseAbs().maxCoeff(), 1e-8) << name << " row " << k;
@@ -177,11 +177,11 @@ TEST(Hybrid, RestSkipEqualsIntegratingToTheEnd) {
 TEST(Hybrid, TiltedRockingBlockWobblesWithFactor07ThenRests) {
   const SceneRun r = run("rocking_block_tilted");
   expect_invariants(r);
-  const std::vector<Event> impacts = of_kind(r, "impact");
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
   ASSERT_GE(impacts.size(), 6u);
   for (size_t k = 0; k < 6; ++k) EXPECT_NEAR(impacts[k].kinetic_after / impacts[k].kinetic_before, 0.49, 1e-6) << k;
-  ASSERT_EQ(of_kind(r, "zeno").size(), 1u);
-  EXPECT_EQ(of_kind(r, "liftoff").size(), impacts.size());  // the other corner lifts after each
+  ASSERT_EQ(of_kind(r, EventKind::zeno).size(), 1u);
+  EXPECT_EQ(of_kind(r, EventKind::liftoff).size(), impacts.size());  // the other corner lifts after each
   EXPECT_LT(r.v.back().norm(), 1e-9);
   EXPECT_NEAR(r.q.back()[1], 1.0, 1e-9);
   EXPECT_NEAR(r.q.back()[2], 0.0, 1e-9);
@@ -212,7 +212,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, BoxOnIncline,
 TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
   const SceneRun r = run("cube_toss");
   expect_invariants(r);
-  EXPECT_GE(of_kind(r, "impact").size(), 3u);
+  EXPECT_GE(of_kind(r, EventKind::impact).size(), 3u);
   EXPECT_LT(r.v.back().norm(), 1e-6);
   EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6);
   // One body axis points straight up or down.
@@ -242,7 +242,7 @@ simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
 )", "sliding_block.yaml"));
   expect_invariants(r);
   const double g = 9.81, mu = 0.5, v0 = 2;
-  const std::vector<Event> stick = of_kind(r, "stick");
+  const std::vector<Event> stick = of_kind(r, EventKind::stick);
   ASSERT_EQ(stick.size(), 1u);
   EXPECT_NEAR(stick[0].t, v0 / (mu * g), 1e-9);
   EXPECT_EQ(stick[0].contacts, (std::vector<int>{0, 1}));
@@ -270,7 +270,7 @@ simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
 )", "rolling_ball.yaml"));
   expect_invariants(r);
   const double g = 9.81, mu = 0.2, v0 = std::sqrt(10.0);
-  const std::vector<Event> stick = of_kind(r, "stick");
+  const std::vector<Event> stick = of_kind(r, EventKind::stick);
   ASSERT_EQ(stick.size(), 1u);
   EXPECT_NEAR(stick[0].t, 2 * v0 / (7 * mu * g), 1e-8);
   const Eigen::Vector3d v_end = r.v.back().head<3>();
@@ -305,7 +305,7 @@ TEST(Hybrid, PainleveRodTakesAnImpactWithoutCollision) {
   const SceneRun r = simulate(load_scene_text(sliding_rod(3.5, -1.0), "painleve_rod.yaml"));
   expect_invariants(r);
   ASSERT_FALSE(r.events.empty());
-  EXPECT_EQ(r.events[0].kind, "iwc");
+  EXPECT_EQ(r.events[0].kind, EventKind::iwc);
   EXPECT_EQ(r.events[0].t, 0.0);
   EXPECT_LT(r.events[0].kinetic_after, r.events[0].kinetic_before);
   EXPECT_DOUBLE_EQ(r.t.back(), 1.5);
@@ -315,39 +315,38 @@ TEST(Hybrid, PainleveRodTakesAnImpactWithoutCollision) {
 // on it, and as it falls the friction it needs grows until it reaches mu lambda_n and it slips.
 TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
   Scene scene = load_scene_text(sliding_rod(0.5, 1.0), "sliding_rod.yaml");
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(0);
   std::vector<Event> events;
   std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>> at_event;  // state just before each event
-  HybridCallbacks cb;
+  RunCallbacks cb;
   cb.event = [&](const Event& e) { events.push_back(e); };
   cb.event_sample = [&](const Sample& s) { at_event.emplace_back(s.q, s.v); };
-  simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
   ASSERT_EQ(events.size(), 2u);
   ASSERT_EQ(at_event.size(), 4u);
-  EXPECT_EQ(events[0].kind, "stick");
-  EXPECT_EQ(events[1].kind, "slip");
-  ContactDynamics dyn(scene.model, contacts, scene.contact);
-  dyn.update(at_event[0].first, at_event[0].second);
-  EXPECT_NEAR((dyn.J(0).row(1) * at_event[0].second)(0), 0.0, 1e-9);  // slip speed zero at the stick event
-  dyn.update(at_event[2].first, at_event[2].second);
+  EXPECT_EQ(events[0].kind, EventKind::stick);
+  EXPECT_EQ(events[1].kind, EventKind::slip);
+  const System& sys = scene.system;
+  ContactData data(sys.model, sys.contacts);
+  compute_contact_data(sys.model, sys.contacts, at_event[0].first, at_event[0].second, {}, data);
+  EXPECT_NEAR((data.jac.of(0).row(1) * at_event[0].second)(0), 0.0, 1e-9);  // slip speed zero at the stick event
+  compute_contact_data(sys.model, sys.contacts, at_event[2].first, at_event[2].second, {}, data);
   ContactModes stick;
   stick.mode = {ContactMode::stick};
   stick.slip = {Eigen::Vector2d::UnitX()};
-  Eigen::VectorXd vdot, lambda_n;
-  Eigen::MatrixXd lambda_t;
-  ASSERT_TRUE(dyn.forward(stick, vdot, lambda_n, lambda_t));
-  EXPECT_GT(lambda_n[0], 0.0);
-  EXPECT_NEAR(std::abs(lambda_t(0, 0)), 0.5 * lambda_n[0], 1e-6 * lambda_n[0]);  // on the cone's edge
+  ModeForces forces;
+  ASSERT_TRUE(constrained_acceleration(sys.contacts, sys.contact.baumgarte, data.body, data.frames, data.jac, stick, forces));
+  EXPECT_GT(forces.lambda_n[0], 0.0);
+  EXPECT_NEAR(std::abs(forces.lambda_t(0, 0)), 0.5 * forces.lambda_n[0], 1e-6 * forces.lambda_n[0]);  // on the cone's edge
 }
 
 // Without the Zeno rule the ball would bounce forever: the event limit stops it with a message
 // that names the remedy, never an endless loop.
 TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
   Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
-  scene.contact.v_zeno = 0.0;
-  scene.contact.max_events = 50;
+  scene.system.contact.v_zeno = 0.0;
+  scene.system.contact.max_events = 50;
   try {
     simulate(std::move(scene));
     FAIL() << "expected the event limit";
@@ -374,8 +373,8 @@ TEST(Hybrid, UnsolvableImpactStopsWithADiagnostic) {
 TEST(Hybrid, BroadphaseMarginDoesNotChangeResults) {
   Scene wide = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/cube_toss.yaml");
   Scene narrow = wide;
-  wide.contact.broadphase_margin = 1e9;
-  narrow.contact.broadphase_margin = 0.0;
+  wide.system.contact.broadphase_margin = 1e9;
+  narrow.system.contact.broadphase_margin = 0.0;
   const SceneRun a = simulate(std::move(wide)), b = simulate(std::move(narrow));
   ASSERT_EQ(a.events.size(), b.events.size());
   for (size_t k = 0; k < a.events.size(); ++k) {
@@ -392,12 +391,12 @@ TEST(Hybrid, EveryLawRunsInTheEventLoop) {
     for (const std::string name : {"rocking_block", "rocking_block_tilted"}) {
       Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
       scene.law = law;
-      scene.simulation.t_end = 4.0;
+      scene.system.simulation.t_end = 4.0;
       const SceneRun r = simulate(std::move(scene));
       expect_invariants(r);
       int impacts = 0;
       for (const Event& e : r.events) {
-        if (e.kind != "impact") continue;
+        if (e.kind != EventKind::impact) continue;
         ++impacts;
         EXPECT_EQ(e.law, law);
       }
@@ -412,7 +411,7 @@ TEST(Hybrid, MechanicalEnergyNeverRisesInContactScenes) {
     const SceneRun r = run(name);
     double previous = INFINITY;
     for (size_t k = 0; k < r.t.size(); ++k) {
-      const auto [K, U] = energies(r.scene.model, r.q[k], r.v[k]);
+      const auto [K, U] = energies(r.scene.system.model, r.q[k], r.v[k]);
       EXPECT_LE(K + U, previous + 1e-7) << name << " at t = " << r.t[k];
       previous = K + U;
     }

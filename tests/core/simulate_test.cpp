@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/dynamics.hpp"
-#include "core/simulate.hpp"
+#include "core/system.hpp"
 #include "tests/test_models.hpp"
 
 namespace impactsim {

@@ -18,11 +18,11 @@ struct SteppedRun {
   std::vector<double> t;
   std::vector<Eigen::VectorXd> q, v;
   std::vector<Event> events;
-  FixedStepStats stats;
+  RunStats stats;
 };
 
-HybridCallbacks collect(SteppedRun& r) {
-  HybridCallbacks cb;
+RunCallbacks collect(SteppedRun& r) {
+  RunCallbacks cb;
   cb.sample = [&](const Sample& s) {
     r.t.push_back(s.t);
     r.q.push_back(s.q);
@@ -34,18 +34,15 @@ HybridCallbacks collect(SteppedRun& r) {
 
 SteppedRun run(const Scene& scene, Integrator integrator, const StepSink& steps = {}, const ExternalForce& force = {}) {
   SteppedRun r;
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
-  const HybridCallbacks cb = collect(r);
+  const RunCallbacks cb = collect(r);
   if (integrator == Integrator::time_stepping) {
-    r.stats = simulate_time_stepping(scene.model, contacts, scene.pins, scene.simulation, scene.contact,
-                                     scene.time_stepping, scene.initial, cb, steps, force);
+    r.stats = simulate_time_stepping(scene.system, scene.initial, cb, steps, force);
   } else if (integrator == Integrator::drumwright) {
-    r.stats = simulate_drumwright(scene.model, contacts, scene.pins, scene.simulation, scene.contact, scene.drumwright,
-                                  scene.initial, cb, steps, force);
+    r.stats = simulate_drumwright(scene.system, scene.initial, cb, steps, force);
   } else {
     const auto law = make_law(scene.law, scene.laws);
     Rng rng(scene.seed);
-    simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+    simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
   }
   return r;
 }
@@ -102,7 +99,7 @@ struct StickSlip {
 
 StickSlip stick_slip(double alpha) {
   Scene s = block_on_table(0.8, 3.0);
-  s.time_stepping.alpha = alpha;
+  s.system.time_stepping.alpha = alpha;
   StickSlip out;
   const ExternalForce push = [](double t, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
     tau(0) = 8 * std::cos(t);
@@ -139,16 +136,18 @@ TEST(TimeStepping, Example92StickSlipBlockMatchesTheReproduction) {
 
 TEST(TimeStepping, InelasticBallComesToRestOnEveryIntegrator) {
   Scene s = shipped("bouncing_ball");
-  s.contacts[0].e = 0.0;
+  std::vector<ContactDef> contacts = s.system.contacts.contacts();
+  contacts[0].e = 0.0;
+  s.system.contacts = ContactModel(s.system.contacts.geometries(), contacts, s.system.model.planar);
   // Drumwright's stiff contact turns the depth d reached inside the step of first touch into an
   // outgoing speed d / h (implicit Euler restores it in one step), so its ball rebounds a few times
   // with a random-looking restitution before it rests; the others stop at the first impact.
-  s.simulation.t_end = 4.0;
+  s.system.simulation.t_end = 4.0;
   const double r0 = 0.1, t_impact = std::sqrt(2 * 1.0 / 9.81);
   for (Integrator i : {Integrator::event_driven, Integrator::time_stepping, Integrator::drumwright}) {
     for (double alpha : {1.0, 0.5}) {
       if (i != Integrator::time_stepping && alpha != 1.0) continue;
-      s.time_stepping.alpha = alpha;
+      s.system.time_stepping.alpha = alpha;
       const SteppedRun r = run(s, i);
       const Eigen::VectorXd& q = r.q.back();
       EXPECT_NEAR(q(2), r0, 1e-6) << integrator_name(i) << " alpha " << alpha;
@@ -156,12 +155,12 @@ TEST(TimeStepping, InelasticBallComesToRestOnEveryIntegrator) {
         for (const Event& e : r.events) ADD_FAILURE() << e.kind << " at " << e.t;
       EXPECT_LT(r.v.back().norm(), 1e-6) << integrator_name(i);
       // Before the impact every integrator follows free fall within its O(h) error.
-      const size_t k = static_cast<size_t>(0.4 / s.simulation.output_interval);
+      const size_t k = static_cast<size_t>(0.4 / s.system.simulation.output_interval);
       EXPECT_NEAR(r.q[k](2), 1.1 - 0.5 * 9.81 * r.t[k] * r.t[k], 0.02) << integrator_name(i);
       if (i == Integrator::time_stepping) {
         ASSERT_EQ(r.events.size(), 1u);
         // Located on the Hermite interpolant of a discrete free fall that is O(h) off.
-        EXPECT_NEAR(r.events[0].t, t_impact, 2 * s.time_stepping.h);
+        EXPECT_NEAR(r.events[0].t, t_impact, 2 * s.system.time_stepping.h);
         EXPECT_LE(r.events[0].kinetic_after, r.events[0].kinetic_before);
       }
     }
@@ -196,12 +195,12 @@ double travelled(const SteppedRun& r) {
 TEST(TimeStepping, BoxOnInclineWithinOrderH) {
   for (const char* name : {"box_on_incline_mu0", "box_on_incline_mu0125", "box_on_incline_mu025", "box_on_incline_mu0375"}) {
     Scene s = shipped(name);
-    const double d = slide_distance(s.contacts[0].mu, 1.0);
+    const double d = slide_distance(s.system.contacts.contact(0).mu, 1.0);
     for (double h : {0.01, 0.005}) {
-      s.time_stepping.h = h;
-      s.drumwright.h = h;
+      s.system.time_stepping.h = h;
+      s.system.drumwright.h = h;
       for (double alpha : {1.0, 0.5}) {
-        s.time_stepping.alpha = alpha;
+        s.system.time_stepping.alpha = alpha;
         const SteppedRun ts = run(s, Integrator::time_stepping);
         EXPECT_NEAR(travelled(ts), d, 2 * 9.81 * h) << name << " h " << h << " alpha " << alpha;
       }
@@ -215,7 +214,7 @@ TEST(Drumwright, PendulumPinDriftShrinksAsHSquared) {
   Scene s = shipped("drumwright_pendulum");
   std::vector<double> drift;
   for (double h : {1e-2, 1e-3, 1e-4}) {
-    s.drumwright.h = h;
+    s.system.drumwright.h = h;
     drift.push_back(run(s, Integrator::drumwright).stats.max_pin_drift);
   }
   EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // the digest's reproduction, same bob
@@ -252,7 +251,7 @@ TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
   // zeta = (h B_t)^2 weighs |lambda_n|^2 like the damper's excess and gives the slide.
   for (double mu : {0.125, 0.25}) {
     Scene s = block_on_ramp(mu);
-    s.drumwright.zeta = std::pow(s.drumwright.h * s.drumwright.tangent_damping(), 2);
+    s.system.drumwright.zeta = std::pow(s.system.drumwright.h * s.system.drumwright.tangent_damping(), 2);
     EXPECT_NEAR(travelled(run(s, Integrator::drumwright)), slide_distance(mu, 1.0), 0.1 * slide_distance(mu, 1.0)) << mu;
   }
 }

@@ -2,6 +2,8 @@
 // Halm and Posa §5.4.1) and against its invariants on random contact spaces.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 
 #include "impact/anitescu_potra.hpp"

@@ -2,11 +2,14 @@
 // in the digests (§6 and §9 of halm-posa-set-valued-impacts.md; §2.4 of seghete-murphey).
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <numbers>
 #include <set>
 
 #include "core/first_impact.hpp"
+#include "core/hybrid.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
 #include "impact/propagative.hpp"
@@ -22,10 +25,8 @@ struct PaperImpact {
 
 PaperImpact load(const std::string& name) {
   PaperImpact p{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}};
-  const ContactModel contacts(p.scene.geometries, p.scene.contacts, p.scene.model.planar);
   const auto law = make_law("anitescu-potra");
-  EXPECT_TRUE(find_first_impact(p.scene.model, contacts, *law, p.scene.simulation, p.scene.contact, p.scene.initial,
-                                p.impact));
+  EXPECT_TRUE(find_first_impact(p.scene.system, *law, p.scene.initial, p.impact));
   return p;
 }
 
@@ -76,7 +77,7 @@ TEST(PaperExamples, CompassGaitRouthWithRandomSolutionsReachesAllThreeClasses) {
   int terminated = 0;
   for (int k = 0; k < 1000; ++k) {
     Rng rng(k);
-    const ImpactResult r = routh.sample(rng);
+    const ImpactResult r = routh.draw(rng);
     if (!r.terminated) continue;
     ++terminated;
     const Eigen::VectorXd n = vn(p, r.v_plus), t = vt(p, r.v_plus);
@@ -112,7 +113,7 @@ TEST(PaperExamples, BoxAndWall) {
   int rest = 0, slide_lift = 0, intermediate = 0;
   for (int k = 0; k < 3000; ++k) {
     Rng r(k);
-    const ImpactResult s = routh.sample(r);
+    const ImpactResult s = routh.draw(r);
     if (!s.terminated) continue;
     const double a_slide = vt(p, s.v_plus)[0], b_lift = vn(p, s.v_plus)[1];
     if (s.v_plus.norm() < 1e-9) ++rest;
@@ -129,18 +130,17 @@ TEST(PaperExamples, BoxAndWall) {
 // per corner impact, accumulation near 2.67 s where the Zeno rule stops it.
 TEST(PaperExamples, ZenoBlock) {
   Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/zeno_block.yaml");
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(0);
   std::vector<Event> events;
-  HybridCallbacks cb;
+  RunCallbacks cb;
   cb.event = [&](const Event& e) { events.push_back(e); };
-  simulate_hybrid(scene.model, contacts, *law, scene.simulation, scene.contact, scene.initial, rng, cb);
+  simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
   std::vector<Event> impacts;
   const Event* zeno = nullptr;
   for (const Event& e : events) {
-    if (e.kind == "impact") impacts.push_back(e);
-    if (e.kind == "zeno") zeno = &e;
+    if (e.kind == EventKind::impact) impacts.push_back(e);
+    if (e.kind == EventKind::zeno) zeno = &e;
   }
   ASSERT_GE(impacts.size(), 10u);
   EXPECT_NEAR(impacts[0].t, 0.98733, 1e-5);
@@ -201,7 +201,7 @@ TEST(PaperExamples, DiskStack) {
   int rest = 0, floor_lift = 0, top_alone = 0;
   for (int k = 0; k < samples; ++k) {
     Rng rng(k);
-    const ImpactResult r = routh.sample(rng);
+    const ImpactResult r = routh.draw(rng);
     ASSERT_TRUE(r.terminated) << r.diagnostic;
     const Eigen::VectorXd n = c.J_n * r.v_plus;  // A, B floor; C, D top on bottom; E bottom pair
     const auto lifts = [&](int i) { return n[i] > 1e-7; };
@@ -244,10 +244,8 @@ TEST(PaperExamples, BilliardBreakAtSixtyDegreesHasTwoOutcomes) {
   const double half = std::numbers::pi / 6;  // a at +30 degrees, b at -30 degrees from the bisector, 2 m away
   scene.initial.q.segment<2>(3) = Eigen::Vector2d(2 * std::cos(half), 2 * std::sin(half));
   scene.initial.q.segment<2>(6) = Eigen::Vector2d(2 * std::cos(half), -2 * std::sin(half));
-  const ContactModel contacts(scene.geometries, scene.contacts, scene.model.planar);
   ImpactState impact;
-  ASSERT_TRUE(find_first_impact(scene.model, contacts, *make_law("propagative"), scene.simulation, scene.contact,
-                                scene.initial, impact));
+  ASSERT_TRUE(find_first_impact(scene.system, *make_law("propagative"), scene.initial, impact));
   PropagativeSettings s = scene.laws.propagative;
   s.order = PropagativeSettings::Order::random;
   Eigen::VectorXd a_first(9), b_first(9);

@@ -1,6 +1,8 @@
 // The Routh sampler against Halm and Posa's rocking block (digest §6.1, §9) and its invariants.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cstdint>
 
 #include "impact/routh.hpp"

@@ -3,6 +3,8 @@
 // sticks at the damper's force inside the cone and saturates on it, bilateral rows are one solve.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 
 #include "impact/conic_qp.hpp"

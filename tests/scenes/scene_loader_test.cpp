@@ -17,17 +17,17 @@ constexpr double pi = std::numbers::pi;
 TEST(SceneLoader, DoublePendulumSceneMatchesItsDescription) {
   const Scene s = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/double_pendulum.yaml");
   EXPECT_EQ(s.name, "double_pendulum");
-  ASSERT_EQ(s.model.bodies.size(), 2u);
-  EXPECT_TRUE(s.model.planar);
-  EXPECT_EQ(s.model.nq, 2);
-  EXPECT_EQ(s.model.bodies[1].parent, 0);
-  EXPECT_EQ(s.model.q_names, (std::vector<std::string>{"upper.theta", "lower.theta"}));
-  EXPECT_EQ(s.model.v_names, (std::vector<std::string>{"upper.omega", "lower.omega"}));
+  ASSERT_EQ(s.system.model.bodies.size(), 2u);
+  EXPECT_TRUE(s.system.model.planar);
+  EXPECT_EQ(s.system.model.nq, 2);
+  EXPECT_EQ(s.system.model.bodies[1].parent, 0);
+  EXPECT_EQ(s.system.model.q_names, (std::vector<std::string>{"upper.theta", "lower.theta"}));
+  EXPECT_EQ(s.system.model.v_names, (std::vector<std::string>{"upper.omega", "lower.omega"}));
   EXPECT_NEAR(s.initial.q[0], pi / 2, 1e-15);
-  EXPECT_DOUBLE_EQ(s.simulation.ode.rtol, 1e-10);
-  EXPECT_DOUBLE_EQ(s.simulation.t_end, 10.0);
+  EXPECT_DOUBLE_EQ(s.system.simulation.ode.rtol, 1e-10);
+  EXPECT_DOUBLE_EQ(s.system.simulation.t_end, 10.0);
   // Released horizontal: both masses at the pivot's height, so U = 0 at the start.
-  EXPECT_NEAR(energies(s.model, s.initial.q, s.initial.v).second, 0.0, 1e-12);
+  EXPECT_NEAR(energies(s.system.model, s.initial.q, s.initial.v).second, 0.0, 1e-12);
 }
 
 TEST(SceneLoader, EveryShippedSceneLoads) {
@@ -50,10 +50,10 @@ bodies:
 simulation: {t_end: 1}
 )", "defaults.yaml");
   EXPECT_EQ(s.name, "defaults");
-  EXPECT_TRUE(s.model.planar);
-  EXPECT_EQ(s.model.gravity, Vec3(0, -9.81, 0));  // planar default
-  EXPECT_DOUBLE_EQ(s.simulation.output_interval, 0.01);
-  EXPECT_DOUBLE_EQ(s.simulation.ode.rtol, 1e-8);
+  EXPECT_TRUE(s.system.model.planar);
+  EXPECT_EQ(s.system.model.gravity, Vec3(0, -9.81, 0));  // planar default
+  EXPECT_DOUBLE_EQ(s.system.simulation.output_interval, 0.01);
+  EXPECT_DOUBLE_EQ(s.system.simulation.ode.rtol, 1e-8);
   EXPECT_EQ(s.output.precision, 12);
   EXPECT_EQ(s.initial.q, Eigen::Vector3d::Zero());
 }
@@ -68,9 +68,9 @@ bodies:
     initial: {z: 2, rpy_deg: [0, 0, 90], wz_deg: 180, vx: 1}
 simulation: {t_end: 1}
 )", "free.yaml");
-  EXPECT_FALSE(s.model.planar);
-  EXPECT_EQ(s.model.gravity, Vec3(0, 0, -9.81));
-  const Body& b = s.model.bodies[0];
+  EXPECT_FALSE(s.system.model.planar);
+  EXPECT_EQ(s.system.model.gravity, Vec3(0, 0, -9.81));
+  const Body& b = s.system.model.bodies[0];
   EXPECT_DOUBLE_EQ(b.mass, 3000.0);
   EXPECT_NEAR(b.inertia(0, 0), 3000.0 * (4 + 9) / 12, 1e-9);
   EXPECT_DOUBLE_EQ(s.initial.q[2], 2.0);
@@ -104,13 +104,13 @@ bodies:
       - {type: cylinder, radius: 0.5, length: 0.1, position: [0.2, 0, 0]}
 simulation: {t_end: 1}
 )", "disk.yaml");
-  const Body& b = s.model.bodies[0];
+  const Body& b = s.system.model.bodies[0];
   EXPECT_DOUBLE_EQ(b.mass, 3.0);
   EXPECT_NEAR(b.com.x(), 0.2, 1e-15);
   EXPECT_NEAR(b.inertia(2, 2), 0.5 * 3 * 0.25, 1e-12);
-  EXPECT_EQ(s.geometries.size(), 1u);
-  EXPECT_EQ(s.geometries[0].name, "disk_0");
-  EXPECT_EQ(s.geometries[0].body, 0);
+  EXPECT_EQ(s.system.contacts.geometries().size(), 1u);
+  EXPECT_EQ(s.system.contacts.geometries()[0].name, "disk_0");
+  EXPECT_EQ(s.system.contacts.geometries()[0].body, 0);
 }
 
 TEST(SceneLoader, WorldShapesAndJointPlacement) {
@@ -126,26 +126,26 @@ bodies:
     inertia: [0.01, 0.01, 0.01]
 simulation: {t_end: 1}
 )", "arm.yaml");
-  ASSERT_EQ(s.geometries.size(), 1u);
-  EXPECT_EQ(s.geometries[0].body, -1);
-  EXPECT_EQ(s.geometries[0].shape.normal, Vec3::UnitZ());
-  const Joint& j = s.model.bodies[0].joint;
+  ASSERT_EQ(s.system.contacts.geometries().size(), 1u);
+  EXPECT_EQ(s.system.contacts.geometries()[0].body, -1);
+  EXPECT_EQ(s.system.contacts.geometries()[0].shape.normal, Vec3::UnitZ());
+  const Joint& j = s.system.model.bodies[0].joint;
   EXPECT_EQ(j.axis, Vec3::UnitY());
   EXPECT_EQ(j.origin, Vec3(1, 2, 3));
   EXPECT_LT((j.rotation * Vec3::UnitY() - Vec3::UnitZ()).norm(), 1e-15);  // roll 90: y -> z
-  EXPECT_FALSE(s.model.planar);
+  EXPECT_FALSE(s.system.model.planar);
 }
 
 TEST(SceneLoader, RockingBlockContactsAreTheNamedCorners) {
   const Scene s = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
-  ASSERT_EQ(s.contacts.size(), 2u);
-  EXPECT_EQ(s.contacts[0].name, "A");
-  EXPECT_EQ(s.contacts[0].point, Vec3(-0.5, -1, 0));
-  EXPECT_EQ(s.contacts[1].name, "B");
-  EXPECT_DOUBLE_EQ(s.contacts[1].mu, 1.0);
-  EXPECT_EQ(s.contacts[1].body_a, 0);
-  EXPECT_EQ(s.geometries[s.contacts[1].geometry_b].name, "ground");
-  EXPECT_NEAR(s.model.bodies[0].inertia(2, 2), 5.0 / 12, 1e-15);
+  ASSERT_EQ(s.system.contacts.contacts().size(), 2u);
+  EXPECT_EQ(s.system.contacts.contact(0).name, "A");
+  EXPECT_EQ(s.system.contacts.contact(0).point, Vec3(-0.5, -1, 0));
+  EXPECT_EQ(s.system.contacts.contact(1).name, "B");
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(1).mu, 1.0);
+  EXPECT_EQ(s.system.contacts.contact(1).body_a, 0);
+  EXPECT_EQ(s.system.contacts.geometries()[s.system.contacts.contact(1).geometry_b].name, "ground");
+  EXPECT_NEAR(s.system.model.bodies[0].inertia(2, 2), 5.0 / 12, 1e-15);
   EXPECT_EQ(s.law, "routh");
   EXPECT_DOUBLE_EQ(s.laws.routh.h, 0.3);
   EXPECT_EQ(s.laws.routh.max_steps, 10);
@@ -177,20 +177,20 @@ simulation:
   seed: 42
   contact: {v_zeno: 0.01, friction_directions: 16}
 )", "crate.yaml");
-  ASSERT_EQ(s.contacts.size(), 10u);
-  EXPECT_EQ(s.contacts[0].name, "c.-x-y-z");
-  EXPECT_EQ(s.contacts[0].point, Vec3(-1, -2, -2));  // the shape sits 1 m up in the body frame
-  EXPECT_EQ(s.contacts[7].name, "c.+x+y+z");
-  EXPECT_DOUBLE_EQ(s.contacts[0].mu, 0.3);
-  EXPECT_DOUBLE_EQ(s.contacts[0].e, 0.1);
-  EXPECT_EQ(s.contacts[8].name, "p.0");
-  EXPECT_EQ(s.contacts[8].point, Vec3(0, 0, -0.5));
-  EXPECT_DOUBLE_EQ(s.contacts[8].radius, 0.1);
-  EXPECT_DOUBLE_EQ(s.contacts[9].mu, 0.9);  // the pair's friction
-  EXPECT_DOUBLE_EQ(s.contacts[9].e, 0.5);   // the contact's own restitution
+  ASSERT_EQ(s.system.contacts.contacts().size(), 10u);
+  EXPECT_EQ(s.system.contacts.contact(0).name, "c.-x-y-z");
+  EXPECT_EQ(s.system.contacts.contact(0).point, Vec3(-1, -2, -2));  // the shape sits 1 m up in the body frame
+  EXPECT_EQ(s.system.contacts.contact(7).name, "c.+x+y+z");
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(0).mu, 0.3);
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(0).e, 0.1);
+  EXPECT_EQ(s.system.contacts.contact(8).name, "p.0");
+  EXPECT_EQ(s.system.contacts.contact(8).point, Vec3(0, 0, -0.5));
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(8).radius, 0.1);
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(9).mu, 0.9);  // the pair's friction
+  EXPECT_DOUBLE_EQ(s.system.contacts.contact(9).e, 0.5);   // the contact's own restitution
   EXPECT_EQ(s.seed, 42u);
-  EXPECT_DOUBLE_EQ(s.contact.v_zeno, 0.01);
-  EXPECT_EQ(s.contact.friction_directions, 16);
+  EXPECT_DOUBLE_EQ(s.system.contact.v_zeno, 0.01);
+  EXPECT_EQ(s.system.contact.friction_directions, 16);
 }
 
 TEST(SceneLoader, RandomizeDrawsReplaceInitialValues) {

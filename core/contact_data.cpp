@@ -1,0 +1,174 @@
+#include "core/contact_data.hpp"
+
+#include <algorithm>
+
+namespace impactsim {
+namespace {
+
+// Adds sign * (the contact frame's components of the velocity of world point x fixed to `body`)
+// to the columns of J, without forming the point's 6 x nv Jacobian.
+void add_point_rows(const Model& model, const Kinematics& kin, int body, const Vec3& x, double sign,
+                    const ContactFrame& f, bool planar, Eigen::Ref<Eigen::MatrixXd> J) {
+  for (int j = body; j >= 0; j = model.bodies[j].parent) {
+    const Joint& joint = model.bodies[j].joint;
+    for (int k = 0; k < joint.nv; ++k) {
+      const Vec3 lin = point_jacobian_column(kin, j, k, x).tail<3>();
+      const int col = joint.v_index + k;
+      J(0, col) += sign * f.normal.dot(lin);
+      J(1, col) += sign * f.tangent1.dot(lin);
+      if (!planar) J(2, col) += sign * f.tangent2.dot(lin);
+    }
+  }
+}
+
+// A contact whose first body is a body and whose solid is a world halfspace: its Jdot v is exact.
+bool on_static_halfspace(const ContactModel& contacts, int i) {
+  const ContactDef& c = contacts.contact(i);
+  const Geometry& g = contacts.geometries()[c.geometry_b];
+  return c.body_a >= 0 && g.body < 0 && g.shape.type == ShapeType::halfspace;
+}
+
+// Spatial accelerations of the bodies at vdot = 0 (body coordinates).
+void bias_accelerations(const Model& model, const Kinematics& kin, std::vector<Vec6>& out) {
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const int parent = model.bodies[b].parent;
+    out[b] = parent < 0 ? kin.c[b] : Vec6(kin.X_parent[b].apply_motion(out[parent]) + kin.c[b]);
+  }
+}
+
+// Against a world halfspace the frame (n, t) is constant, and the contact point is the feature's
+// centre plus d = -radius n, fixed in the world's directions. So d/dt (J v) at fixed v is the
+// frame's components of the centre's classical acceleration plus alpha x d, from the bodies'
+// velocity-product accelerations: a = R [a_o + alpha x r + omega x (v_o + omega x r)] (body
+// coordinates, r the centre; Featherstone, Rigid Body Dynamics Algorithms, §2.11).
+void halfspace_jdot_v(const ContactModel& contacts, const Kinematics& kin, const std::vector<Vec6>& bias_acc, int i,
+                      const ContactFrame& f, Eigen::Ref<Eigen::VectorXd> out) {
+  const ContactDef& c = contacts.contact(i);
+  const int b = c.body_a;
+  const Vec3 omega = kin.v[b].head<3>(), v_o = kin.v[b].tail<3>();
+  const Vec3 alpha = bias_acc[b].head<3>(), a_o = bias_acc[b].tail<3>();
+  const Vec3 r = c.point;
+  const Vec3 a_centre = kin.R[b] * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
+  const Vec3 a = a_centre + (kin.R[b] * alpha).cross(-c.radius * f.normal);
+  out[0] = f.normal.dot(a);
+  out[1] = f.tangent1.dot(a);
+  if (!contacts.planar()) out[2] = f.tangent2.dot(a);
+}
+
+bool needed(const std::vector<bool>& need, int i) { return need.empty() || need[i]; }
+
+}  // namespace
+
+BodyDynamics::BodyDynamics(const Model& model) : kin(model), M(model.nv, model.nv), C(model.nv), M_llt(model.nv) {}
+
+void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, BodyDynamics& out) {
+  out.q = q;
+  out.v = v;
+  update_kinematics(model, q, out.kin);
+  update_velocities(model, q, v, out.kin);
+  mass_matrix(model, out.kin, out.composite, out.M);
+  bias_forces(model, out.kin, out.acc, out.force, out.C);
+  out.M_llt.compute(out.M);
+}
+
+void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, std::vector<ContactFrame>& frames) {
+  frames.resize(contacts.size());
+  for (int i = 0; i < contacts.size(); ++i) frames[i] = contacts.frame(kin.R, kin.p, i);
+}
+
+ContactJacobians::ContactJacobians(const Model& model, const ContactModel& contacts)
+    : rows_per_contact(1 + contacts.tangent_dim()),
+      J(Eigen::MatrixXd::Zero(contacts.size() * (1 + contacts.tangent_dim()), model.nv)),
+      Jdot_v(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))), kin_shift(model),
+      q_shift(model.nq), J_shift(1 + contacts.tangent_dim(), model.nv), bias_acc(model.bodies.size(), Vec6::Zero()) {}
+
+void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
+                      const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> out) {
+  const ContactDef& c = contacts.contact(i);
+  out.setZero();
+  if (c.body_a >= 0) add_point_rows(model, kin, c.body_a, f.point_a, 1.0, f, contacts.planar(), out);
+  const int b = contacts.body_b(i);
+  if (b >= 0) add_point_rows(model, kin, b, f.point_b, -1.0, f, contacts.planar(), out);
+}
+
+void compute_contact_jacobians(const Model& model, const ContactModel& contacts, const Kinematics& kin,
+                               const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
+                               ContactJacobians& out) {
+  const int r = out.rows_per_contact;
+  for (int i = 0; i < contacts.size(); ++i)
+    if (needed(need, i)) contact_jacobian(model, kin, contacts, i, frames[i], out.J.middleRows(i * r, r));
+}
+
+void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, const BodyDynamics& body,
+                            const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
+                            ContactJacobians& out) {
+  const int r = out.rows_per_contact, m = contacts.size();
+  if (!(body.v.cwiseAbs().maxCoeff() > 0)) {
+    out.Jdot_v.setZero();
+    return;
+  }
+  bool numeric = false, bias_ready = false;
+  for (int i = 0; i < m; ++i) {
+    if (!needed(need, i)) continue;
+    if (!on_static_halfspace(contacts, i)) {
+      numeric = true;
+      continue;
+    }
+    if (!bias_ready) bias_accelerations(model, body.kin, out.bias_acc);
+    bias_ready = true;
+    halfspace_jdot_v(contacts, body.kin, out.bias_acc, i, frames[i], out.Jdot_v.segment(i * r, r));
+  }
+  if (!numeric) return;
+  // Other contacts: d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
+  const double h = 1e-6 / std::max(1.0, body.v.cwiseAbs().maxCoeff());
+  for (int sign : {1, -1}) {
+    integrate_configuration(model, body.q, body.v, sign * h, out.q_shift);
+    update_kinematics(model, out.q_shift, out.kin_shift);
+    for (int i = 0; i < m; ++i) {
+      if (!needed(need, i) || on_static_halfspace(contacts, i)) continue;
+      contact_jacobian(model, out.kin_shift, contacts, i, contacts.frame(out.kin_shift.R, out.kin_shift.p, i),
+                       out.J_shift);
+      if (sign > 0) out.Jdot_v.segment(i * r, r).noalias() = out.J_shift * body.v;
+      else out.Jdot_v.segment(i * r, r) = (out.Jdot_v.segment(i * r, r) - out.J_shift * body.v) / (2 * h);
+    }
+  }
+}
+
+Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i) {
+  const ContactDef& c = contacts.contact(i);
+  return kin.p[c.body_a] + kin.R[c.body_a] * c.point;
+}
+
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const Eigen::MatrixXd& M,
+                           const ContactJacobians& jac, const std::vector<int>& set) {
+  const int n = static_cast<int>(set.size()), td = contacts.tangent_dim(), nv = static_cast<int>(M.rows());
+  ContactSpace c;
+  c.M = M;
+  c.tangent_dim = td;
+  c.friction_directions = friction_directions;
+  c.J_n.resize(n, nv);
+  c.J_t.resize(n * td, nv);
+  c.ids = set;
+  c.mu.resize(n);
+  c.e.resize(n);
+  for (int a = 0; a < n; ++a) {
+    c.J_n.row(a) = jac.of(set[a]).row(0);
+    c.J_t.middleRows(a * td, td) = jac.of(set[a]).bottomRows(td);
+    c.mu[a] = contacts.contact(set[a]).mu;
+    c.e[a] = contacts.contact(set[a]).e;
+  }
+  return c;
+}
+
+ContactData::ContactData(const Model& model, const ContactModel& contacts)
+    : body(model), frames(contacts.size()), jac(model, contacts), broadphase(contacts) {}
+
+void compute_contact_data(const Model& model, const ContactModel& contacts, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& v, const std::vector<bool>& need, ContactData& data) {
+  compute_body_dynamics(model, q, v, data.body);
+  compute_contact_frames(contacts, data.body.kin, data.frames);
+  compute_contact_jacobians(model, contacts, data.body.kin, data.frames, need, data.jac);
+  compute_contact_jdot_v(model, contacts, data.body, data.frames, need, data.jac);
+}
+
+}  // namespace impactsim

@@ -1,0 +1,102 @@
+#pragma once
+// The contact stage at one state (q, v) as plain data, filled by stage functions in the order the
+// data flows: body dynamics (kinematics, M, C) -> contact frames (phi, normal, tangents) ->
+// Jacobians and Jdot v -> the impact-law input (ContactSpace). Each function takes what it reads
+// and writes only its output argument; a caller that needs less runs fewer stages. Forces in a
+// contact mode and the mode choice come next (core/contact_forces.hpp).
+//
+// Signs (collision/contact.hpp): phi < 0 is penetration [m]; the normal points from the contact's
+// second body B to its first body A; J_i = [J_n,i; J_t,i] maps v to the velocity of A's contact
+// point relative to B's in (normal, tangent...) components [m/s], so J_n,i v > 0 separates.
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "collision/broadphase.hpp"
+#include "collision/contact.hpp"
+#include "core/dynamics.hpp"
+#include "impact/impact_law.hpp"
+
+namespace impactsim {
+
+struct ContactSettings {
+  double distance_tolerance = 1e-6;   // [m] |phi| below this counts as touching
+  double velocity_tolerance = 1e-6;   // [m/s] |J v| below this counts as at rest
+  double baumgarte = 20.0;            // [1/s] rate at which drift of closed contacts decays
+  double v_zeno = 1e-3;               // [m/s] impacts slower than this are plastic and close the contact
+  bool detect_rest = true;            // at rest after an event (see hybrid.hpp): skip to t_end
+  long max_events = 100000;           // events before the run stops with an error
+  double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
+  int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
+};
+
+// M(q) vdot + C(q, v) = tau at one state, with its scratch.
+struct BodyDynamics {
+  explicit BodyDynamics(const Model& model);
+  Eigen::VectorXd q, v;
+  Kinematics kin;                     // poses and spatial velocities at (q, v)
+  Eigen::MatrixXd M;                  // the mass matrix
+  Eigen::VectorXd C;                  // gravity, Coriolis and centrifugal terms: vdot = M^-1 (tau - C)
+  Eigen::LLT<Eigen::MatrixXd> M_llt;  // info() != Success: M is not positive definite
+  std::vector<Mat6> composite;        // scratch of the recursions
+  std::vector<Vec6> acc, force;
+};
+
+// Kinematics, M, C and the Cholesky factor of M at (q, v).
+void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, BodyDynamics& out);
+
+// Every contact's frame at the poses kin.R, kin.p, exactly.
+void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, std::vector<ContactFrame>& frames);
+
+// Rows of J (1 + tangent_dim per contact, contact i from row i (1 + tangent_dim)) and Jdot v.
+struct ContactJacobians {
+  ContactJacobians(const Model& model, const ContactModel& contacts);
+  int rows_per_contact = 2;
+  Eigen::MatrixXd J;
+  Eigen::VectorXd Jdot_v;  // d/dt (J v) at fixed v [m/s^2]
+  Eigen::Ref<const Eigen::MatrixXd> of(int i) const { return J.middleRows(i * rows_per_contact, rows_per_contact); }
+  Eigen::Ref<const Eigen::VectorXd> jdot_v_of(int i) const {
+    return Jdot_v.segment(i * rows_per_contact, rows_per_contact);
+  }
+  // Scratch of the central difference for contacts that are not against a world halfspace.
+  Kinematics kin_shift;
+  Eigen::VectorXd q_shift;
+  Eigen::MatrixXd J_shift;
+  std::vector<Vec6> bias_acc;
+};
+
+// J of contact i at frame f, into the 1 + tangent_dim rows `out`. kin needs only poses.
+void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
+                      const ContactFrame& f, Eigen::Ref<Eigen::MatrixXd> out);
+// J of the contacts flagged in `need` (all if empty); the others' rows are left as they were.
+void compute_contact_jacobians(const Model& model, const ContactModel& contacts, const Kinematics& kin,
+                               const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
+                               ContactJacobians& out);
+// Jdot v of the flagged contacts at the state of `body` (kin with velocities): exact against a
+// world halfspace, else by a central difference of J v along qdot = Gamma(q) v.
+void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, const BodyDynamics& body,
+                            const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
+                            ContactJacobians& out);
+
+// World position of contact i's feature centre on its body A (A a body).
+Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i);
+
+// The impact-law input for the contacts in `set` at M and the Jacobians given: their friction and
+// restitution, the settings' friction polygon, and their indices as ids.
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const Eigen::MatrixXd& M,
+                           const ContactJacobians& jac, const std::vector<int>& set);
+
+// Every stage's output at one state, for callers that run the whole stage.
+struct ContactData {
+  ContactData(const Model& model, const ContactModel& contacts);
+  BodyDynamics body;
+  std::vector<ContactFrame> frames;
+  ContactJacobians jac;
+  Broadphase broadphase;
+};
+
+// Body dynamics and every frame at (q, v), then J and Jdot v of the contacts in `need` (all if empty).
+void compute_contact_data(const Model& model, const ContactModel& contacts, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& v, const std::vector<bool>& need, ContactData& data);
+
+}  // namespace impactsim

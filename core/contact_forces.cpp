@@ -1,0 +1,270 @@
+#include "core/contact_forces.hpp"
+
+#include <algorithm>
+
+#include "impact/coulomb_lcp.hpp"
+#include "impact/friction_cone.hpp"
+#include "impact/lcp.hpp"
+
+namespace impactsim {
+namespace {
+
+// Unit slip direction of a sliding contact: its tangential velocity while that still points the
+// way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
+// slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
+// would see the other sliding direction, perhaps a Painleve one, and never reach the guard.
+TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double tiny) {
+  const TangentVector s = phase.head(u_t.size());
+  const double n = u_t.norm();
+  if (u_t.size() > 1 && n > tiny && u_t.dot(s) > 0) return u_t / n;
+  return s;
+}
+
+// G: one normal row per closed contact (G_n = J_n - mu s^T J_t when sliding), then the tangent rows
+// of the sticking ones.
+void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
+                const ContactModes& modes, ModeForces& out) {
+  const int td = jac.rows_per_contact - 1;
+  int rows = static_cast<int>(out.closed.size());
+  for (int i : out.closed) rows += modes.mode[i] == ContactMode::stick ? td : 0;
+  out.G.resize(rows, v.size());
+  int row = static_cast<int>(out.closed.size());
+  for (size_t a = 0; a < out.closed.size(); ++a) {
+    const int i = out.closed[a];
+    const auto Ji = jac.of(i);
+    out.G.row(a) = Ji.row(0);
+    if (modes.mode[i] == ContactMode::slide) {
+      const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], 1e-12);
+      out.G.row(a) -= contacts.contact(i).mu * s.transpose() * Ji.bottomRows(td);
+    } else {
+      out.G.middleRows(row, td) = Ji.bottomRows(td);
+      row += td;
+    }
+  }
+}
+
+// The acceleration-level LCP (Pfeiffer and Glocker; Trinkle et al.) over the candidates: normal
+// forces complementary to normal accelerations; sticking candidates get polyhedral friction with
+// the same encoding as the impact LCP (Halm and Posa eq. (32)-(33)); sliding ones carry -mu lambda_n
+// along their slip.
+struct AccelerationLcp {
+  ContactModes trial;       // stick below the velocity tolerance, else slide along the slip
+  std::vector<int> stick;   // the sticking candidates, in candidate order
+  CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
+  Eigen::MatrixXd Minv_FT;  // M^-1 of the force directions [G_n; J_D]
+  Eigen::VectorXd vfree;    // M^-1 (-C)
+};
+
+ContactModes trial_modes(const ContactJacobians& jac, const Eigen::VectorXd& v, const std::vector<int>& candidates,
+                         double velocity_tolerance, ContactModes modes) {
+  const int td = jac.rows_per_contact - 1;
+  for (int i : candidates) {
+    const Eigen::VectorXd u_t = jac.of(i).bottomRows(td) * v;
+    if (u_t.norm() <= velocity_tolerance) {
+      modes.mode[i] = ContactMode::stick;
+    } else {
+      modes.mode[i] = ContactMode::slide;
+      modes.slip[i].head(td) = u_t.normalized();
+    }
+  }
+  return modes;
+}
+
+AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const ContactSettings& settings,
+                                       const BodyDynamics& body, const ContactJacobians& jac,
+                                       const std::vector<int>& candidates, ContactModes trial) {
+  AccelerationLcp p;
+  p.trial = std::move(trial);
+  const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
+  const int nc = static_cast<int>(candidates.size());
+  CoulombLayout layout;
+  layout.normals = nc;
+  layout.D = friction_polygon(td, settings.friction_directions);
+  std::vector<double> mu;
+  for (int a = 0; a < nc; ++a) {
+    const int i = candidates[a];
+    if (p.trial.mode[i] != ContactMode::stick) continue;
+    p.stick.push_back(i);
+    layout.owner.push_back(a);
+    mu.push_back(contacts.contact(i).mu);
+  }
+  layout.mu = Eigen::Map<const Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
+  const int ns = layout.blocks(), k = layout.k(), nk = ns * k;
+  Eigen::MatrixXd J_t(ns * td, nv);
+  Eigen::VectorXd Jdot_t(ns * td);
+  for (int s = 0; s < ns; ++s) {
+    J_t.middleRows(s * td, td) = jac.of(p.stick[s]).bottomRows(td);
+    Jdot_t.segment(s * td, td) = jac.jdot_v_of(p.stick[s]).tail(td);
+  }
+  const Eigen::MatrixXd J_D = friction_rows(J_t, layout.D);
+  Eigen::MatrixXd Jn(nc, nv), Gn(nc, nv);
+  Eigen::VectorXd Jdot_n(nc);
+  for (int a = 0; a < nc; ++a) {
+    const int i = candidates[a];
+    Jn.row(a) = jac.of(i).row(0);
+    Gn.row(a) = jac.of(i).row(0);
+    if (p.trial.mode[i] == ContactMode::slide)
+      Gn.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
+    Jdot_n[a] = jac.jdot_v_of(i)[0];
+  }
+  Eigen::MatrixXd rows(nc + nk, nv), forces(nc + nk, nv);
+  rows << Jn, J_D;
+  forces << Gn, J_D;
+  p.Minv_FT = body.M_llt.solve(forces.transpose());
+  p.vfree = body.M_llt.solve(-body.C);
+  Eigen::VectorXd w_bar(nc + nk);
+  w_bar.head(nc) = Jn * p.vfree + Jdot_n;
+  for (int s = 0; s < ns; ++s)
+    w_bar.segment(nc + s * k, k) =
+        J_D.middleRows(s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
+  p.lcp = build_coulomb_lcp(rows * p.Minv_FT, w_bar, std::move(layout));
+  return p;
+}
+
+// The modes an LCP solution stands for: a candidate that accelerates away (or whose load just
+// reached zero at a lift-off guard) opens; a sticking one at the polygon's edge with a sliding
+// acceleration (or whose friction guard just fired) slides.
+ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>& candidates,
+                            const ModePreference& preference, const AccelerationLcp& p, const LcpSolution& sol) {
+  const int td = jac.rows_per_contact - 1, nc = static_cast<int>(candidates.size());
+  const int k = p.lcp.layout.k(), nk = p.lcp.layout.blocks() * k;
+  const double accel_tol = 1e-9 * (1.0 + p.lcp.w.cwiseAbs().maxCoeff());
+  const double force_tol = 1e-9 * (1.0 + sol.z.head(nc).cwiseAbs().maxCoeff());
+  const Eigen::VectorXd vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
+  ContactModes modes = p.trial;
+  for (int a = 0; a < nc; ++a) {
+    const int i = candidates[a];
+    const bool unloaded = sol.z[a] <= force_tol;
+    if (sol.slack[a] > accel_tol || (unloaded && !preference.open.empty() && preference.open[i])) {
+      modes.mode[i] = ContactMode::open;  // accelerates away, or its load just reached zero: lift-off
+      continue;
+    }
+    const auto sit = std::find(p.stick.begin(), p.stick.end(), i);
+    if (sit == p.stick.end()) continue;
+    const int s = static_cast<int>(sit - p.stick.begin());
+    const Eigen::VectorXd a_t = jac.of(i).bottomRows(td) * vdot + jac.jdot_v_of(i).tail(td);
+    const Eigen::VectorXd friction = p.lcp.layout.D * sol.z.segment(nc + s * k, k);
+    if (sol.z[nc + nk + s] > accel_tol && a_t.norm() > accel_tol) {
+      // At the cone's edge with a sliding acceleration: slip starts along the tangential acceleration.
+      modes.mode[i] = ContactMode::slide;
+      modes.slip[i].head(td) = a_t.normalized();
+    } else if (!preference.slide.empty() && preference.slide[i] && friction.norm() > force_tol) {
+      // Friction just reached the cone's edge: slip starts against the friction force.
+      modes.mode[i] = ContactMode::slide;
+      modes.slip[i].head(td) = -friction.normalized();
+    }
+  }
+  return modes;
+}
+
+}  // namespace
+
+int ContactModes::closed() const {
+  int n = 0;
+  for (ContactMode m : mode) n += m != ContactMode::open;
+  return n;
+}
+
+void closed_flags(const ContactModes& modes, std::vector<bool>& out) {
+  out.resize(modes.mode.size());
+  for (size_t i = 0; i < modes.mode.size(); ++i) out[i] = modes.mode[i] != ContactMode::open;
+}
+
+ContactModes ContactModes::all_open(int contacts) {
+  ContactModes m;
+  m.mode.assign(contacts, ContactMode::open);
+  m.slip.assign(contacts, Eigen::Vector2d::UnitX());
+  return m;
+}
+
+bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
+                              const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
+                              const ContactModes& modes, ModeForces& out) {
+  if (body.M_llt.info() != Eigen::Success) return false;
+  const int m = contacts.size(), td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
+  out.lambda_n.setZero(m);
+  out.lambda_t.setZero(m, td);
+  out.vdot = -body.C;
+  body.M_llt.solveInPlace(out.vdot);
+  out.closed.clear();
+  for (int i = 0; i < m; ++i)
+    if (modes.mode[i] != ContactMode::open) out.closed.push_back(i);
+  if (out.closed.empty()) return true;
+
+  force_rows(contacts, jac, body.v, modes, out);
+  const int rows = static_cast<int>(out.G.rows());
+  out.Jc.resize(rows, nv);
+  out.target.resize(rows);
+  const double a = baumgarte;
+  int row = static_cast<int>(out.closed.size());
+  for (size_t k = 0; k < out.closed.size(); ++k) {
+    const int i = out.closed[k];
+    const auto Ji = jac.of(i);
+    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> u = Ji * body.v;
+    out.Jc.row(k) = Ji.row(0);
+    out.target[k] = -jac.jdot_v_of(i)[0] - 2 * a * u[0] - a * a * frames[i].phi;
+    if (modes.mode[i] == ContactMode::stick) {
+      out.Jc.middleRows(row, td) = Ji.bottomRows(td);
+      out.target.segment(row, td) = -jac.jdot_v_of(i).tail(td) - 2 * a * u.tail(td);
+      row += td;
+    }
+  }
+  out.Minv_GT = out.G.transpose();
+  body.M_llt.solveInPlace(out.Minv_GT);
+  out.A.noalias() = out.Jc * out.Minv_GT;
+  out.target.noalias() -= out.Jc * out.vdot;
+  // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
+  // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
+  // then take the least-norm forces.
+  bool solved = false;
+  if (out.G.rows() == out.Jc.rows() && out.G == out.Jc) {
+    out.ldlt.compute(out.A);
+    const auto d = out.ldlt.vectorD();
+    if (out.ldlt.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
+      out.lambda = out.ldlt.solve(out.target);
+      solved = true;
+    }
+  }
+  if (!solved) {
+    out.cod.compute(out.A);
+    out.lambda = out.cod.solve(out.target);
+  }
+  out.vdot.noalias() += out.Minv_GT * out.lambda;
+  row = static_cast<int>(out.closed.size());
+  for (size_t k = 0; k < out.closed.size(); ++k) {
+    const int i = out.closed[k];
+    out.lambda_n[i] = out.lambda[k];
+    if (modes.mode[i] == ContactMode::stick) {
+      out.lambda_t.row(i) = out.lambda.segment(row, td).transpose();
+      row += td;
+    } else {
+      const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], 1e-12);
+      out.lambda_t.row(i) = -contacts.contact(i).mu * out.lambda[k] * s.transpose();
+    }
+  }
+  return true;
+}
+
+bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
+                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
+                  ContactModes& modes, std::string& diagnostic) {
+  // Every contact opens unless chosen; slip directions of contacts that stay open are kept.
+  modes.mode.assign(contacts.size(), ContactMode::open);
+  modes.slip.resize(contacts.size(), Eigen::Vector2d::UnitX());
+  if (candidates.empty()) return true;
+  if (body.M_llt.info() != Eigen::Success) {
+    diagnostic = "the mass matrix is not positive definite";
+    return false;
+  }
+  const AccelerationLcp p = build_acceleration_lcp(
+      contacts, settings, body, jac, candidates, trial_modes(jac, body.v, candidates, settings.velocity_tolerance, modes));
+  const LcpSolution sol = solve_lemke(p.lcp.W, p.lcp.w);
+  if (!sol.ok()) {
+    diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
+    return false;
+  }
+  modes = classify_modes(jac, candidates, preference, p, sol);
+  return true;
+}
+
+}  // namespace impactsim

@@ -1,0 +1,72 @@
+#pragma once
+// Contact forces in the smooth phase, "fixed mode per phase" (Pfeiffer and Glocker): at each event
+// the acceleration-level LCP picks every closed contact's mode (stick, or slide along a direction;
+// select_modes); between events the mode is held and the smooth ODE
+//   M vdot = tau - C + sum_i G_i^T lambda_i
+// is integrated with the closed contacts' accelerations held at a_n = a_t(stick) = 0 plus Baumgarte
+// terms that pull phi and the constrained velocities back to zero (constrained_acceleration). A
+// sliding contact's friction is -mu lambda_n along its slip direction, so G_n,i = J_n,i - mu s_i^T J_t,i.
+// Signs as in core/contact_data.hpp: lambda_n >= 0 pushes A away from B [N]; lambda_t is in the
+// contact's tangent coordinates [N].
+#include <string>
+#include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+
+#include "core/contact_data.hpp"
+
+namespace impactsim {
+
+enum class ContactMode { open, stick, slide };
+
+// Tangential components of one contact: 1 (planar) or 2 (3-D), without heap storage.
+using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
+
+struct ContactModes {
+  std::vector<ContactMode> mode;      // one per contact
+  std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)
+  int closed() const;
+  bool is_closed(int i) const { return mode[i] != ContactMode::open; }
+  static ContactModes all_open(int contacts);
+};
+
+// out[i] = modes.is_closed(i), for every contact (out keeps its storage).
+void closed_flags(const ContactModes& modes, std::vector<bool>& out);
+
+// vdot and contact forces in a fixed mode, with the scratch that keeps the per-step path free of
+// allocation.
+struct ModeForces {
+  Eigen::VectorXd vdot;      // [units of v per s]
+  Eigen::VectorXd lambda_n;  // per contact; 0 for open ones
+  Eigen::MatrixXd lambda_t;  // per contact, tangent coordinates
+  std::vector<int> closed;
+  Eigen::VectorXd target, lambda;
+  Eigen::MatrixXd G, Jc, Minv_GT, A;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt;
+};
+
+// vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of
+// its closed contacts; baumgarte [1/s] is the drift correction rate. False if M is singular.
+bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
+                              const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
+                              const ContactModes& modes, ModeForces& out);
+
+// At a lift-off or stick-slip event the acceleration LCP sits on its boundary (lambda_n = a_n = 0,
+// or friction on the cone's edge with zero slip acceleration); these say which way a guard crossed
+// (indexed by contact, may be empty), so the mode changes instead of the event firing again at once.
+struct ModePreference {
+  std::vector<bool> open;   // a lift-off guard fired
+  std::vector<bool> slide;  // a sticking contact's friction guard fired
+};
+
+// The mode of each candidate contact (the others open; `modes` comes in holding the current modes,
+// whose slip directions the contacts left open keep) by the acceleration LCP over the
+// candidates, with polyhedral friction of friction_directions in 3-D. Returns false, with a
+// diagnostic, if that LCP has no solution (Painleve): the caller resolves an impact without collision.
+bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
+                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
+                  ContactModes& modes, std::string& diagnostic);
+
+}  // namespace impactsim

@@ -1,0 +1,198 @@
+#include "core/event_handling.hpp"
+
+#include <algorithm>
+
+#include <Eigen/QR>
+
+#include "core/guards.hpp"
+
+namespace impactsim {
+namespace {
+
+bool touches(const System& sys, const ContactModes& modes, const ContactData& data, int i) {
+  const double phi = data.frames[i].phi, tol = sys.contact.distance_tolerance;
+  if (phi > tol) return false;
+  return !gated(sys.contacts, i) || (!behind(sys.contacts, modes, data.body.kin, data.frames, i) && phi >= -tol);
+}
+
+std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data) {
+  std::vector<bool> out(sys.contacts.size());
+  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = touches(sys, modes, data, i);
+  return out;
+}
+
+// J_n,i v (the Jacobians of touching contacts are up to date).
+double normal_velocity(const ContactData& data, int i, const Eigen::VectorXd& v) { return data.jac.of(i).row(0).dot(v); }
+
+// Contacts touching and approaching faster than the velocity tolerance.
+std::vector<int> impacting(const System& sys, const ContactModes& modes, const ContactData& data,
+                           const Eigen::VectorXd& v) {
+  std::vector<int> out;
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (touches(sys, modes, data, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
+  return out;
+}
+
+// The impact set: every touching contact that is not separating.
+std::vector<int> touching_not_separating(const System& sys, const ContactModes& modes, const ContactData& data,
+                                         const Eigen::VectorXd& v) {
+  std::vector<int> out;
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (touches(sys, modes, data, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
+  return out;
+}
+
+double kinetic(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) { return 0.5 * v.dot(M * v); }
+
+// The Zeno rule's projection. Its impulses may leave the friction cone by at most the tiny amount
+// an impact slower than v_zeno carries.
+void close_contacts(const ContactData& data, double t, const std::vector<int>& set, Eigen::VectorXd& v,
+                    const EventLog& log) {
+  const int r = data.jac.rows_per_contact;
+  const Eigen::MatrixXd& M = data.body.M;
+  Eigen::MatrixXd J(r * static_cast<int>(set.size()), v.size());
+  for (size_t a = 0; a < set.size(); ++a) J.middleRows(a * r, r) = data.jac.of(set[a]);
+  const Eigen::MatrixXd Minv_JT = M.llt().solve(J.transpose());
+  const Eigen::VectorXd impulse = -(J * Minv_JT).completeOrthogonalDecomposition().solve(J * v);
+  Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic(M, v)};
+  v += Minv_JT * impulse;
+  e.kinetic_after = kinetic(M, v);
+  for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
+  log(e);
+}
+
+void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
+                  const std::vector<int>& set, EventKind kind, Eigen::VectorXd& v, const EventLog& log) {
+  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
+  const ImpactResult r = law.resolve(space, v, rng);
+  if (!r.ok)
+    throw SimulationError(t, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
+  Event e{.t = t, .kind = kind, .contacts = set, .law = std::string(law.name()),
+          .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
+          .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
+  for (int k : r.ordering) e.ordering.push_back(set[k]);
+  v = r.v_plus;
+  log(e);
+}
+
+// The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve
+// direction can fail that even when the acceleration LCP was solvable.
+bool consistent(const System& sys, const ContactModes& chosen, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                ContactData& data, ModeForces& forces, std::string& why) {
+  std::vector<bool> closed;
+  closed_flags(chosen, closed);
+  compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
+  if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, data.body, data.frames, data.jac, chosen, forces)) {
+    why = "the mass matrix is not positive definite";
+    return false;
+  }
+  const double tol = 1e-9 * (1.0 + forces.lambda_n.cwiseAbs().maxCoeff());
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (closed[i] && forces.lambda_n[i] < -tol) {
+      why = "contact '" + sys.contacts.contact(i).name + "' would need a pulling normal force (Painleve)";
+      return false;
+    }
+  return true;
+}
+
+// Lift-off, stick and slip events, each listing the contacts that changed that way.
+void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
+                      const EventLog& log) {
+  Event liftoff{.kind = EventKind::liftoff}, stick{.kind = EventKind::stick}, slip{.kind = EventKind::slip};
+  for (size_t i = 0; i < after.mode.size(); ++i) {
+    const ContactMode a = before.mode[i], b = after.mode[i];
+    if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(static_cast<int>(i));
+    if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(static_cast<int>(i));
+    const bool reversed = a == ContactMode::slide && b == ContactMode::slide && before.slip[i].dot(after.slip[i]) < 0;
+    if ((a == ContactMode::stick && b == ContactMode::slide) || reversed) slip.contacts.push_back(static_cast<int>(i));
+  }
+  for (Event* e : {&liftoff, &stick, &slip}) {
+    if (e->contacts.empty()) continue;
+    e->t = t;
+    e->kinetic_before = e->kinetic_after = kinetic_energy;
+    log(*e);
+  }
+}
+
+}  // namespace
+
+void compute_event_data(const System& sys, const ContactModes& modes, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& v, ContactData& data) {
+  compute_body_dynamics(sys.model, q, v, data.body);
+  compute_contact_frames(sys.contacts, data.body.kin, data.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching(sys, modes, data), data.jac);
+}
+
+void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
+                     Eigen::VectorXd& v, ContactData& data, const EventLog& log) {
+  for (int round = 0;; ++round) {
+    const std::vector<int> hitting = impacting(sys, modes, data, v);
+    if (hitting.empty()) return;
+    if (round > 100) throw SimulationError(t, "impacts at t = " + format_time(t) + " s do not terminate");
+    double fastest = 0;
+    for (int i : hitting) fastest = std::max(fastest, -normal_velocity(data, i, v));
+    const std::vector<int> set = touching_not_separating(sys, modes, data, v);
+    if (fastest < sys.contact.v_zeno) close_contacts(data, t, set, v, log);
+    else apply_impact(sys, law, rng, data, t, set, EventKind::impact, v, log);
+  }
+}
+
+void choose_modes(const System& sys, const ImpactLaw& law, Rng& rng, double t, const std::vector<FiredGuard>& fired,
+                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
+  const Eigen::VectorXd q = data.body.q;
+  const ContactModes before = modes;
+  // A fired lift-off guard means the load reached zero; a fired slip guard means friction reached
+  // the cone's edge. (A sliding contact's stick guard is its slip stopping: the LCP alone decides
+  // whether it sticks or slides back.)
+  ModePreference prefer{std::vector<bool>(sys.contacts.size(), false), std::vector<bool>(sys.contacts.size(), false)};
+  for (const FiredGuard& f : fired) {
+    const ContactMode was = before.mode[f.contact];
+    if (f.kind == GuardKind::liftoff && was != ContactMode::open) prefer.open[f.contact] = true;
+    if (f.kind == GuardKind::slip && was == ContactMode::stick) prefer.slide[f.contact] = true;
+  }
+  for (int attempt = 0;; ++attempt) {
+    const std::vector<int> candidates = touching_not_separating(sys, modes, data, v);
+    if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
+    compute_body_dynamics(sys.model, q, v, data.body);
+    compute_contact_frames(sys.contacts, data.body.kin, data.frames);
+    const std::vector<bool> need = touching(sys, modes, data);
+    compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
+    compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
+    std::string why;
+    ContactModes chosen = modes;
+    if (select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why) &&
+        consistent(sys, chosen, q, v, data, forces, why)) {
+      modes = chosen;
+      break;
+    }
+    if (attempt > 0) throw SimulationError(t, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
+    // Painleve: no consistent contact forces; an impact without collision resolves it.
+    apply_impact(sys, law, rng, data, t, candidates, EventKind::iwc, v, log);
+  }
+  log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
+}
+
+bool at_rest(const System& sys, const ContactModes& modes, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+             ContactData& data, ModeForces& forces) {
+  const double T = sys.simulation.t_end - t;
+  const ContactSettings& cs = sys.contact;
+  if (!cs.detect_rest || T <= 0) return false;
+  if (v.cwiseAbs().maxCoeff() * T > cs.distance_tolerance) return false;
+  std::vector<bool> closed;
+  closed_flags(modes, closed);
+  compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
+  if (!constrained_acceleration(sys.contacts, cs.baumgarte, data.body, data.frames, data.jac, modes, forces))
+    return false;
+  const double a = forces.vdot.cwiseAbs().maxCoeff();
+  return a * T <= cs.velocity_tolerance && 0.5 * a * T * T <= cs.distance_tolerance;
+}
+
+Event rest_event(double t, const ContactModes& modes, const Eigen::VectorXd& v, const ContactData& data) {
+  Event e{.t = t, .kind = EventKind::rest};
+  for (size_t i = 0; i < modes.mode.size(); ++i)
+    if (modes.is_closed(static_cast<int>(i))) e.contacts.push_back(static_cast<int>(i));
+  e.kinetic_before = e.kinetic_after = kinetic(data.body.M, v);
+  return e;
+}
+
+}  // namespace impactsim

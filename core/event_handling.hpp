@@ -1,0 +1,53 @@
+#pragma once
+// What happens at an event of the hybrid loop, at a fixed configuration q: impacts (an impact law,
+// or the Zeno rule), then the choice of the next phase's contact modes by the acceleration LCP,
+// with an impact without collision where that LCP has no solution (Painleve). Every event is
+// handed to `log` as it happens.
+//
+// Contact sets at the event (event-loop design notes): a contact touches when phi is within the
+// distance tolerance (and a gated contact is not behind); it impacts when it touches and
+// approaches faster than the velocity tolerance; the impact set is every touching contact that is
+// not separating, since the closed ones are coupled to the approaching ones through M^-1.
+// Zeno: an impact whose fastest approach is below v_zeno closes every contact of its set,
+// J_i v+ = 0 (normal and tangential), by the projection in the kinetic metric
+//   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
+// which never adds energy, and is logged as `zeno`.
+#include <functional>
+#include <vector>
+
+#include "core/event_locate.hpp"
+#include "core/system.hpp"
+
+namespace impactsim {
+
+using EventLog = std::function<void(const Event&)>;
+
+// What an event reads at (q, v): body dynamics, every frame, and the Jacobians of the touching
+// contacts. q does not change during an event, so these hold for every impact of it; only mode
+// selection needs C and Jdot v at the new velocity.
+void compute_event_data(const System& system, const ContactModes& modes, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& v, ContactData& data);
+
+// Resolves impacts at (q, v) until no touching contact approaches; v becomes the post-impact
+// velocity. `data` is scratch; its body dynamics must be those at (q, v) on entry.
+void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
+                     Eigen::VectorXd& v, ContactData& data, const EventLog& log);
+
+// The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
+// start); an impact without collision (changing v) where no consistent contact forces exist.
+void choose_modes(const System& system, const ImpactLaw& law, Rng& rng, double t, const std::vector<FiredGuard>& fired,
+                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log);
+
+// Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,
+// and every guard (phi, lambda, friction margin) is a function of the state alone, so nothing
+// happens until t_end. "Zero" is what a skip to t_end cannot notice: over the remaining time T,
+// |v| T and |vdot| T^2 / 2 within the distance tolerance and |vdot| T within the velocity
+// tolerance. (vdot is not exactly 0: Baumgarte terms still pull the last ~1e-11 m of drift.)
+// Leaves the dynamics at (q, v) in data.
+bool at_rest(const System& system, const ContactModes& modes, double t, const Eigen::VectorXd& q,
+             const Eigen::VectorXd& v, ContactData& data, ModeForces& forces);
+
+// The `rest` event at time t: the closed contacts, kinetic energy from data.body.M.
+Event rest_event(double t, const ContactModes& modes, const Eigen::VectorXd& v, const ContactData& data);
+
+}  // namespace impactsim

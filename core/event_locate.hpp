@@ -1,0 +1,38 @@
+#pragma once
+// Event location on one accepted step of the smooth phase: scan the dense output for the earliest
+// armed guard crossing, then find its time by root finding on the guard along the dense output.
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/guards.hpp"
+
+namespace impactsim {
+
+struct FiredGuard {
+  int contact = 0;
+  GuardKind kind = GuardKind::impact;
+};
+
+struct LocatedEvent {
+  double t = 0.0;                // the end of the final bracket on the fired side (every fired guard <= its tolerance)
+  std::vector<FiredGuard> fired; // every armed guard within its tolerance of firing at t, in guard order
+};
+
+// The value of every guard at time t of the step (the caller interpolates the dense output there).
+using GuardsAt = std::function<void(double t, Eigen::VectorXd& g)>;
+
+// Scans the step [t0, t1] at its quarter points, so a guard that dips below zero and back within
+// one step is not missed. g_prev holds the guards at t0 and, when no event is found, is left
+// holding them at t1. Guards positive at a scanned point are armed; gated contacts found behind
+// are marked passing, and an unarmed open contact that sinks deeper than 10 distance tolerances
+// raises SimulationError. An armed guard going from > 0 to <= 0 is located to 1e-12 s (relative
+// to max(1, t)), the earliest such crossing is the event.
+std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
+                                         const GuardsAt& guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
+
+// The time in [ta, tb] where guard(t) crosses from ga > 0 to gb <= 0, to a bracket narrower than
+// 1e-12 max(1, |tb|) s: the end of the final bracket where the guard is <= 0.
+double locate_crossing(const std::function<double(double)>& guard, double ta, double tb, double ga, double gb);
+
+}  // namespace impactsim

@@ -1,0 +1,67 @@
+#pragma once
+// What a run reports besides its rows: events, statistics, and the callbacks that receive them.
+// Shared by the event loop and the fixed-step integrators.
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/state.hpp"
+
+namespace impactsim {
+
+enum class EventKind {
+  impact,   // an impact law resolved approaching contacts
+  zeno,     // an impact slower than v_zeno closed its contacts (the Zeno rule)
+  iwc,      // an impact without collision, resolving a Painleve configuration
+  liftoff,  // closed contacts opened
+  stick,    // sliding contacts stuck
+  slip,     // sticking contacts began to slide, or sliding ones reversed
+  rest,     // the system came to rest; the run skips to t_end
+};
+
+// The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest".
+std::string_view event_kind_name(EventKind kind);
+std::ostream& operator<<(std::ostream& out, EventKind kind);
+// impact, zeno and iwc: events that change the velocity.
+bool is_impact(EventKind kind);
+
+// t with 12 significant digits, for messages.
+std::string format_time(double t);
+
+struct Event {
+  double t = 0.0;                 // [s]
+  EventKind kind = EventKind::impact;
+  std::vector<int> contacts;      // the contacts involved (indices into the system's contacts)
+  std::string law;                // the impact law (impacts only)
+  double kinetic_before = 0.0;    // [J]
+  double kinetic_after = 0.0;     // [J]
+  std::vector<double> impulse_n;  // per entry of `contacts`, N s (impacts only)
+  std::vector<int> ordering;      // sequential and propagative laws: the contacts in the order resolved
+};
+
+// The statistics of one run, whichever integrator ran it.
+struct RunStats {
+  long steps = 0;                   // accepted steps (fixed-step: every step)
+  long rejected_steps = 0;          // event-driven: rejected Dormand-Prince steps
+  long evaluations = 0;             // event-driven: right-hand side (dynamics) evaluations
+  long solves = 0;                  // fixed-step: LCPs or QPs solved
+  long samples = 0;                 // output rows delivered
+  long events = 0;
+  long impacts = 0;                 // events that changed the velocity (is_impact)
+  double min_phi = 0.0;             // the deepest penetration seen [m]
+  double max_residual = 0.0;        // fixed-step: worst LCP residual or QP gap bound
+  double max_pin_drift = 0.0;       // fixed-step with pins: largest |phi| of a pin row [m]
+  double variation_v = 0.0;         // fixed-step: total variation of v^l
+  double variation_weighted = 0.0;  // fixed-step: total variation of v^{l,alpha}
+};
+
+struct RunCallbacks {
+  SampleSink sample;                        // rows at the output times
+  SampleSink event_sample;                  // rows just before and just after each event (may be empty)
+  std::function<void(const Event&)> event;  // may be empty
+  std::function<bool()> stop;               // asked after every event (fixed-step: every step); true ends the run
+};
+
+}  // namespace impactsim

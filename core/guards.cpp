@@ -1,0 +1,89 @@
+#include "core/guards.hpp"
+
+#include "core/events.hpp"
+
+namespace impactsim {
+
+bool gated(const ContactModel& contacts, int i) { return contacts.contact(i).only_ahead_of >= 0; }
+
+bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinematics& kin,
+            const std::vector<ContactFrame>& frames, int i) {
+  const int j = contacts.contact(i).only_ahead_of;
+  if (j < 0 || modes.mode[i] != ContactMode::open) return false;
+  return (feature_point(contacts, kin, i) - feature_point(contacts, kin, j)).dot(frames[j].tangent1) <= 0;
+}
+
+std::vector<Guard> phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
+                                double distance_tolerance) {
+  std::vector<Guard> guards;
+  for (int i = 0; i < contacts.size(); ++i) {
+    switch (modes.mode[i]) {
+      case ContactMode::open: {
+        Guard g{i, GuardKind::impact};
+        // A gated contact below the surface (a swing foot past mid-stance) arms once it is clear.
+        g.floor = (gated(contacts, i) && phi[i] < 0 ? 0.0 : std::min(phi[i], 0.0)) - kPhiMargin;
+        g.passing = gated(contacts, i) && phi[i] < -distance_tolerance;
+        guards.push_back(g);
+        break;
+      }
+      case ContactMode::stick:
+        guards.push_back({i, GuardKind::liftoff});
+        guards.push_back({i, GuardKind::slip});
+        break;
+      case ContactMode::slide:
+        guards.push_back({i, GuardKind::liftoff});
+        guards.push_back({i, GuardKind::stick});
+        break;
+    }
+  }
+  return guards;
+}
+
+void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<Guard>& guards,
+                     const GuardInputs& in, Eigen::VectorXd& g) {
+  g.resize(static_cast<Eigen::Index>(guards.size()));
+  const int td = in.jac.rows_per_contact - 1;
+  for (size_t k = 0; k < guards.size(); ++k) {
+    const int i = guards[k].contact;
+    switch (guards[k].kind) {
+      case GuardKind::impact:
+        g[k] = behind(contacts, modes, in.kin, in.frames, i) ? kGuardInactive : in.frames[i].phi - guards[k].floor;
+        break;
+      case GuardKind::liftoff: g[k] = in.forces.lambda_n[i]; break;
+      case GuardKind::slip:
+        g[k] = contacts.contact(i).mu * in.forces.lambda_n[i] - in.forces.lambda_t.row(i).norm();
+        break;
+      case GuardKind::stick: {
+        const TangentVector u_t = in.jac.of(i).bottomRows(td) * in.v;
+        g[k] = modes.slip[i].head(u_t.size()).dot(u_t);
+        break;
+      }
+    }
+  }
+}
+
+void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
+  for (size_t k = 0; k < guards.size(); ++k)
+    if (guards[k].kind == GuardKind::impact && g[k] == kGuardInactive) guards[k].passing = true;
+}
+
+void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
+  for (size_t k = 0; k < guards.size(); ++k) guards[k].armed = guards[k].armed || (g[k] > 0 && g[k] != kGuardInactive);
+}
+
+double guard_tolerance(const Guard& guard, double distance_tolerance) {
+  return guard.kind == GuardKind::impact ? distance_tolerance : 0.0;
+}
+
+void check_unarmed_penetration(const ContactModel& contacts, const std::vector<Guard>& guards, const Eigen::VectorXd& g,
+                               double distance_tolerance, double t) {
+  for (size_t k = 0; k < guards.size(); ++k) {
+    const Guard& guard = guards[k];
+    if (guard.kind != GuardKind::impact || guard.armed || guard.passing || !(g[k] < -10 * distance_tolerance)) continue;
+    throw SimulationError(t, "contact '" + contacts.contact(guard.contact).name + "' penetrated " + format_time(-g[k]) +
+                                 " m at t = " + format_time(t) +
+                                 " s without an impact being detected (try a smaller simulation.max_step)");
+  }
+}
+
+}  // namespace impactsim

@@ -1,0 +1,74 @@
+#pragma once
+// The guard functions of one smooth phase. An event fires when an armed guard goes from > 0 to
+// <= 0; a guard is armed once it has been positive in the phase, so a contact that just separated
+// cannot fire again at once. Per contact, by its mode at the phase's start:
+//   open      impact   phi - floor                       [m]
+//   stick     liftoff  lambda_n                          [N]
+//             slip     mu lambda_n - |lambda_t|          [N]
+//   slide     liftoff  lambda_n                          [N]
+//             stick    s . J_t v, s the phase's slip     [m/s]
+// An open contact's impact guard measures phi from just below where the phase starts (its floor),
+// so a contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step
+// still fires; the floor costs at most kPhiMargin of penetration.
+#include <limits>
+#include <vector>
+
+#include "core/contact_forces.hpp"
+
+namespace impactsim {
+
+enum class GuardKind { impact, liftoff, slip, stick };
+
+struct Guard {
+  int contact = 0;
+  GuardKind kind = GuardKind::impact;
+  bool armed = false;    // has been positive in this phase: only an armed guard fires
+  double floor = 0.0;    // impact guards: phi is measured from here [m]
+  bool passing = false;  // impact guards of gated contacts: behind the other contact this phase
+};
+
+constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
+constexpr double kPhiMargin = 1e-13;  // [m]
+
+// Contacts with only_ahead_of (collision/contact.hpp) pass through the surface while behind the
+// other contact, and may come out ahead of it still below the surface.
+bool gated(const ContactModel& contacts, int i);
+// While open, contact i's point is not ahead of its only_ahead_of contact's (along that contact's
+// tangent): it cannot impact. Needs the poses in kin and the other contact's frame.
+bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinematics& kin,
+            const std::vector<ContactFrame>& frames, int i);
+
+// The guards of a phase in `modes`, contact by contact, with each impact guard's floor and passing
+// flag from phi at the phase's start (`phi`, exact). None is armed yet.
+std::vector<Guard> phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
+                                double distance_tolerance);
+
+// What the guards read at one state, filled by the caller: frames (exact within the broadphase's
+// margin); with closed contacts also the Jacobians, v and the mode's forces.
+struct GuardInputs {
+  const Kinematics& kin;
+  const std::vector<ContactFrame>& frames;
+  const ContactJacobians& jac;
+  const Eigen::VectorXd& v;
+  const ModeForces& forces;
+};
+
+// Every guard's value at one state; kGuardInactive for an impact guard whose contact is behind.
+void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<Guard>& guards,
+                     const GuardInputs& in, Eigen::VectorXd& g);
+
+// A gated contact's guard that reads kGuardInactive is behind: it passes from here on this phase.
+void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g);
+// Guards positive at a scanned state are armed from then on.
+void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g);
+
+// How close to firing a guard may be at an event's time and still join it: the distance
+// tolerance for impact guards, 0 for the others.
+double guard_tolerance(const Guard& guard, double distance_tolerance);
+
+// An open contact that was never armed (it started the phase touching) must not sink: that would
+// be a missed impact. Throws SimulationError naming the contact.
+void check_unarmed_penetration(const ContactModel& contacts, const std::vector<Guard>& guards, const Eigen::VectorXd& g,
+                               double distance_tolerance, double t);
+
+}  // namespace impactsim

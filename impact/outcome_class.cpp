@@ -1,0 +1,23 @@
+#include "impact/outcome_class.hpp"
+
+namespace impactsim {
+
+const char* outcome_class_name(OutcomeClass c) {
+  switch (c) {
+    case OutcomeClass::rest: return "rest";
+    case OutcomeClass::stick: return "stick";
+    case OutcomeClass::slide: return "slide";
+    case OutcomeClass::lift: return "lift";
+  }
+  return "?";
+}
+
+OutcomeClass outcome_class(const ContactSpace& c, const Eigen::VectorXd& v, int i, double tol) {
+  const double vn = c.J_n.row(i).dot(v);
+  if (vn > tol) return OutcomeClass::lift;
+  const double vt = (c.J_t.middleRows(i * c.tangent_dim, c.tangent_dim) * v).norm();
+  if (vt > tol) return OutcomeClass::slide;
+  return v.cwiseAbs().maxCoeff() <= tol ? OutcomeClass::rest : OutcomeClass::stick;
+}
+
+}  // namespace impactsim
