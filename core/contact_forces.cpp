@@ -50,6 +50,7 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
 struct AccelerationLcp {
   ContactModes trial;       // stick below the velocity tolerance, else slide along the slip
   std::vector<int> stick;   // the sticking candidates, in candidate order
+  CoulombLayout layout;     // every candidate's normal row, a friction block per sticking one
   CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
   Eigen::MatrixXd Minv_FT;  // M^-1 of the force directions [G_n; J_D]
   Eigen::VectorXd vfree;    // M^-1 (-C)
@@ -77,7 +78,7 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   p.trial = std::move(trial);
   const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
   const int nc = static_cast<int>(candidates.size());
-  CoulombLayout layout;
+  CoulombLayout& layout = p.layout;
   layout.normals = nc;
   layout.D = friction_polygon(td, settings.friction_directions);
   std::vector<double> mu;
@@ -117,7 +118,7 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   for (int s = 0; s < ns; ++s)
     w_bar.segment(nc + s * k, k) =
         J_D.middleRows(s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
-  p.lcp = build_coulomb_lcp(rows * p.Minv_FT, w_bar, std::move(layout));
+  p.lcp = build_coulomb_lcp(rows * p.Minv_FT, w_bar, layout);
   return p;
 }
 
@@ -127,7 +128,7 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
 ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>& candidates,
                             const ModePreference& preference, const AccelerationLcp& p, const LcpSolution& sol) {
   const int td = jac.rows_per_contact - 1, nc = static_cast<int>(candidates.size());
-  const int k = p.lcp.layout.k(), nk = p.lcp.layout.blocks() * k;
+  const int k = p.layout.k(), nk = p.layout.blocks() * k;
   const double accel_tol = 1e-9 * (1.0 + p.lcp.w.cwiseAbs().maxCoeff());
   const double force_tol = 1e-9 * (1.0 + sol.z.head(nc).cwiseAbs().maxCoeff());
   const Eigen::VectorXd vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
@@ -143,7 +144,7 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
     if (sit == p.stick.end()) continue;
     const int s = static_cast<int>(sit - p.stick.begin());
     const Eigen::VectorXd a_t = jac.of(i).bottomRows(td) * vdot + jac.jdot_v_of(i).tail(td);
-    const Eigen::VectorXd friction = p.lcp.layout.D * sol.z.segment(nc + s * k, k);
+    const Eigen::VectorXd friction = p.layout.D * sol.z.segment(nc + s * k, k);
     if (sol.z[nc + nk + s] > accel_tol && a_t.norm() > accel_tol) {
       // At the cone's edge with a sliding acceleration: slip starts along the tangential acceleration.
       modes.mode[i] = ContactMode::slide;

@@ -172,14 +172,12 @@ void choose_modes(const System& sys, const ImpactLaw& law, Rng& rng, double t, c
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
 }
 
-bool at_rest(const System& sys, const ContactModes& modes, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-             ContactData& data, ModeForces& forces) {
+bool at_rest(const System& sys, const ContactModes& modes, const std::vector<bool>& closed, double t,
+             const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactData& data, ModeForces& forces) {
   const double T = sys.simulation.t_end - t;
   const ContactSettings& cs = sys.contact;
   if (!cs.detect_rest || T <= 0) return false;
   if (v.cwiseAbs().maxCoeff() * T > cs.distance_tolerance) return false;
-  std::vector<bool> closed;
-  closed_flags(modes, closed);
   compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
   if (!constrained_acceleration(sys.contacts, cs.baumgarte, data.body, data.frames, data.jac, modes, forces))
     return false;

@@ -43,9 +43,9 @@ void choose_modes(const System& system, const ImpactLaw& law, Rng& rng, double t
 // happens until t_end. "Zero" is what a skip to t_end cannot notice: over the remaining time T,
 // |v| T and |vdot| T^2 / 2 within the distance tolerance and |vdot| T within the velocity
 // tolerance. (vdot is not exactly 0: Baumgarte terms still pull the last ~1e-11 m of drift.)
-// Leaves the dynamics at (q, v) in data.
-bool at_rest(const System& system, const ContactModes& modes, double t, const Eigen::VectorXd& q,
-             const Eigen::VectorXd& v, ContactData& data, ModeForces& forces);
+// `closed` flags the modes' closed contacts. Leaves the dynamics at (q, v) in data.
+bool at_rest(const System& system, const ContactModes& modes, const std::vector<bool>& closed, double t,
+             const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactData& data, ModeForces& forces);
 
 // The `rest` event at time t: the closed contacts, kinetic energy from data.body.M.
 Event rest_event(double t, const ContactModes& modes, const Eigen::VectorXd& v, const ContactData& data);

@@ -6,7 +6,7 @@
 namespace impactsim {
 
 // Brent's method (Brent 1973; inverse quadratic, secant and bisection steps).
-double locate_crossing(const std::function<double(double)>& guard, double ta, double tb, double ga, double gb) {
+double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, double ga, double gb) {
   const double tol = 1e-12 * std::max(1.0, std::abs(tb));
   double a = ta, fa = ga, b = tb, fb = gb, c = a, fc = fa, d = b - a, e = d;
   for (int it = 0; it < 100; ++it) {
@@ -53,7 +53,7 @@ double locate_crossing(const std::function<double(double)>& guard, double ta, do
 }
 
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         const GuardsAt& guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
+                                         GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
   const double h = t1 - t0;
   const int n = static_cast<int>(guards.size());
   double ta = t0;

@@ -1,10 +1,10 @@
 #pragma once
 // Event location on one accepted step of the smooth phase: scan the dense output for the earliest
 // armed guard crossing, then find its time by root finding on the guard along the dense output.
-#include <functional>
 #include <optional>
 #include <vector>
 
+#include "core/function_ref.hpp"
 #include "core/guards.hpp"
 
 namespace impactsim {
@@ -20,7 +20,7 @@ struct LocatedEvent {
 };
 
 // The value of every guard at time t of the step (the caller interpolates the dense output there).
-using GuardsAt = std::function<void(double t, Eigen::VectorXd& g)>;
+using GuardsAt = FunctionRef<void(double t, Eigen::VectorXd& g)>;
 
 // Scans the step [t0, t1] at its quarter points, so a guard that dips below zero and back within
 // one step is not missed. g_prev holds the guards at t0 and, when no event is found, is left
@@ -29,10 +29,10 @@ using GuardsAt = std::function<void(double t, Eigen::VectorXd& g)>;
 // raises SimulationError. An armed guard going from > 0 to <= 0 is located to 1e-12 s (relative
 // to max(1, t)), the earliest such crossing is the event.
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         const GuardsAt& guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
+                                         GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
 
 // The time in [ta, tb] where guard(t) crosses from ga > 0 to gb <= 0, to a bracket narrower than
 // 1e-12 max(1, |tb|) s: the end of the final bracket where the guard is <= 0.
-double locate_crossing(const std::function<double(double)>& guard, double ta, double tb, double ga, double gb);
+double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, double ga, double gb);
 
 }  // namespace impactsim

@@ -33,12 +33,12 @@ std::string format_time(double t);
 struct Event {
   double t = 0.0;                 // [s]
   EventKind kind = EventKind::impact;
-  std::vector<int> contacts;      // the contacts involved (indices into the system's contacts)
-  std::string law;                // the impact law (impacts only)
+  std::vector<int> contacts{};    // the contacts involved (indices into the system's contacts)
+  std::string law{};              // the impact law (impacts only)
   double kinetic_before = 0.0;    // [J]
   double kinetic_after = 0.0;     // [J]
-  std::vector<double> impulse_n;  // per entry of `contacts`, N s (impacts only)
-  std::vector<int> ordering;      // sequential and propagative laws: the contacts in the order resolved
+  std::vector<double> impulse_n{};  // per entry of `contacts`, N s (impacts only)
+  std::vector<int> ordering{};      // sequential and propagative laws: the contacts in the order resolved
 };
 
 // The statistics of one run, whichever integrator ran it.

@@ -4,8 +4,6 @@
 
 namespace impactsim {
 
-bool gated(const ContactModel& contacts, int i) { return contacts.contact(i).only_ahead_of >= 0; }
-
 bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinematics& kin,
             const std::vector<ContactFrame>& frames, int i) {
   const int j = contacts.contact(i).only_ahead_of;
@@ -13,9 +11,9 @@ bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinem
   return (feature_point(contacts, kin, i) - feature_point(contacts, kin, j)).dot(frames[j].tangent1) <= 0;
 }
 
-std::vector<Guard> phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
-                                double distance_tolerance) {
-  std::vector<Guard> guards;
+void phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
+                  double distance_tolerance, std::vector<Guard>& guards) {
+  guards.clear();
   for (int i = 0; i < contacts.size(); ++i) {
     switch (modes.mode[i]) {
       case ContactMode::open: {
@@ -36,7 +34,6 @@ std::vector<Guard> phase_guards(const ContactModel& contacts, const ContactModes
         break;
     }
   }
-  return guards;
 }
 
 void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<Guard>& guards,
@@ -47,7 +44,8 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
     const int i = guards[k].contact;
     switch (guards[k].kind) {
       case GuardKind::impact:
-        g[k] = behind(contacts, modes, in.kin, in.frames, i) ? kGuardInactive : in.frames[i].phi - guards[k].floor;
+        g[k] = gated(contacts, i) && behind(contacts, modes, in.kin, in.frames, i) ? kGuardInactive
+                                                                                   : in.frames[i].phi - guards[k].floor;
         break;
       case GuardKind::liftoff: g[k] = in.forces.lambda_n[i]; break;
       case GuardKind::slip:

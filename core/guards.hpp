@@ -32,16 +32,16 @@ constexpr double kPhiMargin = 1e-13;  // [m]
 
 // Contacts with only_ahead_of (collision/contact.hpp) pass through the surface while behind the
 // other contact, and may come out ahead of it still below the surface.
-bool gated(const ContactModel& contacts, int i);
+inline bool gated(const ContactModel& contacts, int i) { return contacts.contact(i).only_ahead_of >= 0; }
 // While open, contact i's point is not ahead of its only_ahead_of contact's (along that contact's
 // tangent): it cannot impact. Needs the poses in kin and the other contact's frame.
 bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinematics& kin,
             const std::vector<ContactFrame>& frames, int i);
 
 // The guards of a phase in `modes`, contact by contact, with each impact guard's floor and passing
-// flag from phi at the phase's start (`phi`, exact). None is armed yet.
-std::vector<Guard> phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
-                                double distance_tolerance);
+// flag from phi at the phase's start (`phi`, exact). None is armed yet. `guards` keeps its storage.
+void phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
+                  double distance_tolerance, std::vector<Guard>& guards);
 
 // What the guards read at one state, filled by the caller: frames (exact within the broadphase's
 // margin); with closed contacts also the Jacobians, v and the mode's forces.

@@ -20,9 +20,12 @@ struct LoopData {
   ModeForces forces;
   ContactModes modes;
   std::vector<bool> closed;       // modes.is_closed, per contact
+  bool any_closed = false;
   std::vector<Guard> guards;
+  std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors
   Eigen::VectorXd q, v;           // the state being evaluated, split
   Eigen::VectorXd g_prev, x_tmp;  // guards at the last scanned time; interpolated state
+  Eigen::VectorXd x_before;       // the state just before an event
   Kinematics row_kin;             // scratch of output rows
   Eigen::VectorXd q_out, v_out;
   RunStats stats;
@@ -34,7 +37,7 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   d.v = x.tail(sys.model.nv);
   configuration_rate(sys.model, d.q, d.v, dx.data());
   ContactData& c = d.contact;
-  if (d.modes.closed() > 0) compute_contact_data(sys.model, sys.contacts, d.q, d.v, d.closed, c);
+  if (d.any_closed) compute_contact_data(sys.model, sys.contacts, d.q, d.v, d.closed, c);
   else compute_body_dynamics(sys.model, d.q, d.v, c.body);  // free flight needs no contact frames
   if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.modes, d.forces))
     return false;
@@ -48,7 +51,7 @@ void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, E
   d.q = x.head(sys.model.nq);
   d.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  if (d.modes.closed() == 0) {
+  if (!d.any_closed) {
     update_kinematics(sys.model, d.q, c.body.kin);  // only phi is needed
     c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
   } else {
@@ -102,21 +105,21 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
 // before and just after are written only when something was logged.
-void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, LoopData& d, double t,
-                  Eigen::VectorXd& x, const std::vector<FiredGuard>& fired) {
-  const Eigen::VectorXd before = x;
+void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
+                  LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired) {
+  d.x_before = x;
   const long logged = d.stats.events;
-  const Eigen::VectorXd q = x.head(sys.model.nq);
-  Eigen::VectorXd v = x.tail(sys.model.nv);
+  d.q = x.head(sys.model.nq);
+  d.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  compute_event_data(sys, d.modes, q, v, c);
-  const EventLog log = event_log(sys, d, cb);
-  resolve_impacts(sys, law, rng, t, d.modes, v, c, log);
-  choose_modes(sys, law, rng, t, fired, v, d.modes, c, d.forces, log);
+  compute_event_data(sys, d.modes, d.q, d.v, c);
+  resolve_impacts(sys, law, rng, t, d.modes, d.v, c, log);
+  choose_modes(sys, law, rng, t, fired, d.v, d.modes, c, d.forces, log);
   closed_flags(d.modes, d.closed);
-  x.tail(sys.model.nv) = v;
+  d.any_closed = d.modes.closed() > 0;
+  x.tail(sys.model.nv) = d.v;
   if (d.stats.events == logged) return;
-  emit(sys, d, cb.event_sample, t, before);
+  emit(sys, d, cb.event_sample, t, d.x_before);
   emit(sys, d, cb.event_sample, t, x);
 }
 
@@ -124,11 +127,11 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
 // set up (floors from phi at the start) and evaluated; those already positive are armed.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
   if (auto st = ode.reset(t, x, true); st != Dopri5::Status::ok) fail(ode, st);
-  const Eigen::VectorXd q = x.head(sys.model.nq);
-  update_kinematics(sys.model, q, d.row_kin);
-  std::vector<double> phi(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) phi[i] = sys.contacts.frame(d.row_kin.R, d.row_kin.p, i).phi;
-  d.guards = phase_guards(sys.contacts, d.modes, phi, sys.contact.distance_tolerance);
+  d.q_out = x.head(sys.model.nq);
+  update_kinematics(sys.model, d.q_out, d.row_kin);
+  d.phi_start.resize(sys.contacts.size());
+  for (int i = 0; i < sys.contacts.size(); ++i) d.phi_start[i] = sys.contacts.frame(d.row_kin.R, d.row_kin.p, i).phi;
+  phase_guards(sys.contacts, d.modes, d.phi_start, sys.contact.distance_tolerance, d.guards);
   guards_at_state(sys, d, x, d.g_prev);
   note_passing(d.guards, d.g_prev);
   arm_guards(d.guards, d.g_prev);
@@ -154,20 +157,23 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
   Eigen::VectorXd x(sys.model.nq + sys.model.nv);
   x << initial.q, initial.v;
   if (!x.allFinite()) throw SimulationError(0.0, "the initial state is not finite");
+  const EventLog log = event_log(sys, d, cb);
   emit(sys, d, cb.sample, 0.0, x);
-  handle_event(sys, law, rng, cb, d, 0.0, x, {});
+  handle_event(sys, law, rng, cb, log, d, 0.0, x, {});
   if (cb.stop && cb.stop()) return finish();
   long next = 1;
   const long last = last_output_row(settings);
   // At rest the remaining rows all equal x.
   auto rests = [&](double t_now) {
-    if (!at_rest(sys, d.modes, t_now, x.head(sys.model.nq), x.tail(sys.model.nv), d.contact, d.forces)) return false;
-    event_log(sys, d, cb)(rest_event(t_now, d.modes, x.tail(sys.model.nv), d.contact));
+    d.q = x.head(sys.model.nq);
+    d.v = x.tail(sys.model.nv);
+    if (!at_rest(sys, d.modes, d.closed, t_now, d.q, d.v, d.contact, d.forces)) return false;
+    log(rest_event(t_now, d.modes, d.v, d.contact));
     for (; next <= last; ++next) emit(sys, d, cb.sample, output_time(settings, next), x);
     return true;
   };
   if (rests(0.0)) return finish();
-  const GuardsAt guards_at = [&](double t, Eigen::VectorXd& g) {
+  const auto guards_at = [&](double t, Eigen::VectorXd& g) {
     ode.dense(t, d.x_tmp);
     normalize_configuration(sys.model, d.x_tmp.data());
     guards_at_state(sys, d, d.x_tmp, g);
@@ -192,7 +198,7 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
         ode.dense(event->t, x);
         normalize_configuration(sys.model, x.data());
         t = event->t;
-        handle_event(sys, law, rng, cb, d, t, x, event->fired);
+        handle_event(sys, law, rng, cb, log, d, t, x, event->fired);
         if (cb.stop && cb.stop()) return finish();
         if (rests(t)) return finish();
         break;

@@ -69,6 +69,10 @@ std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c,
   return std::make_unique<PreparedAnitescuPotra>(solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_));
 }
 
+ImpactResult AnitescuPotraLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng&) const {
+  return solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_);
+}
+
 std::vector<ImpactResult> anitescu_potra_all_solutions(const ContactSpace& c, const Eigen::VectorXd& v_minus) {
   const AnitescuPotraOperator op = anitescu_potra_operator(c);
   const CoulombLcp lcp = build_anitescu_potra_lcp(c, op, v_minus);

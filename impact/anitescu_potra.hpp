@@ -40,6 +40,8 @@ class AnitescuPotraLaw : public ImpactLaw {
   std::string_view name() const override { return "anitescu-potra"; }
   // Deterministic: Lemke's solution, computed once; every draw returns it.
   std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const override;
+  // Lemke's solution, without keeping it for later draws.
+  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const override;
 
  private:
   LcpOptions options_;

@@ -4,19 +4,18 @@
 
 namespace impactsim {
 
-CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, const Eigen::MatrixXd& D) {
+CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, Eigen::MatrixXd D) {
   CoulombLayout layout;
   layout.normals = static_cast<int>(mu.size());
-  for (int i = 0; i < layout.normals; ++i) layout.owner.push_back(i);
+  layout.owner.resize(layout.normals);
+  for (int i = 0; i < layout.normals; ++i) layout.owner[i] = i;
   layout.mu = mu;
-  layout.D = D;
+  layout.D = std::move(D);
   return layout;
 }
 
-CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, CoulombLayout layout) {
+CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& l) {
   CoulombLcp lcp;
-  lcp.layout = std::move(layout);
-  const CoulombLayout& l = lcp.layout;
   const int m = l.normals, s = l.blocks(), k = l.k(), p = l.polygon_size(), n = p + s;
   lcp.W = Eigen::MatrixXd::Zero(n, n);
   lcp.W.topLeftCorner(p, p) = W_bar;
@@ -31,16 +30,15 @@ CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd
 }
 
 CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
-                                              const Eigen::VectorXd& mu, const Eigen::MatrixXd& D) {
-  const int m = static_cast<int>(mu.size()), td = static_cast<int>(D.rows()), k = static_cast<int>(D.cols());
+                                              const CoulombLayout& layout) {
+  const int m = layout.normals, td = layout.tangent_dim(), k = layout.k();
   Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + m * td, m + m * k);
   T.topLeftCorner(m, m).setIdentity();
-  for (int i = 0; i < m; ++i) T.block(m + i * td, m + i * k, td, k) = D;
-  return build_coulomb_lcp(T.transpose() * A * T, T.transpose() * u0, every_contact_frictional(mu, D));
+  for (int i = 0; i < m; ++i) T.block(m + i * td, m + i * k, td, k) = layout.D;
+  return build_coulomb_lcp(T.transpose() * A * T, T.transpose() * u0, layout);
 }
 
-Eigen::VectorXd coulomb_forces(const CoulombLcp& lcp, const Eigen::VectorXd& z) {
-  const CoulombLayout& l = lcp.layout;
+Eigen::VectorXd coulomb_forces(const CoulombLayout& l, const Eigen::VectorXd& z) {
   const int m = l.normals;
   Eigen::VectorXd f(m + l.blocks() * l.tangent_dim());
   f.head(m) = z.head(m);

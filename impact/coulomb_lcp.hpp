@@ -35,23 +35,22 @@ struct CoulombLayout {
 };
 
 // Every one of the m = mu.size() contacts frictional: block i belongs to normal row i.
-CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, const Eigen::MatrixXd& D);
+CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, Eigen::MatrixXd D);
 
 struct CoulombLcp {
-  CoulombLayout layout;
   Eigen::MatrixXd W;  // (m + s k + s) square
   Eigen::VectorXd w;
 };
 
 // The LCP from the Delassus operator in polygon coordinates (W_bar, w_bar; see above).
-CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, CoulombLayout layout);
+CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& layout);
 
-// The same from the contact-space operator u = A f + u0, f = [f_n (m); f_t (m tangent_dim)], every
-// contact frictional: W_bar = T^T A T and w_bar = T^T u0, T mapping p to f.
+// The same from the contact-space operator u = A f + u0, f = [f_n (m); f_t (m tangent_dim)], with
+// the layout of every_contact_frictional: W_bar = T^T A T and w_bar = T^T u0, T mapping p to f.
 CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
-                                              const Eigen::VectorXd& mu, const Eigen::MatrixXd& D);
+                                              const CoulombLayout& layout);
 
 // Contact-space forces [f_n (m); f_t (s tangent_dim)] of an LCP solution z.
-Eigen::VectorXd coulomb_forces(const CoulombLcp& lcp, const Eigen::VectorXd& z);
+Eigen::VectorXd coulomb_forces(const CoulombLayout& layout, const Eigen::VectorXd& z);
 
 }  // namespace impactsim

@@ -71,8 +71,8 @@ class ImpactLaw {
   virtual std::string_view name() const = 0;
   // The impact of the contacts in `contacts` from pre-impact velocity v_minus, ready to sample.
   virtual std::unique_ptr<PreparedImpact> prepare(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) const = 0;
-  // One outcome: prepare(contacts, v_minus)->draw(rng).
-  ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const {
+  // One outcome: prepare(contacts, v_minus)->draw(rng), or the same result computed directly.
+  virtual ImpactResult resolve(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, Rng& rng) const {
     return prepare(contacts, v_minus)->draw(rng);
   }
 };

@@ -83,8 +83,8 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
     }
   }
   A += T * red.H * T.transpose();
-  const CoulombLcp lcp =
-      build_coulomb_lcp_in_contact_space(A, T * red.g, mu, friction_polygon(td, o.friction_directions));
+  const CoulombLayout layout = every_contact_frictional(mu, friction_polygon(td, o.friction_directions));
+  const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(A, T * red.g, layout);
   const LcpSolution s = solve_lemke(lcp.W, lcp.w);
   out.residual = s.residual;
   out.iterations = s.pivots;
@@ -92,7 +92,7 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
     out.ok = false;
     out.diagnostic = "LCP with " + std::to_string(lcp.w.size()) + " variables: " + describe(s.status);
   }
-  return T.transpose() * coulomb_forces(lcp, s.z);
+  return T.transpose() * coulomb_forces(layout, s.z);
 }
 
 Eigen::VectorXd solve_min_norm(const SoftConstraintProblem& p, const Layout& l, const Reduced& red,

@@ -37,8 +37,8 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   }
   Eigen::VectorXd f = Eigen::VectorXd::Zero(m + m * td);
   if (m > 0) {
-    const CoulombLcp lcp =
-        build_coulomb_lcp_in_contact_space(J * PJT, J * Pb, c.mu, friction_polygon(td, c.friction_directions));
+    const CoulombLayout layout = every_contact_frictional(c.mu, friction_polygon(td, c.friction_directions));
+    const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(J * PJT, J * Pb, layout);
     const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
     out.residual = s.residual;
@@ -47,7 +47,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
       out.diagnostic = "LCP with " + std::to_string(out.lcp_variables) + " variables: " + describe(s.status) +
                        " (residual " + std::to_string(s.residual) + ")";
     }
-    f = coulomb_forces(lcp, s.z);
+    f = coulomb_forces(layout, s.z);
   }
   out.y = Pb + PJT * f;
   out.c_n = f.head(m);
