@@ -2,54 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+
+#include <boost/math/tools/toms748_solve.hpp>
 
 namespace impactsim {
 
-// Brent's method (Brent 1973; inverse quadratic, secant and bisection steps).
+// Alefeld, Potra and Shi's Algorithm 748 (ACM TOMS 21, 1995), as Boost.Math implements it: it
+// keeps a bracket [a, b] with g(a) > 0 >= g(b) and converges at least as fast as Brent's method.
 double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, double ga, double gb) {
   const double tol = 1e-12 * std::max(1.0, std::abs(tb));
-  double a = ta, fa = ga, b = tb, fb = gb, c = a, fc = fa, d = b - a, e = d;
-  for (int it = 0; it < 100; ++it) {
-    if ((fb > 0) == (fc > 0)) {  // keep b and c on opposite sides of the crossing
-      c = a;
-      fc = fa;
-      d = e = b - a;
-    }
-    if (std::abs(fc) < std::abs(fb)) {  // b is the best estimate so far
-      a = b, fa = fb;
-      b = c, fb = fc;
-      c = a, fc = fa;
-    }
-    const double m = 0.5 * (c - b);
-    if (std::abs(m) <= 0.5 * tol || fb == 0) break;
-    if (std::abs(e) >= tol && std::abs(fa) > std::abs(fb)) {
-      double p, q, r, sb = fb / fa;
-      if (a == c) {  // secant
-        p = 2 * m * sb;
-        q = 1 - sb;
-      } else {  // inverse quadratic interpolation
-        q = fa / fc;
-        r = fb / fc;
-        p = sb * (2 * m * q * (q - r) - (b - a) * (r - 1));
-        q = (q - 1) * (r - 1) * (sb - 1);
-      }
-      if (p > 0) q = -q;
-      else p = -p;
-      if (2 * p < std::min(3 * m * q - std::abs(0.5 * tol * q), std::abs(e * q))) {
-        e = d;
-        d = p / q;
-      } else {
-        d = e = m;
-      }
-    } else {
-      d = e = m;
-    }
-    a = b, fa = fb;
-    b += std::abs(d) > 0.5 * tol ? d : (m > 0 ? 0.5 * tol : -0.5 * tol);
-    fb = guard(b);
-  }
-  // The fired side: of b and c, the one with g <= 0.
-  return fb <= 0 ? b : c;
+  std::uintmax_t evaluations = 100;
+  const auto [a, b] = boost::math::tools::toms748_solve(
+      [&](double t) { return guard(t); }, ta, tb, ga, gb, [tol](double lo, double hi) { return hi - lo <= tol; },
+      evaluations);
+  (void)a;
+  return b;  // the fired side: g(b) <= 0
 }
 
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,

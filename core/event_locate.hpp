@@ -32,7 +32,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
                                          GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
 
 // The time in [ta, tb] where guard(t) crosses from ga > 0 to gb <= 0, to a bracket narrower than
-// 1e-12 max(1, |tb|) s: the end of the final bracket where the guard is <= 0.
+// 1e-12 max(1, |tb|) s (at most 100 evaluations): the end of the final bracket where g <= 0.
 double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, double ga, double gb);
 
 }  // namespace impactsim

@@ -1,0 +1,86 @@
+// Event location: the root finder brackets a crossing to 1e-12 s and returns its fired side; the
+// step scan finds the earliest armed crossing, dips inside a step, and the guards that join it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/event_locate.hpp"
+
+namespace impactsim {
+namespace {
+
+TEST(EventLocate, CrossingIsLocatedToTheTimeToleranceOnTheFiredSide) {
+  // A ball dropped from 1 m: phi(t) = 1 - g t^2 / 2 crosses at sqrt(2 / g).
+  const double g = 9.81, root = std::sqrt(2 / g);
+  int evaluations = 0;
+  auto phi = [&](double t) {
+    ++evaluations;
+    return 1 - 0.5 * g * t * t;
+  };
+  const double t = locate_crossing(phi, 0.4, 0.5, phi(0.4), phi(0.5));
+  EXPECT_LE(phi(t), 0.0);             // past the crossing: the event state has fired
+  EXPECT_NEAR(t, root, 1e-12);
+  EXPECT_GE(t, root);
+  EXPECT_LT(evaluations, 20);         // superlinear, not bisection's 37
+}
+
+TEST(EventLocate, ExactZeroAtAnEndIsReturned) {
+  auto line = [](double t) { return 1.0 - t; };
+  EXPECT_EQ(locate_crossing(line, 0.0, 1.0, 1.0, 0.0), 1.0);
+}
+
+TEST(EventLocate, ScanFindsTheEarliestArmedCrossingAndTheGuardsThatJoinIt) {
+  // Two open contacts with phi_0(t) = 1 - t and phi_1(t) = 1 - t + 1e-7 (within the distance
+  // tolerance of the first at its crossing): one event at t = 1 with both; a third guard that
+  // crosses later is not part of it.
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::impact, true}, {1, GuardKind::impact, true}, {2, GuardKind::impact, true}};
+  auto at = [](double t, Eigen::VectorXd& g) {
+    g.resize(3);
+    g << 1 - t, 1 - t + 1e-7, 1.5 - t;
+  };
+  Eigen::VectorXd g_prev;
+  at(0.0, g_prev);
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.0, 2.0, at, guards, g_prev);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->t, 1.0, 1e-12);
+  ASSERT_EQ(e->fired.size(), 2u);
+  EXPECT_EQ(e->fired[0].contact, 0);
+  EXPECT_EQ(e->fired[1].contact, 1);
+}
+
+TEST(EventLocate, ADipInsideOneStepIsFound) {
+  // g(t) = (t - 0.5)^2 - 0.0025 is negative only on (0.45, 0.55), inside the step [0, 1], and
+  // positive at both ends: the scan's midpoint sees the dip, and its first crossing is the event.
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::impact, true}};
+  auto at = [](double t, Eigen::VectorXd& g) {
+    g.resize(1);
+    g << (t - 0.5) * (t - 0.5) - 0.0025;
+  };
+  Eigen::VectorXd g_prev;
+  at(0.0, g_prev);
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.0, 1.0, at, guards, g_prev);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->t, 0.45, 1e-12);
+}
+
+TEST(EventLocate, UnarmedGuardsDoNotFireAndArmOncePositive) {
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::liftoff, false}};
+  auto at = [](double t, Eigen::VectorXd& g) {
+    g.resize(1);
+    g << (t < 0.5 ? -1.0 : 1.0) * (1.0 - t);  // starts below zero, positive from 0.5 on, zero at 1
+  };
+  Eigen::VectorXd g_prev;
+  at(0.0, g_prev);
+  EXPECT_FALSE(locate_event(contacts, 1e-6, 0.0, 0.9, at, guards, g_prev).has_value());
+  EXPECT_TRUE(guards[0].armed);  // positive at the scanned points past 0.5
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.9, 1.2, at, guards, g_prev);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->t, 1.0, 1e-12);
+  EXPECT_EQ(e->fired[0].kind, GuardKind::liftoff);
+}
+
+}  // namespace
+}  // namespace impactsim
