@@ -1,26 +1,23 @@
-// impactsim batch: many full event-driven runs of a scene, each impact drawing from its law; and
-// impactsim merge: join batch slices. Run i's generator is seeded from (seed, i) alone, so any run
-// replays on its own and runs.csv is byte-identical for any thread count and any split into slices.
+// impactsim batch: many full runs of a scene, each impact drawing from its law. Run i's generator is
+// seeded from (seed, i) alone, so any run replays on its own and runs.csv is byte-identical for any
+// thread count and any split into slices (impactsim merge joins them).
 #include <unistd.h>
 
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
-#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <map>
 
 #include <spdlog/spdlog.h>
 
+#include "app/batch_summary.hpp"
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
+#include "app/runs_csv.hpp"
 #include "app/sample_seed.hpp"
 #include "impact/laws.hpp"
 
@@ -131,125 +128,6 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
   return join(cells);
 }
 
-std::vector<std::string> split_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  size_t start = 0;
-  for (size_t end; (end = line.find(',', start)) != std::string::npos; start = end + 1)
-    cells.push_back(line.substr(start, end - start));
-  cells.push_back(line.substr(start));
-  return cells;
-}
-
-// Reads runs.csv a complete line at a time (a run killed mid-write may leave a partial last line,
-// which is not returned). `on_line` gets each line and the byte offset just past it.
-void for_each_line(const fs::path& path, const std::function<void(const std::string&, std::uint64_t)>& on_line) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  std::uint64_t offset = 0;
-  while (std::getline(in, line)) {
-    if (in.eof()) break;  // no newline after it: partial
-    offset += line.size() + 1;
-    on_line(line, offset);
-  }
-}
-
-// Running statistics of one column (Welford's update), and how often each value occurs while it
-// takes few distinct integer values (0/1 flags, impact counts).
-struct ColumnStats {
-  static constexpr size_t kMaxDistinct = 32;
-  long n = 0;
-  double mean = 0, m2 = 0, min = INFINITY, max = -INFINITY;
-  std::map<long, long> counts;
-  bool countable = true;
-
-  void add(double x) {
-    ++n;
-    const double d = x - mean;
-    mean += d / n;
-    m2 += d * (x - mean);
-    min = std::min(min, x);
-    max = std::max(max, x);
-    if (!countable) return;
-    if (x != std::floor(x) || std::abs(x) > 1e15 || (counts.size() == kMaxDistinct && !counts.count(static_cast<long>(x)))) {
-      countable = false;
-      counts.clear();
-      return;
-    }
-    ++counts[static_cast<long>(x)];
-  }
-};
-
-// summary.json from runs.csv itself, streamed (memory does not grow with the runs), so that a
-// merged batch and a single one agree byte for byte.
-void write_summary(const fs::path& dir) {
-  std::vector<std::string> header;
-  long runs = 0, failed = 0;
-  std::vector<ColumnStats> stats;
-  for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
-    std::vector<std::string> cells = split_cells(line);
-    if (header.empty()) {
-      header = cells;
-      stats.resize(header.size());
-      return;
-    }
-    if (cells.size() != header.size()) return;
-    ++runs;
-    for (size_t c = 0; c < header.size(); ++c) {
-      if (header[c] == "run" || header[c] == "seed" || cells[c].empty()) continue;
-      if (header[c] == "status") {
-        failed += cells[c] != "ok";
-        continue;
-      }
-      char* end = nullptr;
-      const double x = std::strtod(cells[c].c_str(), &end);
-      if (end != cells[c].c_str() && *end == 0 && std::isfinite(x)) stats[c].add(x);
-    }
-  });
-  auto column = [&](const std::string& name) -> const ColumnStats* {
-    for (size_t c = 0; c < header.size(); ++c)
-      if (header[c] == name) return &stats[c];
-    return nullptr;
-  };
-  std::ofstream out(dir / "summary.json");
-  out.precision(12);
-  const ColumnStats* impacts = column("impacts");
-  const ColumnStats* ke = column("final.kinetic_energy");
-  out << "{\n  \"runs\": " << runs << ",\n  \"failed\": " << failed << ",\n  \"mean_impacts\": "
-      << (impacts && impacts->n ? impacts->mean : 0) << ",\n  \"final_kinetic_energy\": {\"mean\": "
-      << (ke && ke->n ? ke->mean : 0) << ", \"min\": " << (ke && ke->n ? ke->min : 0)
-      << ", \"max\": " << (ke && ke->n ? ke->max : 0) << "},\n  \"closed_fraction\": {";
-  bool first = true;
-  for (size_t c = 0; c < header.size(); ++c) {
-    if (header[c].size() <= 7 || !header[c].ends_with(".closed")) continue;
-    out << (first ? "" : ", ") << '"' << header[c].substr(0, header[c].size() - 7)
-        << "\": " << (runs ? stats[c].mean : 0);
-    first = false;
-  }
-  // Every numeric column: n (rows with a value), mean, standard deviation, range, and the count of
-  // each value while a column takes at most 32 distinct integers.
-  out << "},\n  \"columns\": {";
-  first = true;
-  for (size_t c = 0; c < header.size(); ++c) {
-    const ColumnStats& st = stats[c];
-    if (st.n == 0) continue;
-    out << (first ? "\n" : ",\n") << "    \"" << header[c] << "\": {\"n\": " << st.n << ", \"mean\": " << st.mean
-        << ", \"sd\": " << (st.n > 1 ? std::sqrt(st.m2 / (st.n - 1)) : 0.0) << ", \"min\": " << st.min
-        << ", \"max\": " << st.max;
-    if (st.countable) {
-      out << ", \"counts\": {";
-      bool f = true;
-      for (const auto& [value, n] : st.counts) {
-        out << (f ? "" : ", ") << '"' << value << "\": " << n;
-        f = false;
-      }
-      out << "}";
-    }
-    out << "}";
-    first = false;
-  }
-  out << (first ? "}" : "\n  }") << "\n}\n";
-}
-
 class Progress {
  public:
   Progress(long total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
@@ -353,7 +231,12 @@ int batch_command(const BatchOptions& o) {
   }
   if (!written) return kExitOutput;
   out.close();
-  write_summary(dir);
+  try {
+    write_summary(dir);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return kExitOutput;
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("wrote runs {}..{} to {} and summary.json; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
                path.string(), wall, (end - next) / std::max(wall, 1e-9));
@@ -362,72 +245,6 @@ int batch_command(const BatchOptions& o) {
     for (long run = first; run < std::min(end, o.trajectories); ++run)
       if (!plot_run(trajectory_dir(run), scene)) return kExitOutput;
   }
-  return kExitOk;
-}
-
-// Slices hold their runs in order, so merging is a k-way merge of the files: memory holds one
-// line per slice, not the runs.
-int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir) {
-  struct Slice {
-    fs::path path;
-    std::ifstream in;
-    std::string line;
-    long run = -1;
-    bool next() {  // the next complete row, false at the end (a partial last row is not merged)
-      if (!std::getline(in, line) || in.eof()) return false;
-      run = std::stol(line.substr(0, line.find(',')));
-      return true;
-    }
-  };
-  std::vector<Slice> slices(inputs.size());
-  std::string header;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    Slice& s = slices[k];
-    s.path = fs::path(inputs[k]) / "runs.csv";
-    s.in.open(s.path, std::ios::binary);
-    std::string first;
-    if (!s.in || !std::getline(s.in, first)) {
-      spdlog::error("{}: no runs.csv to merge", s.path.string());
-      return kExitOutput;
-    }
-    if (header.empty()) header = first;
-    if (first != header) {
-      spdlog::error("{}: its columns differ from the first slice's", s.path.string());
-      return kExitOutput;
-    }
-    if (!s.next()) s.run = -1;
-  }
-  std::error_code ec;
-  fs::create_directories(output_dir, ec);
-  std::ofstream out(fs::path(output_dir) / "runs.csv", std::ios::binary | std::ios::trunc);
-  out << header << '\n';
-  long merged = 0, last = -1;
-  while (true) {
-    Slice* best = nullptr;
-    for (Slice& s : slices)
-      if (s.run >= 0 && (!best || s.run < best->run)) best = &s;
-    if (!best) break;
-    if (best->run == last) {
-      spdlog::error("{}: run {} is also in another slice", best->path.string(), best->run);
-      return kExitOutput;
-    }
-    out << best->line << '\n';
-    last = best->run;
-    ++merged;
-    const long before = best->run;
-    if (!best->next()) best->run = -1;
-    else if (best->run <= before) {
-      spdlog::error("{}: runs are out of order after run {}", best->path.string(), before);
-      return kExitOutput;
-    }
-  }
-  out.close();
-  if (!out) {
-    spdlog::error("{}: write failed", output_dir);
-    return kExitOutput;
-  }
-  write_summary(output_dir);
-  spdlog::info("merged {} runs into {}", merged, output_dir);
   return kExitOk;
 }
 

@@ -1,0 +1,93 @@
+#include "app/batch_summary.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/runs_csv.hpp"
+
+namespace impactsim {
+
+void ColumnStats::add(double x) {
+  ++n;
+  const double d = x - mean;
+  mean += d / n;
+  m2 += d * (x - mean);
+  min = n == 1 ? x : std::min(min, x);
+  max = n == 1 ? x : std::max(max, x);
+  if (!countable) return;
+  if (x != std::floor(x) || std::abs(x) > 1e15 || (counts.size() == kMaxDistinct && !counts.count(static_cast<long>(x)))) {
+    countable = false;
+    counts.clear();
+    return;
+  }
+  ++counts[static_cast<long>(x)];
+}
+
+double ColumnStats::sd() const { return n > 1 ? std::sqrt(m2 / (n - 1)) : 0.0; }
+
+void write_summary(const std::filesystem::path& dir) {
+  std::vector<std::string> header;
+  long runs = 0, failed = 0;
+  std::vector<ColumnStats> stats;
+  for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
+    std::vector<std::string> cells = split_cells(line);
+    if (header.empty()) {
+      header = cells;
+      stats.resize(header.size());
+      return;
+    }
+    if (cells.size() != header.size()) return;
+    ++runs;
+    for (size_t c = 0; c < header.size(); ++c) {
+      if (header[c] == "run" || header[c] == "seed" || cells[c].empty()) continue;
+      if (header[c] == "status") {
+        failed += cells[c] != "ok";
+        continue;
+      }
+      char* end = nullptr;
+      const double x = std::strtod(cells[c].c_str(), &end);
+      if (end != cells[c].c_str() && *end == 0 && std::isfinite(x)) stats[c].add(x);
+    }
+  });
+  auto column = [&](const std::string& name) -> ColumnStats {
+    for (size_t c = 0; c < header.size(); ++c)
+      if (header[c] == name) return stats[c];
+    return {};
+  };
+  using Json = nlohmann::ordered_json;
+  Json summary;
+  summary["runs"] = runs;
+  summary["failed"] = failed;
+  summary["mean_impacts"] = column("impacts").mean;
+  const ColumnStats ke = column("final.kinetic_energy");
+  summary["final_kinetic_energy"] = {{"mean", ke.mean}, {"min", ke.min}, {"max", ke.max}};
+  Json closed = Json::object();
+  for (size_t c = 0; c < header.size(); ++c)
+    if (header[c].size() > 7 && header[c].ends_with(".closed"))
+      closed[header[c].substr(0, header[c].size() - 7)] = runs ? stats[c].mean : 0.0;
+  summary["closed_fraction"] = closed;
+  Json columns = Json::object();
+  for (size_t c = 0; c < header.size(); ++c) {
+    const ColumnStats& st = stats[c];
+    if (st.n == 0) continue;
+    Json entry = {{"n", st.n}, {"mean", st.mean}, {"sd", st.sd()}, {"min", st.min}, {"max", st.max}};
+    if (st.countable) {
+      Json counts = Json::object();
+      for (const auto& [value, n] : st.counts) counts[std::to_string(value)] = n;
+      entry["counts"] = counts;
+    }
+    columns[header[c]] = entry;
+  }
+  summary["columns"] = columns;
+  std::ofstream out(dir / "summary.json", std::ios::binary | std::ios::trunc);
+  out << summary.dump(2) << '\n';
+  if (!out.flush()) throw std::runtime_error((dir / "summary.json").string() + ": write failed");
+}
+
+}  // namespace impactsim

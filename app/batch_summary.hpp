@@ -1,0 +1,28 @@
+#pragma once
+// summary.json of a batch, computed from runs.csv alone (streamed: memory does not grow with the
+// runs), so a merged batch and a single one agree byte for byte. It holds the run count, failures,
+// mean impacts, final kinetic energy (mean, min, max), the fraction of runs ending with each contact
+// closed, and for every numeric column its count, mean, standard deviation, range and, while it
+// takes at most 32 distinct integer values, how often each occurs.
+#include <filesystem>
+#include <map>
+
+namespace impactsim {
+
+// Running statistics of one column (Welford's update), and how often each value occurs while it
+// takes few distinct integer values (0/1 flags, impact counts).
+struct ColumnStats {
+  static constexpr size_t kMaxDistinct = 32;
+  long n = 0;
+  double mean = 0, m2 = 0, min = 0, max = 0;
+  std::map<long, long> counts;
+  bool countable = true;
+
+  void add(double x);
+  double sd() const;  // sample standard deviation; 0 below two values
+};
+
+// Writes dir/summary.json from dir/runs.csv. Throws std::runtime_error if it cannot be written.
+void write_summary(const std::filesystem::path& dir);
+
+}  // namespace impactsim
