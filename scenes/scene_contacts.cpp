@@ -1,5 +1,7 @@
 #include "scenes/scene_contacts.hpp"
 
+#include "scenes/scene_keys.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -33,12 +35,12 @@ double restitution(const Field& f) {
 Materials read_materials(const Field& f, const Model& model) {
   Materials m;
   if (!f.defined()) return m;
-  f.expect_map({"mu", "e", "pairs"});
+  expect_section(f, "materials");
   if (f.has("mu")) m.mu = f.child("mu").non_negative();
   if (f.has("e")) m.e = restitution(f.child("e"));
   if (!f.has("pairs")) return m;
   for (const Field& p : f.child("pairs").elements()) {
-    p.expect_map({"bodies", "mu", "e"});
+    expect_section(p, "materials.pairs");
     const std::vector<Field> b = p.require("bodies").elements();
     if (b.size() != 2) p.child("bodies").fail("expected two body names");
     m.pairs.push_back({body_named(b[0], model), body_named(b[1], model),
@@ -117,7 +119,7 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
   std::set<std::string> names;
   std::vector<std::pair<size_t, size_t>> ranges;  // per entry of the list: its first contact and count
   for (const Field& f : list.elements()) {
-    f.expect_map({"name", "body", "point", "radius", "shape", "with", "mu", "e", "only_ahead_of"});
+    expect_section(f, "contacts");
     const std::string name = f.require("name").text();
     const int with = geometry_named(f.require("with"), geometries);
     const int body_b = geometries[with].body;

@@ -1,6 +1,7 @@
 #include "scenes/scene_integrators.hpp"
 
 #include "core/kinematics.hpp"
+#include "scenes/scene_keys.hpp"
 
 namespace impactsim {
 
@@ -10,7 +11,7 @@ std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen
   Kinematics kin(model);
   update_kinematics(model, q, kin);
   for (const Field& f : list.elements()) {
-    f.expect_map({"name", "type", "body", "point", "to", "at"});
+    expect_section(f, "constraints");
     PinDef pin;
     pin.name = f.require("name").text();
     for (const PinDef& other : pins)
@@ -42,7 +43,7 @@ namespace {
 
 void read_time_stepping(const Field& f, TimeSteppingSettings& s) {
   if (!f.defined()) return;
-  f.expect_map({"scheme", "h", "active_epsilon"});
+  expect_section(f, "simulation.time_stepping");
   if (f.has("scheme"))
     s.alpha = choose<double>(f.child("scheme"), {{"anitescu-potra", 1.0}, {"trapezoidal", 0.5}});
   if (f.has("h")) s.h = f.child("h").positive();
@@ -51,7 +52,7 @@ void read_time_stepping(const Field& f, TimeSteppingSettings& s) {
 
 void read_drumwright(const Field& f, DrumwrightSettings& s) {
   if (!f.defined()) return;
-  f.expect_map({"h", "problem", "cone", "K_n", "B_n", "B_t", "K_pin", "B_pin", "gdot_term", "zeta"});
+  expect_section(f, "simulation.drumwright");
   if (f.has("h")) s.h = f.child("h").positive();
   if (f.has("problem"))
     s.problem = choose<SoftProblem>(f.child("problem"), {{"lcp", SoftProblem::lcp}, {"min-norm-qp", SoftProblem::min_norm_qp}});

@@ -12,6 +12,7 @@
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_integrators.hpp"
+#include "scenes/scene_keys.hpp"
 #include "scenes/scene_contacts.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -45,31 +46,26 @@ Shape read_shape(const Field& f, bool static_body) {
   const Field type = f.require("type");
   const std::string t = type.text();
   Shape s;
-  std::vector<std::string> keys{"name", "type", "position", "rpy_deg"};
   if (t == "box") {
     s.type = ShapeType::box;
     s.size = f.require("size").vec3();
     if ((s.size.array() <= 0).any()) f.child("size").fail("box edge lengths must be positive");
-    keys.insert(keys.end(), {"size"});
   } else if (t == "sphere") {
     s.type = ShapeType::sphere;
     s.radius = f.require("radius").positive();
-    keys.insert(keys.end(), {"radius"});
   } else if (t == "cylinder" || t == "capsule") {
     s.type = t == "cylinder" ? ShapeType::cylinder : ShapeType::capsule;
     s.radius = f.require("radius").positive();
     s.length = t == "cylinder" ? f.require("length").positive() : f.require("length").non_negative();
-    keys.insert(keys.end(), {"radius", "length"});
   } else if (t == "halfspace") {
     if (!static_body) f.fail("a halfspace is infinite and may only be part of the world (world.shapes)");
     s.type = ShapeType::halfspace;
     s.normal = unit_vector(f.require("normal"));
     s.offset = f.number_or("offset", 0.0);
-    keys.insert(keys.end(), {"normal", "offset"});
   } else {
     type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule or halfspace)");
   }
-  f.expect_map(keys);
+  expect_section(f, "shapes", t);
   s.position = f.vec3_or("position", Vec3::Zero());
   s.rotation = rotation_of(f);
   return s;
@@ -98,8 +94,7 @@ Joint read_joint(const Field& f) {
   else if (t == "fixed") j.type = JointType::fixed;
   else type.fail("unknown joint type '" + t + "' (expected planar, free, revolute, prismatic or fixed)");
   const bool has_axis = j.type == JointType::revolute || j.type == JointType::prismatic;
-  if (has_axis) f.expect_map({"type", "origin", "rpy_deg", "axis"});
-  else f.expect_map({"type", "origin", "rpy_deg"});
+  expect_section(f, "bodies.joint", t);
   j.origin = f.vec3_or("origin", Vec3::Zero());
   j.rotation = rotation_of(f);
   if (has_axis)
@@ -209,8 +204,7 @@ void read_initial(const Field& f, const Body& b, State& state) {
 ContactSettings read_contact_settings(const Field& f) {
   ContactSettings c;
   if (!f.defined()) return c;
-  f.expect_map({"distance_tolerance", "velocity_tolerance", "baumgarte", "v_zeno", "detect_rest", "max_events",
-                "friction_directions", "broadphase_margin"});
+  expect_section(f, "simulation.contact");
   if (f.has("broadphase_margin")) c.broadphase_margin = f.child("broadphase_margin").non_negative();
   if (f.has("distance_tolerance")) c.distance_tolerance = f.child("distance_tolerance").positive();
   if (f.has("velocity_tolerance")) c.velocity_tolerance = f.child("velocity_tolerance").positive();
@@ -255,7 +249,7 @@ int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
 LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& contacts) {
   LawSettings s;
   if (const Field r = f.child("routh"); r.defined()) {
-    r.expect_map({"h", "steps", "solution", "sampling"});
+    expect_section(r, "simulation.routh");
     if (r.has("sampling"))
       s.routh.sampling = choose<RouthSettings::Sampling>(
           r.child("sampling"), {{"uniform", RouthSettings::Sampling::uniform}, {"sobol", RouthSettings::Sampling::sobol}});
@@ -269,7 +263,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
           r.child("solution"), {{"lemke", RouthSettings::Solution::lemke}, {"random", RouthSettings::Solution::random}});
   }
   if (const Field q = f.child("sequential"); q.defined()) {
-    q.expect_map({"order", "start", "list", "max_impacts"});
+    expect_section(q, "simulation.sequential");
     if (q.has("order"))
       s.sequential.order = choose<SequentialSettings::Order>(q.child("order"), {{"cyclic", SequentialSettings::Order::cyclic},
                                                                                 {"random", SequentialSettings::Order::random},
@@ -285,7 +279,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
     }
   }
   if (const Field p = f.child("propagative"); p.defined()) {
-    p.expect_map({"R", "order", "max_reflections"});
+    expect_section(p, "simulation.propagative");
     if (p.has("R")) {
       s.propagative.R = p.child("R").non_negative();
       if (s.propagative.R > 1) p.child("R").fail("must be between 0 and 1");
@@ -303,8 +297,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
 }
 
 SimulationSettings read_simulation(const Field& f) {
-  f.expect_map({"t_end", "output_interval", "rtol", "atol", "max_step", "initial_step", "max_steps", "law", "seed",
-                "contact", "routh", "sequential", "propagative", "integrator", "time_stepping", "drumwright"});
+  expect_section(f, "simulation");
   SimulationSettings s;
   s.t_end = f.require("t_end").positive();
   if (f.has("output_interval")) s.output_interval = f.child("output_interval").positive();
@@ -322,7 +315,7 @@ SimulationSettings read_simulation(const Field& f) {
 }
 
 OutputSettings read_output(const Field& f) {
-  f.expect_map({"directory", "precision"});
+  expect_section(f, "output");
   OutputSettings o;
   if (f.has("directory")) o.directory = f.child("directory").text();
   if (f.has("precision")) {
@@ -347,7 +340,7 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
   f.expect_map(allowed);
   for (const std::string& key : f.keys()) {
     const Field spec = f.child(key);
-    spec.expect_map({"uniform", "normal"});
+    expect_section(spec, "randomize.<coordinate>");
     RandomCoordinate r;
     const bool deg = key.size() > 4 && key.ends_with("_deg");
     r.name = deg ? key.substr(0, key.size() - 4) : key;
@@ -380,7 +373,7 @@ std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const 
   std::vector<OutcomeDef> out;
   if (!f.defined()) return out;
   for (const Field& e : f.elements()) {
-    e.expect_map({"name", "final", "closed", "impacts"});
+    expect_section(e, "outcomes");
     OutcomeDef o;
     const Field name = e.require("name");
     o.name = name.text();
@@ -425,8 +418,7 @@ std::string stem_of(const std::string& path) {
 
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
-  root.expect_map({"name", "description", "world", "bodies", "materials", "contacts", "constraints", "randomize",
-                   "outcomes", "simulation", "output"});
+  expect_section(root, "");
   Scene scene;
   System& system = scene.system;
   scene.source = file;
@@ -436,7 +428,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   if (root.has("description")) scene.description = root.child("description").text();
 
   const Field world = root.child("world");
-  if (world.defined()) world.expect_map({"gravity", "planar", "shapes"});
+  if (world.defined()) expect_section(world, "world");
   std::vector<Geometry> geometries;
   if (world.has("shapes")) geometries = read_shapes(world.child("shapes"), -1, "world", true);
 
@@ -445,7 +437,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const std::vector<Field> body_fields = bodies.elements();
   if (body_fields.empty()) bodies.fail("a scene needs at least one body");
   for (const Field& f : body_fields) {
-    f.expect_map({"name", "parent", "joint", "mass", "com", "inertia", "density", "shapes", "initial"});
+    expect_section(f, "bodies");
     Body b;
     const Field name = f.require("name");
     b.name = name.text();

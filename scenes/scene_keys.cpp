@@ -1,0 +1,231 @@
+#include "scenes/scene_keys.hpp"
+
+#include <sstream>
+
+namespace impactsim {
+namespace {
+
+// The table. Section names are key paths ("simulation.contact"); list sections name their entries
+// ("bodies" is each entry of bodies). scenes/README.md shows each section's rows in this order.
+const std::vector<SceneKey> kKeys = {
+    // Top level.
+    {"", "name", "string", "file name without `.yaml`", "letters, digits, `_ - .`; names the default output directory", ""},
+    {"", "description", "string", "", "free text", ""},
+    {"", "world", "map", "", "see below", ""},
+    {"", "bodies", "list", "required", "at least one body; a parent is listed before its children", ""},
+    {"", "materials", "map", "", "friction and restitution, see below", ""},
+    {"", "contacts", "list", "", "the scene's contacts, see below; none means a contact-free scene", ""},
+    {"", "constraints", "list", "", "pins: bilateral constraints for the fixed-step integrators, see below", ""},
+    {"", "randomize", "map", "", "initial coordinates drawn per batch run, see below", ""},
+    {"", "outcomes", "list", "", "extra columns of a batch's `runs.csv`, see below", ""},
+    {"", "simulation", "map", "required", "see below", ""},
+    {"", "output", "map", "", "see below", ""},
+
+    {"world", "gravity", "`[x, y, z]`", "`[0, -9.81, 0]` in a planar scene, else `[0, 0, -9.81]`", "m/s^2, world frame", ""},
+    {"world", "planar", "bool", "inferred", "`true` asserts the scene is planar and fails if it is not", ""},
+    {"world", "shapes", "list of shapes", "", "static geometry (the ground); the only place a `halfspace` may go", ""},
+
+    {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns", ""},
+    {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},
+    {"bodies", "joint", "map", "required", "see below", ""},
+    {"bodies", "mass", "number >= 0", "", "kg", ""},
+    {"bodies", "inertia", "`[Ixx, Iyy, Izz]` or `[Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`", "",
+     "kg m^2 about the centre of mass, body axes; positive semi-definite and satisfying I1 + I2 >= I3", ""},
+    {"bodies", "com", "`[x, y, z]`", "`[0, 0, 0]`", "centre of mass in the body frame, m", ""},
+    {"bodies", "density", "number > 0", "", "kg/m^3; mass, com and inertia computed from `shapes`", ""},
+    {"bodies", "shapes", "list of shapes", "", "collision geometry, placed in the body frame", ""},
+    {"bodies", "initial", "map", "all zero", "initial coordinates, see below", ""},
+
+    {"bodies.joint", "type", "`planar`, `free`, `revolute`, `prismatic`, `fixed`", "required", "", ""},
+    {"bodies.joint", "origin", "`[x, y, z]`", "`[0, 0, 0]`", "joint frame origin in the parent's body frame, m", ""},
+    {"bodies.joint", "rpy_deg", "`[roll, pitch, yaw]`", "`[0, 0, 0]`",
+     "joint frame orientation in the parent frame: R = Rz(yaw) Ry(pitch) Rx(roll)", ""},
+    {"bodies.joint", "axis", "`[x, y, z]`, non-zero", "z for revolute, x for prismatic",
+     "revolute and prismatic only; in the joint frame; normalized", "revolute prismatic"},
+
+    {"shapes", "type", "`box`, `sphere`, `cylinder`, `capsule`, `halfspace`", "required", "the solid", ""},
+    {"shapes", "name", "string", "`<body>_<index>` (or `world_<index>`)", "unique among the scene's shapes", ""},
+    {"shapes", "position", "`[x, y, z]`", "`[0, 0, 0]`", "the shape frame's origin in the body frame, m", ""},
+    {"shapes", "rpy_deg", "`[roll, pitch, yaw]`", "`[0, 0, 0]`", "the shape frame's orientation in the body frame", ""},
+    {"shapes", "size", "`[lx, ly, lz]`, positive", "required", "box only: full edge lengths, m", "box"},
+    {"shapes", "radius", "number > 0", "required", "sphere, cylinder and capsule: m", "sphere cylinder capsule"},
+    {"shapes", "length", "number > 0 (cylinder), >= 0 (capsule)", "required",
+     "cylinder and capsule: along the shape's z axis, m; for a capsule, the cylindrical part (the caps extend beyond it)",
+     "cylinder capsule"},
+    {"shapes", "normal", "`[x, y, z]`, non-zero", "required",
+     "halfspace only: the solid is `normal . x <= offset` in the shape frame; the normal (normalized) points out of it",
+     "halfspace"},
+    {"shapes", "offset", "number", "0", "halfspace only: see `normal`, m", "halfspace"},
+
+    {"materials", "mu", "number >= 0", "0", "Coulomb friction coefficient of every contact", ""},
+    {"materials", "e", "number in [0, 1]", "0", "Newton restitution coefficient of every contact", ""},
+    {"materials", "pairs", "list", "", "overrides for the contacts between two bodies, below", ""},
+
+    {"materials.pairs", "bodies", "`[a, b]`, two body names", "required", "the pair (`world` names the world)", ""},
+    {"materials.pairs", "mu", "number >= 0", "`materials.mu`", "friction of the pair's contacts", ""},
+    {"materials.pairs", "e", "number in [0, 1]", "`materials.e`", "restitution of the pair's contacts", ""},
+
+    {"contacts", "name", "string", "required", "the contact's name (a shape's features get suffixes, below)", ""},
+    {"contacts", "body", "body name or `world`", "required with `point`", "the first body", ""},
+    {"contacts", "point", "`[x, y, z]`", "required with `body`", "the feature, in the first body's frame, m", ""},
+    {"contacts", "radius", "number >= 0", "0", "a sphere (disk) of this radius around `point`, m", ""},
+    {"contacts", "shape", "shape name", "", "instead of `body` and `point`: the shape's features, below", ""},
+    {"contacts", "with", "shape name", "required", "the solid on the second body", ""},
+    {"contacts", "mu", "number >= 0", "the materials'", "friction, overriding the materials", ""},
+    {"contacts", "e", "number in [0, 1]", "the materials'", "restitution, overriding the materials", ""},
+    {"contacts", "only_ahead_of", "contact name", "", "point contacts only: cannot impact while behind that contact, below", ""},
+
+    {"constraints", "name", "string", "required", "unique", ""},
+    {"constraints", "type", "`pin`", "required", "", ""},
+    {"constraints", "body", "body name", "required", "the pinned body", ""},
+    {"constraints", "point", "`[x, y, z]`", "`[0, 0, 0]`", "the pinned point in that body's frame, m", ""},
+    {"constraints", "to", "body name or `world`", "`world`", "the other body", ""},
+    {"constraints", "at", "`[x, y, z]`", "where `point` is at the initial configuration",
+     "the point it is held on, in `to`'s frame, m", ""},
+
+    {"randomize.<coordinate>", "uniform", "`[a, b]`, a <= b", "", "drawn uniformly in [a, b]", ""},
+    {"randomize.<coordinate>", "normal", "`[mean, sd]`, sd >= 0", "", "drawn from the normal distribution", ""},
+
+    {"outcomes", "name", "letters, digits, `_` and `.`", "required", "the column's name", ""},
+    {"outcomes", "final", "`<body>.<coordinate>` of q or v, `_deg` for degrees", "", "that coordinate's final value", ""},
+    {"outcomes", "closed", "contact name", "",
+     "1 if the contact is closed at the end (touching, neither approaching nor separating), else 0", ""},
+    {"outcomes", "impacts", "contact name", "", "how many impacts (`impact`, `zeno`, `iwc` events) involved the contact", ""},
+
+    {"simulation", "t_end", "number > 0", "required", "s", ""},
+    {"simulation", "output_interval", "number > 0", "0.01", "s between rows of `trajectory.csv`; the last row is at `t_end`", ""},
+    {"simulation", "rtol", "number in [1e-14, 1)", "1e-8", "Dormand-Prince 5(4) relative error tolerance", ""},
+    {"simulation", "atol", "number > 0", "1e-10", "Dormand-Prince 5(4) absolute error tolerance", ""},
+    {"simulation", "max_step", "number >= 0", "0 (none)", "largest step, s", ""},
+    {"simulation", "initial_step", "number > 0", "automatic", "first step, s", ""},
+    {"simulation", "max_steps", "integer >= 1", "10000000", "steps (accepted and rejected) before the run stops with an error", ""},
+    {"simulation", "law", "`anitescu-potra`, `routh`, `sequential`, `propagative`", "`anitescu-potra`",
+     "the impact law (`--law` overrides it)", ""},
+    {"simulation", "seed", "integer >= 0", "0", "seed of every random choice (`--seed` overrides it)", ""},
+    {"simulation", "contact", "map", "", "the event loop's settings, below", ""},
+    {"simulation", "routh", "map", "", "the Routh law's settings, below", ""},
+    {"simulation", "sequential", "map", "", "the sequential law's settings, below", ""},
+    {"simulation", "propagative", "map", "", "the propagative law's settings, below", ""},
+    {"simulation", "integrator", "`event-driven`, `time-stepping`, `drumwright`", "`event-driven`",
+     "how the scene is integrated (`--integrator` overrides it); see the README", ""},
+    {"simulation", "time_stepping", "map", "", "the time-stepping scheme's settings, below", ""},
+    {"simulation", "drumwright", "map", "", "Drumwright's scheme's settings, below", ""},
+
+    {"simulation.contact", "distance_tolerance", "number > 0", "1e-6",
+     "m; a contact with phi below this touches; no contact may sink deeper", ""},
+    {"simulation.contact", "velocity_tolerance", "number > 0", "1e-6",
+     "m/s; normal or tangential speeds below this count as zero (closed, sticking)", ""},
+    {"simulation.contact", "v_zeno", "number >= 0", "1e-3",
+     "m/s; the Zeno rule: an impact whose fastest approach is slower than this closes every touching contact of its "
+     "impact set (J v+ = 0, normal and tangential, by the projection that never adds energy) and is logged as `zeno`; "
+     "0 turns the rule off", ""},
+    {"simulation.contact", "detect_rest", "bool", "true",
+     "after an event that leaves every velocity and acceleration too small to move anything by more than the two "
+     "tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
+     "integrates to the end", ""},
+    {"simulation.contact", "max_events", "integer >= 1", "100000", "events after which the run stops with an error", ""},
+    {"simulation.contact", "baumgarte", "number >= 0", "20",
+     "1/s; rate at which the drift of closed contacts (phi and their velocities) decays", ""},
+    {"simulation.contact", "broadphase_margin", "number >= 0", "0.05",
+     "m; contacts of a (body, solid) pair whose bounding spheres are farther apart than this cost one sphere test, "
+     "not one distance each; it changes speed, never results", ""},
+    {"simulation.contact", "friction_directions", "integer 3..64", "8",
+     "directions of the polyhedral friction cone of 3-D impacts and stick checks; planar scenes use the exact two", ""},
+
+    {"simulation.routh", "h", "number > 0", "the impulse that stops the most violated contact alone",
+     "impulse per step, N s (Halm and Posa's h)", ""},
+    {"simulation.routh", "steps", "integer >= 1", "100",
+     "N: steps before a sample is flagged as not terminated (an error in a run)", ""},
+    {"simulation.routh", "sampling", "`uniform`, `sobol`", "`uniform`",
+     "how `impactsim impact` draws lambda_max: i.i.d. uniform, or sample i is point i of a Sobol sequence in "
+     "[0,1]^(contacts x steps) (Joe-Kuo direction numbers); impacts inside runs are always i.i.d.", ""},
+    {"simulation.routh", "solution", "`lemke`, `random`", "`lemke`",
+     "`random`: uniform among the distinct outcomes of each step LCP (at most 4 contacts)", ""},
+
+    {"simulation.sequential", "order", "`cyclic`, `random`, `list`", "`cyclic`",
+     "`cyclic` from `start`, `random` (uniform among the approaching contacts), or `list`", ""},
+    {"simulation.sequential", "start", "contact name", "the first contact", "where a cyclic order starts", ""},
+    {"simulation.sequential", "list", "list of contact names", "",
+     "resolved in turn, the list repeated; contacts not in an impact are skipped", ""},
+    {"simulation.sequential", "max_impacts", "integer >= 1", "100", "single impacts before the sample is flagged", ""},
+
+    {"simulation.propagative", "R", "number in [0, 1]", "the smallest `e` of the impact's contacts",
+     "energetic restitution: 1 elastic, 0 plastic", ""},
+    {"simulation.propagative", "order", "`most_violated`, `random`", "`most_violated`",
+     "which violated contact reflects next", ""},
+    {"simulation.propagative", "max_reflections", "integer >= 1", "1000",
+     "cap for three or more contacts (two use Seghete and Murphey's bound); past it the impact is plastic and logged",
+     ""},
+
+    {"simulation.time_stepping", "scheme", "`anitescu-potra`, `trapezoidal`", "`anitescu-potra`",
+     "alpha = gamma = 1, or alpha = gamma = 1/2", ""},
+    {"simulation.time_stepping", "h", "number > 0", "0.001", "the step, s (`--step` overrides it)", ""},
+    {"simulation.time_stepping", "active_epsilon", "number >= 0", "0",
+     "m; contacts with phi(q^l) at most this are in a step's LCP", ""},
+
+    {"simulation.drumwright", "h", "number > 0", "0.01", "the step, s (`--step` overrides it)", ""},
+    {"simulation.drumwright", "problem", "`lcp`, `min-norm-qp`", "`lcp`",
+     "`lcp`: the spring-damper law exactly (Lemke); `min-norm-qp`: the paper's minimum-norm QP (barrier method)", ""},
+    {"simulation.drumwright", "cone", "`polyhedral`, `circular`", "`polyhedral`",
+     "3-D friction: `polyhedral` (`contact.friction_directions` directions) or `circular` (`min-norm-qp` only); "
+     "planar scenes use the exact two", ""},
+    {"simulation.drumwright", "K_n", "number >= 0", "1e10", "contact normal stiffness, N/m (not both `K_n` and `B_n` 0)", ""},
+    {"simulation.drumwright", "B_n", "number >= 0", "1", "contact normal damping, N s/m", ""},
+    {"simulation.drumwright", "B_t", "number > 0", "1e6 / h", "friction damper, N s/m (K_t = 0: memoryless Coulomb)", ""},
+    {"simulation.drumwright", "K_pin", "number >= 0", "1e15", "pin stiffness, N/m (not both `K_pin` and `B_pin` 0)", ""},
+    {"simulation.drumwright", "B_pin", "number >= 0", "1", "pin damping, N s/m", ""},
+    {"simulation.drumwright", "gdot_term", "bool", "true", "include the paper's -Mhat Gdot v term (pseudo-inverse Mhat)", ""},
+    {"simulation.drumwright", "zeta", "number > 0", "1 / h",
+     "`min-norm-qp`: the weight of the squared normal forces; see the README for why sliding contacts need about "
+     "(h B_t)^2", ""},
+
+    {"output", "directory", "string", "`out/<name>`", "where `run` writes; `-o DIR` overrides it", ""},
+    {"output", "precision", "integer 3..17", "12", "significant digits in CSV files", ""},
+};
+
+bool applies(const SceneKey& k, std::string_view variant) {
+  if (k.only.empty() || variant.empty()) return true;
+  std::string_view rest = k.only;
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    if (rest.substr(0, space) == variant) return true;
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<SceneKey>& scene_keys() { return kKeys; }
+
+std::vector<std::string_view> scene_sections() {
+  std::vector<std::string_view> out;
+  for (const SceneKey& k : kKeys)
+    if (out.empty() || out.back() != k.section) out.push_back(k.section);
+  return out;
+}
+
+std::vector<std::string> section_keys(std::string_view section, std::string_view variant) {
+  std::vector<std::string> out;
+  for (const SceneKey& k : kKeys)
+    if (k.section == section && applies(k, variant)) out.emplace_back(k.key);
+  return out;
+}
+
+std::string section_table(std::string_view section) {
+  std::ostringstream s;
+  s << "| key | type | default | meaning |\n| --- | --- | --- | --- |\n";
+  for (const SceneKey& k : kKeys) {
+    if (k.section != section) continue;
+    s << "| `" << k.key << "` |";
+    for (std::string_view cell : {k.type, k.fallback, k.meaning}) s << (cell.empty() ? "" : " ") << cell << " |";
+    s << '\n';
+  }
+  return s.str();
+}
+
+void expect_section(const Field& f, std::string_view section, std::string_view variant) {
+  f.expect_map(section_keys(section, variant));
+}
+
+}  // namespace impactsim
