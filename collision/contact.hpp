@@ -6,7 +6,7 @@
 // Conventions (Halm and Posa eq. (12), (26)-(27)):
 // - phi is the signed distance from the feature's surface to B's surface [m]; negative = penetration.
 //   It is computed exactly from the point-to-primitive distance, not by FCL (whose signed distance
-//   fails against halfspaces and near touching, see collision/README.md).
+//   fails against halfspaces and near touching: the issues listed in collision/fcl_distance.hpp).
 // - The normal n points from B to A (the gradient of B's distance field at the feature), so
 //   J_n v = n . (v_A - v_B) at the contact points is positive when the contact separates.
 // - Tangents: one in a planar scene, t = (n_y, -n_x, 0) (n turned clockwise about z: the floor's

@@ -2,7 +2,8 @@
 // Adaptive Dormand-Prince 5(4) integrator with the 4th-order continuous extension of Hairer,
 // Norsett and Wanner, "Solving ODEs I" (2nd ed.), II.5 and II.6, following their code DOPRI5:
 // local extrapolation, FSAL, PI step control. One accepted step at a time, so a caller can inspect
-// the dense output of each step (for output rows and, later, event root finding) before going on.
+// the dense output of each step (output rows, and the event loop's guard scan and root finding,
+// core/event_locate.hpp) before going on.
 #include <functional>
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
 #pragma once
-// Linearized Coulomb friction (Halm and Posa §1.4, eq. (32)-(35)): contact i's tangential impulse
+// Linearized Coulomb friction (Halm and Posa §2.2.2, eq. (32)-(35)): contact i's tangential impulse
 // is D beta_i with beta_i >= 0 and 1^T beta_i <= mu_i lambda_n,i. D holds k unit directions in the
 // tangent plane: D = [1, -1] in a planar scene (exact), k evenly spaced directions in 3-D. The
 // friction rows of a contact are D^T J_t,i (k rows): the tangential velocity along each direction.

@@ -1,5 +1,5 @@
 #pragma once
-// Seghete and Murphey's propagative impact law (digest seghete-murphey §1-3), frictionless as in the
+// Seghete and Murphey's propagative impact law (their §II-III), frictionless as in the
 // paper. In contact space (W = J_n M^-1 J_n^T, g = J_n v):
 // - elastic: while some contact approaches, reflect the chosen one: Lambda_i += -2 g_i / W_ii,
 //   g += that * W(:, i) (the g-metric reflection Gamma(u_i), eq. (7)); kinetic energy is kept exactly.

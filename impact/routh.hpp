@@ -25,7 +25,7 @@ struct RouthSettings {
   int max_steps = 100;          // N; a sample still colliding after N steps is flagged, not accepted
   enum class Solution { lemke, random } solution = Solution::lemke;
   // `random`: uniform among the distinct outcomes of a step LCP with several solutions (enumerated,
-  // at most kMaxRandomContacts contacts), because Lemke alone under-samples them (Halm and Posa §7).
+  // at most kMaxRandomContacts contacts), because Lemke alone under-samples them (Halm and Posa §5.3, Assumption 6).
   double tolerance = 1e-8;      // [m/s] a contact with J_n v >= -tolerance no longer approaches
   // How impactsim impact draws lambda_max: i.i.d. uniform, or sample i = point i of a Sobol sequence
   // in [0,1]^(m N) (Joe-Kuo direction numbers, as the authors' code does with sobolset). A run's

@@ -1,5 +1,5 @@
 #pragma once
-// Sequential impacts (Halm and Posa §2.2; Ivanov; Seghete and Murphey): one contact at a time, each
+// Sequential impacts (Halm and Posa §2.2.2; Ivanov; Seghete and Murphey): one contact at a time, each
 // resolved by the single-contact Anitescu-Potra law (inelastic and frictional, with the contact's
 // restitution), until no contact approaches. The order is a policy:
 // - list: the given contacts in turn, the list repeated while contacts still approach;

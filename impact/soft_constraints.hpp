@@ -1,6 +1,6 @@
 #pragma once
 // Drumwright's per-step constraint problem ("An Unconditionally Stable First-Order Constraint
-// Solver for Multibody Systems"; digest §3-§6), pure algebra in constraint space. Every row is a
+// Solver for Multibody Systems", §4-§6), pure algebra in constraint space. Every row is a
 // spring-damper, lambda = -K phi_1 - B phidot_1 - Mhat Gdot v, at the deformation predicted by
 // implicit Euler; with S = G M^-1 G^T and W = h^2 K + h B > 0 (diagonal) that value is r - W S lambda,
 // r = -K phi_0 - (h K + B)(phidot_0 + h G M^-1 f + h Gdot v_0) - Mhat Gdot v_0 (the caller forms r).
@@ -9,7 +9,9 @@
 //   bilateral (joints):        e = 0                                   ((53), (61): one linear solve)
 //   contact normal (phi <= 0): lambda_n >= 0 and e_n >= 0
 //   friction (K_t = 0):        |lambda_t| <= mu lambda_n (planar box, 3-D polygon or circular cone)
-// Two problems, chosen explicitly (digest §4.2: they differ once constraints are coupled):
+// Two problems, chosen explicitly: the paper's minimum-norm QP ((83)-(85), §5.3) is the implicit
+// spring-damper law only for decoupled rows, and differs from it once rows are coupled
+// (tests/impact/soft_constraints_test.cpp has two counterexamples):
 //   lcp:          lambda_n = max(0, spring-damper value) exactly (e_n _|_ lambda_n) and friction the
 //                 polyhedral Coulomb law on e_t (impact/coulomb_lcp.hpp): sticks at the damper's force
 //                 inside the polygon, else on its edge. Lemke's algorithm.

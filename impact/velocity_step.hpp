@@ -1,12 +1,14 @@
 #pragma once
-// One step of the Gavrea-Anitescu-Potra time-stepping family, solved for the weighted velocity
-// y = alpha v^{l+1} + (1 - alpha) v^l (digest §2.5): find y and impulses with
+// One step of the Gavrea-Anitescu-Potra time-stepping family ((4.4), (4.7)-(4.8)), solved for the
+// weighted velocity y = alpha v^{l+1} + (1 - alpha) v^l: substituting v^{l+1} = v^l + (y - v^l) / alpha
+// and scaling the impulses by alpha (complementarity is invariant under positive scaling) turns
+// every alpha into the alpha = 1 problem in y: find y and impulses with
 //   M y - nu^T c_nu - J_n^T c_n - J_t^T c_t = b,      nu y = 0   (joints, (4.4c)),
 // and the polyhedral Coulomb law of impact/coulomb_lcp.hpp on [J_n; J_t] y ((4.4d-f)).
 // The caller forms b = M v^l + alpha h k (the explicit forces); the inelastic impact LCP of the
 // scheme is the same problem with b = M v- (alpha = 1, h = 0). Impulses are the alpha-scaled ones
-// of the digest (N s); signs as in impact_law.hpp. The joint impulses are eliminated with the
-// projected inverse P = M^-1 - M^-1 nu^T (nu M^-1 nu^T)^-1 nu M^-1 (§2.6), so nu must have full row rank.
+// (N s); signs as in impact_law.hpp. The joint impulses are eliminated with the projected inverse
+// P = M^-1 - M^-1 nu^T (nu M^-1 nu^T)^-1 nu M^-1, so nu must have full row rank.
 #include <string>
 
 #include "impact/impact_law.hpp"

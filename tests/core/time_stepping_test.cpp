@@ -117,8 +117,9 @@ StickSlip stick_slip(double alpha) {
 }
 
 TEST(TimeStepping, Example92StickSlipBlockMatchesTheReproduction) {
-  // Digest §5.2's reproduction (not printed in the paper): x(1), x(4), x(7), x(10) and the total
-  // variations; v^l chatters in sticking phases while v^{l,alpha} is zero.
+  // An independent reproduction of Example 9.2 (its numbers are not printed in the paper): x(1),
+  // x(4), x(7), x(10) and the total variations; v^l chatters in sticking phases while v^{l,alpha}
+  // is zero.
   const StickSlip half = stick_slip(0.5);
   ASSERT_EQ(half.x_at_second.size(), 11u);
   EXPECT_NEAR(half.x_at_second[1], 3.004341, 2e-6);
@@ -217,7 +218,7 @@ TEST(Drumwright, PendulumPinDriftShrinksAsHSquared) {
     s.system.drumwright.h = h;
     drift.push_back(run(s, Integrator::drumwright).stats.max_pin_drift);
   }
-  EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // the digest's reproduction, same bob
+  EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // an independent reproduction, same bob
   EXPECT_NEAR(drift[0] / drift[1], 100.0, 2.0);
   EXPECT_NEAR(drift[1] / drift[2], 100.0, 2.0);
 }
@@ -244,7 +245,7 @@ TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
   // The QP on one point contact: it sticks at mu = 0.375 with the paper's zeta = 1/h ...
   EXPECT_LT(travelled(run(block_on_ramp(0.375), Integrator::drumwright)), 1e-6);
   // ... but sliding, zeta = 1/h lets the contact buy a wider cone with normal force (the friction
-  // damper's excess is ~B_t |v_t|), and the block leaves the ramp (digest §5.3's zeta caveat).
+  // damper's excess is ~B_t |v_t|), and the block leaves the ramp (zeta = 1/h, Drumwright §6.2).
   Scene paper = block_on_ramp(0.125);
   const SteppedRun lifted = run(paper, Integrator::drumwright);
   EXPECT_GT(lifted.q.back()(2) - lifted.q.front()(2), 0.5);

@@ -2,9 +2,8 @@
 // Halm and Posa §5.4.1) and against its invariants on random contact spaces.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include <cmath>
+#include <random>
 
 #include "impact/anitescu_potra.hpp"
 #include "tests/impact/contact_spaces.hpp"
@@ -37,7 +36,7 @@ TEST(AnitescuPotra, RockingBlockComesToRest) {
   EXPECT_LT(r.kinetic_energy_plus, 1e-24);
   EXPECT_LT(r.lcp_residual, 1e-12);
   EXPECT_EQ(r.lcp_solves, 1);
-  // Digest §9: the simultaneous LCP has this single outcome.
+  // The simultaneous LCP has this single outcome (Halm and Posa §5.4.1: rest).
   EXPECT_EQ(anitescu_potra_all_solutions(rocking_block(), v_minus).size(), 1u);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Contact spaces of the papers' examples, built by hand from the digests' Jacobians.
+// Contact spaces of the papers' examples, built by hand from their geometry (Halm and Posa §5.4.1,
+// Seghete and Murphey §III Example 1).
 #include <cmath>
 
 #include "impact/impact_law.hpp"

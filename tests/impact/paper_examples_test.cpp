@@ -1,8 +1,7 @@
-// Halm and Posa's and Seghete and Murphey's examples, from the shipped scenes, against the numbers
-// in the digests (§6 and §9 of halm-posa-set-valued-impacts.md; §2.4 of seghete-murphey).
+// Halm and Posa's (§4.3, §5.4) and Seghete and Murphey's (§III Example 1, §VII-A) examples, from the
+// shipped scenes, against the papers' numbers and those of an independent re-implementation of the
+// papers (numpy, its own Lemke and brute-force LCP enumeration), which the papers do not print.
 #include <gtest/gtest.h>
-
-#include <random>
 
 #include <cmath>
 #include <numbers>
@@ -67,7 +66,7 @@ TEST(PaperExamples, CompassGaitHasThreeAnitescuPotraSolutions) {
 }
 
 // With a random choice among each step LCP's solutions, the Routh sampler reaches all three classes
-// of B (Lemke alone under-samples the sliding branch, digest §8 item 6).
+// of B (Lemke alone under-samples the sliding branch: Halm and Posa §5.3, Assumption 6).
 TEST(PaperExamples, CompassGaitRouthWithRandomSolutionsReachesAllThreeClasses) {
   const PaperImpact p = load("compass_gait");
   RouthSettings s = p.scene.laws.routh;
@@ -92,7 +91,7 @@ TEST(PaperExamples, CompassGaitRouthWithRandomSolutionsReachesAllThreeClasses) {
 }
 
 // Box and wall (§6.3): rest simultaneously; B then A leaves A sliding at 0.3058 and B leaving the
-// wall at 0.1056 (and moving up it at 0.0725: the digest's wall tangent points the other way).
+// wall at 0.1056 (and moving up it at 0.0725: the re-implementation's wall tangent points the other way).
 TEST(PaperExamples, BoxAndWall) {
   const PaperImpact p = load("box_wall");
   const Eigen::VectorXd& v0 = p.impact.v_minus;
@@ -213,15 +212,15 @@ TEST(PaperExamples, DiskStack) {
     EXPECT_LE(r.kinetic_energy_plus, 0.042 + 1e-3);
     EXPECT_LT(r.lcp_residual, 1e-9);
   }
-  // The paper says the top disk always keeps a bottom one; the digest's re-implementation saw it
+  // The paper says the top disk always keeps a bottom one; the independent re-implementation saw it
   // in > 99.8 % of samples, and here a few in a thousand leave both (4 of these 1500).
   EXPECT_LE(top_alone, samples / 200);
-  EXPECT_GT(floor_lift, samples / 50);   // a bottom disk can lift off the floor (digest: ~9 %)
-  EXPECT_GT(rest, samples / 20);         // the whole stack at rest (digest: ~13 %)
+  EXPECT_GT(floor_lift, samples / 50);   // a bottom disk can lift off the floor (re-implementation: ~9 %)
+  EXPECT_GT(rest, samples / 20);         // the whole stack at rest (re-implementation: ~13 %)
   EXPECT_LT(rest, samples / 4);
 }
 
-// Billiard break (Seghete and Murphey §VII-A; digest §6.2 regression values, equal balls, V = 1).
+// Billiard break (Seghete and Murphey §VII-A; the re-implementation's values, equal balls, V = 1).
 // At theta = 90 degrees the normals are orthogonal: every order gives the same outcome.
 TEST(PaperExamples, BilliardBreakAtNinetyDegreesIsUnique) {
   const PaperImpact p = load("billiards_break");

@@ -24,11 +24,11 @@ TEST(Propagative, NewtonsCradle) {
   ASSERT_TRUE(r.ok);
   EXPECT_LT((r.v_plus - Eigen::Vector3d(0, 0, v)).norm(), 1e-12);
   EXPECT_NEAR(r.kinetic_energy_plus, r.kinetic_energy_minus, 1e-12 * r.kinetic_energy_minus);
-  EXPECT_EQ(r.ordering, (std::vector<int>{0, 1}));  // two reflections, not three (digest §2.4)
+  EXPECT_EQ(r.ordering, (std::vector<int>{0, 1}));  // two reflections, not three (Seghete and Murphey §III, Example 1)
 }
 
 // An equal-mass chain's reflections generate the symmetric group: every ordering sorts the
-// velocities ascending, left to right (digest §4, extension).
+// velocities ascending, left to right (an extension of Seghete and Murphey's §V).
 TEST(Propagative, EqualBallChainSortsTheVelocities) {
   Rng rng(2);
   std::normal_distribution<double> g;

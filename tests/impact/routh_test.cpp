@@ -1,9 +1,8 @@
-// The Routh sampler against Halm and Posa's rocking block (digest §6.1, §9) and its invariants.
+// The Routh sampler against Halm and Posa's rocking block (§5.4.1) and its invariants.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include <cstdint>
+#include <random>
 
 #include "impact/routh.hpp"
 #include "tests/impact/contact_spaces.hpp"
@@ -51,7 +50,8 @@ TEST(Routh, RockingBlockSamplesFallIntoThreeClasses) {
   EXPECT_GT(b_lifts, samples / 10);
   EXPECT_LE(fastest, 0.0930 + 1e-4);
   EXPECT_GT(fastest, 0.08);
-  // Digest §9: about 2.5 LCP solves per sample (2.46 with Lemke, 2.67 in the paper).
+  // About 2.5 LCP solves per sample (2.46 with Lemke in an independent re-implementation; the
+  // paper's Table 3 says 2.67).
   EXPECT_GT(solves / samples, 2.0);
   EXPECT_LT(solves / samples, 3.0);
 }
@@ -76,7 +76,7 @@ TEST(Routh, EveryStepDissipates) {
   }
 }
 
-// Homogeneity (digest §8 item 9): scaling the pre-impact velocity and h by k scales the sample by k.
+// Homogeneity (the step LCP is linear in v and lambda_max): scaling the pre-impact velocity and h by k scales the sample by k.
 TEST(Routh, SamplesScaleWithTheImpact) {
   Rng rng(3);
   std::uniform_real_distribution<double> u(0.01, 1.0);

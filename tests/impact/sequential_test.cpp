@@ -1,7 +1,5 @@
-// Sequential impacts on the rocking block (digest §6.1, §9): one corner lifts at 0.0930 m/s.
+// Sequential impacts on the rocking block (Halm and Posa §5.4.1, Fig. 9): one corner lifts at 0.0930 m/s.
 #include <gtest/gtest.h>
-
-#include <random>
 
 #include "impact/sequential.hpp"
 #include "tests/impact/contact_spaces.hpp"

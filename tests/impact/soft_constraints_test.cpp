@@ -1,9 +1,7 @@
-// Drumwright's per-step problems against the digest's closed forms: the exact LCP is the implicit
-// max() law, the minimum-norm QP differs from it once rows are coupled (digest §4.2), friction
+// Drumwright's per-step problems against closed forms: the exact LCP is the implicit max() law, the
+// minimum-norm QP ((83)-(85)) differs from it once rows are coupled, friction
 // sticks at the damper's force inside the cone and saturates on it, bilateral rows are one solve.
 #include <gtest/gtest.h>
-
-#include <random>
 
 #include <cmath>
 
@@ -23,7 +21,7 @@ SoftConstraintProblem normals(const Eigen::Matrix2d& S, const Eigen::Vector2d& r
 }
 
 TEST(SoftConstraints, CoupledNormalsLcpIsTheMaxLawAndTheQpIsNot) {
-  // Digest §4.2, counterexample 1: W = I, S = [1 .8; .8 1], r = (1, -0.5).
+  // Counterexample 1: W = I, S = [1 .8; .8 1], r = (1, -0.5).
   Eigen::Matrix2d S;
   S << 1, 0.8, 0.8, 1;
   const SoftConstraintProblem p = normals(S, Eigen::Vector2d(1, -0.5));
@@ -38,7 +36,7 @@ TEST(SoftConstraints, CoupledNormalsLcpIsTheMaxLawAndTheQpIsNot) {
   o.problem = SoftProblem::min_norm_qp;
   const SoftSolution qp = solve_soft_constraints(p, o);
   ASSERT_TRUE(qp.ok) << qp.diagnostic;
-  EXPECT_NEAR(qp.lambda(0), 2 / 4.64, 1e-9);  // the digest's (0.431, 0.172)
+  EXPECT_NEAR(qp.lambda(0), 2 / 4.64, 1e-9);  // (0.431, 0.172)
   EXPECT_NEAR(qp.lambda(1), 0.8 / 4.64, 1e-9);
 }
 
@@ -52,7 +50,7 @@ TEST(SoftConstraints, SecondCounterexample) {
   EXPECT_NEAR(lcp.lambda(1), 0.094, 1e-3);
   o.problem = SoftProblem::min_norm_qp;
   const SoftSolution qp = solve_soft_constraints(p, o);
-  // The digest prints (0.417, 0.185); the minimum-norm point is the projection of 0 onto the
+  // An earlier reproduction printed (0.417, 0.185); the minimum-norm point is the projection of 0 onto the
   // first row's half-plane, a1 / |a1|^2 with a1 = (2, 0.9), which meets the second row.
   EXPECT_NEAR(qp.lambda(0), 2 / 4.81, 1e-9);
   EXPECT_NEAR(qp.lambda(1), 0.9 / 4.81, 1e-9);
