@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/contact_forces.hpp"
+#include "core/state.hpp"
 
 namespace impactsim {
 

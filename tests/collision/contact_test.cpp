@@ -1,12 +1,11 @@
-// Exact signed distances against closed forms and FCL; contact Jacobians against finite
-// differences of phi (J_n = dphi/dq Gamma), which also pins down the sign conventions.
+// Exact point-to-shape signed distances against closed forms, and their gradients against finite
+// differences.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "collision/contact.hpp"
-#include "collision/fcl_distance.hpp"
 #include "tests/test_models.hpp"
 
 namespace impactsim {
@@ -74,47 +73,6 @@ TEST(PointToShape, GradientIsTheDerivativeOfTheDistance) {
       EXPECT_LT((fd - d.gradient).norm(), 1e-5) << shape_type_name(s.type) << " at " << x.transpose();
       EXPECT_NEAR(d.gradient.norm(), 1.0, 1e-12);
     }
-}
-
-// FCL agrees with the exact forms where it is reliable: separated convex primitives.
-TEST(FclDistance, AgreesWithClosedFormsWhenSeparated) {
-  Pose a, b;
-  b.p = Vec3(3, 0, 0);
-  FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
-  ASSERT_TRUE(d.ok) << d.error;
-  EXPECT_NEAR(d.distance, 1.5, 1e-6);
-  b.p = Vec3(0, 0, 4);
-  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, sphere(1), b);
-  ASSERT_TRUE(d.ok) << d.error;
-  EXPECT_NEAR(d.distance, 2.0, 1e-6);
-  EXPECT_NEAR(d.distance, point_to_shape(box(Vec3(2, 2, 2)), b.p).distance - 1.0, 1e-6);
-  b.p = Vec3(2.5, 0.3, 0.1);
-  b.R = Eigen::AngleAxisd(0.3, Vec3::UnitZ()).toRotationMatrix();
-  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, box(Vec3(1, 1, 1)), b);
-  ASSERT_TRUE(d.ok) << d.error;
-  // The rotated box's nearest corner to the face x = 1.
-  double nearest = 1e9;
-  for (int k = 0; k < 8; ++k) {
-    const Vec3 corner = b.p + b.R * Vec3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, k & 4 ? 0.5 : -0.5);
-    nearest = std::min(nearest, corner.x() - 1.0);
-  }
-  EXPECT_NEAR(d.distance, nearest, 1e-6);
-}
-
-TEST(FclDistance, PenetratingSpheresGiveTheDepth) {
-  Pose a, b;
-  b.p = Vec3(1.2, 0, 0);
-  const FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
-  ASSERT_TRUE(d.ok) << d.error;
-  EXPECT_NEAR(d.distance, -0.3, 1e-4);
-}
-
-TEST(FclDistance, HalfspacesAreRefusedWithAReason) {
-  Shape h;
-  h.type = ShapeType::halfspace;
-  const FclDistance d = fcl_signed_distance(sphere(1), Pose{}, h, Pose{});
-  EXPECT_FALSE(d.ok);
-  EXPECT_NE(d.error.find("halfspace"), std::string::npos);
 }
 
 }  // namespace

@@ -5,51 +5,12 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/drumwright.hpp"
-#include "core/hybrid.hpp"
-#include "core/time_stepping.hpp"
-#include "impact/laws.hpp"
-#include "scenes/scene.hpp"
+#include "tests/core/stepping.hpp"
 
 namespace impactsim {
 namespace {
 
-struct SteppedRun {
-  std::vector<double> t;
-  std::vector<Eigen::VectorXd> q, v;
-  std::vector<Event> events;
-  RunStats stats;
-};
-
-RunCallbacks collect(SteppedRun& r) {
-  RunCallbacks cb;
-  cb.sample = [&](const Sample& s) {
-    r.t.push_back(s.t);
-    r.q.push_back(s.q);
-    r.v.push_back(s.v);
-  };
-  cb.event = [&](const Event& e) { r.events.push_back(e); };
-  return cb;
-}
-
-SteppedRun run(const Scene& scene, Integrator integrator, const StepSink& steps = {}, const ExternalForce& force = {}) {
-  SteppedRun r;
-  const RunCallbacks cb = collect(r);
-  if (integrator == Integrator::time_stepping) {
-    r.stats = simulate_time_stepping(scene.system, scene.initial, cb, steps, force);
-  } else if (integrator == Integrator::drumwright) {
-    r.stats = simulate_drumwright(scene.system, scene.initial, cb, steps, force);
-  } else {
-    const auto law = make_law(scene.law, scene.laws);
-    Rng rng(scene.seed);
-    simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
-  }
-  return r;
-}
-
-Scene shipped(const std::string& name) {
-  return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
-}
+using namespace impactsim::testing;
 
 // A planar point mass on a table (contact at its centre, so friction exerts no torque).
 Scene block_on_table(double mu, double x0) {
@@ -182,17 +143,6 @@ TEST(TimeStepping, RestingBlockStaysAtRest) {
   }
 }
 
-// d(t) = 1/2 g (sin a - mu cos a) t^2 while sliding, 0 when mu >= tan a.
-double slide_distance(double mu, double t) {
-  const double a = 15 * std::numbers::pi / 180;
-  return std::max(0.0, 0.5 * 9.81 * (std::sin(a) - mu * std::cos(a)) * t * t);
-}
-
-double travelled(const SteppedRun& r) {
-  const Eigen::Vector3d d(r.q.back()(0) - r.q.front()(0), r.q.back()(1) - r.q.front()(1), r.q.back()(2) - r.q.front()(2));
-  return d.norm();
-}
-
 TEST(TimeStepping, BoxOnInclineWithinOrderH) {
   for (const char* name : {"box_on_incline_mu0", "box_on_incline_mu0125", "box_on_incline_mu025", "box_on_incline_mu0375"}) {
     Scene s = shipped(name);
@@ -208,52 +158,6 @@ TEST(TimeStepping, BoxOnInclineWithinOrderH) {
       const SteppedRun dw = run(s, Integrator::drumwright);
       EXPECT_NEAR(travelled(dw), d, 2 * 9.81 * h) << name << " drumwright h " << h;
     }
-  }
-}
-
-TEST(Drumwright, PendulumPinDriftShrinksAsHSquared) {
-  Scene s = shipped("drumwright_pendulum");
-  std::vector<double> drift;
-  for (double h : {1e-2, 1e-3, 1e-4}) {
-    s.system.drumwright.h = h;
-    drift.push_back(run(s, Integrator::drumwright).stats.max_pin_drift);
-  }
-  EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // an independent reproduction, same bob
-  EXPECT_NEAR(drift[0] / drift[1], 100.0, 2.0);
-  EXPECT_NEAR(drift[1] / drift[2], 100.0, 2.0);
-}
-
-// A point contact (a block of huge inertia on one foot) on a 15 degree ramp.
-Scene block_on_ramp(double mu) {
-  return load_scene_text(R"(
-world:
-  gravity: [0, 0, -9.81]
-  shapes: [{name: slope, type: halfspace, normal: [-0.25881904510252074, 0, 0.96592582628906831]}]
-bodies:
-  - {name: b, joint: {type: free}, mass: 1, inertia: [1e9, 1e9, 1e9]}
-contacts:
-  - {name: foot, body: b, point: [0, 0, 0], with: slope, mu: )" + std::to_string(mu) + R"(}
-simulation: {t_end: 1.0, integrator: drumwright, drumwright: {problem: min-norm-qp, cone: circular}}
-)", "block_on_ramp.yaml");
-}
-
-TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
-  // Drumwright §6.4's four behaviours, exact LCP, polyhedral cone: above.  Here the box's corners
-  // and the paper's minimum-norm QP on the true cone.
-  const SteppedRun lcp = run(shipped("box_on_incline_mu0375"), Integrator::drumwright);
-  EXPECT_LT(travelled(lcp), 1e-6);
-  // The QP on one point contact: it sticks at mu = 0.375 with the paper's zeta = 1/h ...
-  EXPECT_LT(travelled(run(block_on_ramp(0.375), Integrator::drumwright)), 1e-6);
-  // ... but sliding, zeta = 1/h lets the contact buy a wider cone with normal force (the friction
-  // damper's excess is ~B_t |v_t|), and the block leaves the ramp (zeta = 1/h, Drumwright §6.2).
-  Scene paper = block_on_ramp(0.125);
-  const SteppedRun lifted = run(paper, Integrator::drumwright);
-  EXPECT_GT(lifted.q.back()(2) - lifted.q.front()(2), 0.5);
-  // zeta = (h B_t)^2 weighs |lambda_n|^2 like the damper's excess and gives the slide.
-  for (double mu : {0.125, 0.25}) {
-    Scene s = block_on_ramp(mu);
-    s.system.drumwright.zeta = std::pow(s.system.drumwright.h * s.system.drumwright.tangent_damping(), 2);
-    EXPECT_NEAR(travelled(run(s, Integrator::drumwright)), slide_distance(mu, 1.0), 0.1 * slide_distance(mu, 1.0)) << mu;
   }
 }
 

@@ -5,7 +5,6 @@
 
 #include <cmath>
 
-#include "impact/conic_qp.hpp"
 #include "impact/soft_constraints.hpp"
 
 namespace impactsim {
@@ -97,21 +96,6 @@ TEST(SoftConstraints, BilateralRowsAreOneLinearSolve) {
   // (I + W S) lambda = r.
   const Eigen::Vector2d residual = s.lambda + p.W.asDiagonal() * (p.S * s.lambda) - p.r;
   EXPECT_LT(residual.cwiseAbs().maxCoeff(), 1e-12);
-}
-
-TEST(ConicQp, ProjectsOntoTheCone) {
-  // Closest point of the circular cone |(x1, x2)| <= x0 to (0, 2, 0): (1, 1, 0).
-  ConicQp p;
-  p.P = Eigen::Matrix3d::Identity();
-  p.c = -Eigen::Vector3d(0, 2, 0);
-  p.A.resize(0, 3);
-  p.cones.push_back({0, 1.0, {1, 2}});
-  const ConicQpResult r = solve_conic_qp(p, Eigen::Vector3d(1, 0, 0), 1e-12);
-  ASSERT_TRUE(r.ok) << r.diagnostic;
-  EXPECT_NEAR(r.x(0), 1.0, 1e-6);
-  EXPECT_NEAR(r.x(1), 1.0, 1e-6);
-  EXPECT_NEAR(r.x(2), 0.0, 1e-9);
-  EXPECT_FALSE(solve_conic_qp(p, Eigen::Vector3d(0, 2, 0), 1e-12).ok);  // not strictly feasible
 }
 
 }  // namespace

@@ -151,68 +151,6 @@ TEST(SceneLoader, RockingBlockContactsAreTheNamedCorners) {
   EXPECT_EQ(s.laws.routh.max_steps, 10);
 }
 
-TEST(SceneLoader, ShapeContactsExpandToFeaturesWithMaterials) {
-  const Scene s = load_scene_text(R"(
-world:
-  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
-bodies:
-  - name: crate
-    joint: {type: free}
-    density: 100
-    shapes: [{name: crate_shape, type: box, size: [2, 4, 6], position: [0, 0, 1]}]
-  - name: pill
-    joint: {type: free}
-    density: 100
-    shapes: [{name: pill_shape, type: capsule, radius: 0.1, length: 1}]
-materials:
-  mu: 0.3
-  e: 0.1
-  pairs:
-    - {bodies: [world, pill], mu: 0.9}
-contacts:
-  - {name: c, shape: crate_shape, with: ground}
-  - {name: p, shape: pill_shape, with: ground, e: 0.5}
-simulation:
-  t_end: 1
-  seed: 42
-  contact: {v_zeno: 0.01, friction_directions: 16}
-)", "crate.yaml");
-  ASSERT_EQ(s.system.contacts.contacts().size(), 10u);
-  EXPECT_EQ(s.system.contacts.contact(0).name, "c.-x-y-z");
-  EXPECT_EQ(s.system.contacts.contact(0).point, Vec3(-1, -2, -2));  // the shape sits 1 m up in the body frame
-  EXPECT_EQ(s.system.contacts.contact(7).name, "c.+x+y+z");
-  EXPECT_DOUBLE_EQ(s.system.contacts.contact(0).mu, 0.3);
-  EXPECT_DOUBLE_EQ(s.system.contacts.contact(0).e, 0.1);
-  EXPECT_EQ(s.system.contacts.contact(8).name, "p.0");
-  EXPECT_EQ(s.system.contacts.contact(8).point, Vec3(0, 0, -0.5));
-  EXPECT_DOUBLE_EQ(s.system.contacts.contact(8).radius, 0.1);
-  EXPECT_DOUBLE_EQ(s.system.contacts.contact(9).mu, 0.9);  // the pair's friction
-  EXPECT_DOUBLE_EQ(s.system.contacts.contact(9).e, 0.5);   // the contact's own restitution
-  EXPECT_EQ(s.seed, 42u);
-  EXPECT_DOUBLE_EQ(s.system.contact.v_zeno, 0.01);
-  EXPECT_EQ(s.system.contact.friction_directions, 16);
-}
-
-TEST(SceneLoader, RandomizeDrawsReplaceInitialValues) {
-  const Scene s = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block_random_tilt.yaml");
-  ASSERT_EQ(s.randomize.size(), 1u);
-  const RandomCoordinate& r = s.randomize[0];
-  EXPECT_EQ(r.name, "block.theta");
-  EXPECT_FALSE(r.velocity);
-  EXPECT_EQ(r.index, 2);
-  EXPECT_NEAR(r.a, -0.5 * std::numbers::pi / 180, 1e-15);
-  EXPECT_NEAR(r.b, 0.5 * std::numbers::pi / 180, 1e-15);
-  Rng a(3), b(3);
-  std::vector<double> da, db;
-  const State x = draw_initial_state(s.initial, s.randomize, a, da);
-  const State y = draw_initial_state(s.initial, s.randomize, b, db);
-  EXPECT_EQ(x.q, y.q);  // from the seed alone
-  ASSERT_EQ(da.size(), 1u);
-  EXPECT_EQ(x.q[2], da[0]);
-  EXPECT_LE(std::abs(da[0]), r.b);
-  EXPECT_EQ(x.q[1], s.initial.q[1]);  // the rest stays
-}
-
 TEST(SceneLoader, ErrorsInTextNameTheStandInFileName) {
   try {
     load_scene_text("bodies: []\nsimulation: {t_end: 1}\n", "inline.yaml");

@@ -1,10 +1,13 @@
-// Whole smooth simulations against conservation laws and closed forms.
+// The library's entry point: whole smooth simulations against conservation laws and closed forms,
+// simulate() running a system under each integrator, and what a system says of itself.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/dynamics.hpp"
 #include "core/system.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
 #include "tests/test_models.hpp"
 
 namespace impactsim {
@@ -150,6 +153,48 @@ TEST(Simulate, StepLimitRaisesAfterDeliveringEarlierSamples) {
     EXPECT_GE(e.time(), last_t);
     EXPECT_NE(std::string(e.what()).find("more than 20 steps"), std::string::npos);
   }
+}
+
+TEST(System, SimulateRunsTheSystemsIntegrator) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_incline_mu025.yaml");
+  System& sys = scene.system;
+  const auto law = make_law("anitescu-potra");
+  long rows = 0;
+  RunCallbacks cb;
+  cb.sample = [&](const Sample&) { ++rows; };
+  Rng rng(0);
+  const RunStats event = simulate(sys, *law, scene.initial, rng, cb);
+  EXPECT_GT(event.evaluations, 0);
+  EXPECT_EQ(event.solves, 0);
+  EXPECT_EQ(event.samples, rows);
+  sys.integrator = Integrator::time_stepping;
+  sys.time_stepping.h = 0.01;
+  const RunStats stepped = simulate(sys, *law, scene.initial, rng, cb);
+  // The box lands corner by corner: each collision ends its step early and costs one more LCP.
+  EXPECT_GT(stepped.impacts, 0);
+  EXPECT_EQ(stepped.steps, 100 + stepped.impacts);
+  EXPECT_EQ(stepped.solves, stepped.steps + stepped.impacts);
+  EXPECT_EQ(stepped.evaluations, 0);
+  sys.integrator = Integrator::drumwright;
+  EXPECT_EQ(simulate(sys, *law, scene.initial, rng, cb).steps, 100);  // drumwright.h = 0.01 by default: no events
+  EXPECT_EQ(describe_integrator(sys), "drumwright (lcp, polyhedral cone, h = 0.01 s)");
+  sys.integrator = Integrator::time_stepping;
+  sys.time_stepping.alpha = 0.5;
+  EXPECT_EQ(describe_integrator(sys), "time-stepping (trapezoidal, h = 0.01 s)");
+  sys.integrator = Integrator::event_driven;
+  EXPECT_EQ(describe_integrator(sys), "event-driven");
+  EXPECT_EQ(integrator_name(Integrator::time_stepping), "time-stepping");
+}
+
+TEST(System, ClosedContactsAreTouchingAndStill) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  Eigen::VectorXd q = scene.initial.q, v = Eigen::VectorXd::Zero(3);
+  q(1) = 1.0;  // flat on the ground
+  EXPECT_EQ(closed_contacts(scene.system, q, v), (std::vector<bool>{true, true}));
+  v(2) = 0.3;  // pivoting about the centre: one corner rises, the other sinks
+  EXPECT_EQ(closed_contacts(scene.system, q, v), (std::vector<bool>{false, false}));
+  q(1) = 1.01;  // lifted 1 cm
+  EXPECT_EQ(closed_contacts(scene.system, q, Eigen::VectorXd::Zero(3)), (std::vector<bool>{false, false}));
 }
 
 }  // namespace

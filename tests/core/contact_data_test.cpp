@@ -1,5 +1,6 @@
-// Contact Jacobians assembled by core from collision's frames, against finite differences of phi
-// (J_n = dphi/dq Gamma), which also pins down the sign conventions.
+// The contact stage: Jacobians assembled from collision's frames against finite differences of phi
+// (J_n = dphi/dq Gamma, which also pins down the sign conventions) and Jdot v against differences of
+// J v; body dynamics as the dynamics functions give them; the impact-law input it hands on.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -144,6 +145,57 @@ TEST(ContactModel, BallAboveGroundHasPositivePhiAndUpwardNormal) {
   v.setZero();
   v[3] = 1;  // spinning about x: the bottom point moves along +y... at radius 0.1
   EXPECT_NEAR((J.row(2) * v)(0), 0.1, 1e-15);
+}
+
+TEST(ContactData, StagesAgreeWithTheFunctionsTheyWrap) {
+  std::mt19937 rng(11);
+  const Model m = testing::chain_model(3, rng);
+  std::vector<Geometry> g(1);
+  g[0].name = "ground";
+  g[0].shape.type = ShapeType::halfspace;
+  std::vector<ContactDef> defs{{"a", 1, Vec3(0.1, 0, 0), 0.0, 0, 0.3, 0.2}, {"b", 2, Vec3(0, 0.2, 0), 0.05, 0, 0.6, 0.4}};
+  const ContactModel cm(g, defs, m.planar);
+  ContactData data(m, cm);
+  const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+  compute_contact_data(m, cm, q, v, {}, data);
+  // Body dynamics: M and C as the dynamics functions compute them, and M's factor.
+  Kinematics kin(m);
+  update_kinematics(m, q, kin);
+  update_velocities(m, q, v, kin);
+  std::vector<Mat6> composite;
+  std::vector<Vec6> acc, force;
+  Eigen::MatrixXd M(m.nv, m.nv);
+  Eigen::VectorXd C(m.nv);
+  mass_matrix(m, kin, composite, M);
+  bias_forces(m, kin, acc, force, C);
+  EXPECT_LT((data.body.M - M).norm(), 1e-14);
+  EXPECT_LT((data.body.C - C).norm(), 1e-14);
+  EXPECT_EQ(data.body.M_llt.info(), Eigen::Success);
+  // Frames are the contact model's.
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(data.frames[i].phi, cm.frame(kin.R, kin.p, i).phi);
+  EXPECT_LT((feature_point(cm, kin, 1) - point_position(kin, 2, Vec3(0, 0.2, 0))).norm(), 1e-15);
+  // The law's input: the chosen contacts' rows, friction, restitution and ids, in the order asked.
+  const ContactSpace space = contact_space(cm, 12, data.body.M, data.jac, {1, 0});
+  ASSERT_EQ(space.contacts(), 2);
+  EXPECT_EQ(space.J_n.row(0), data.jac.of(1).row(0));
+  EXPECT_EQ(space.J_t.middleRows(2, 2), data.jac.of(0).bottomRows(2));
+  EXPECT_EQ(space.mu, Eigen::Vector2d(0.6, 0.3));
+  EXPECT_EQ(space.e, Eigen::Vector2d(0.4, 0.2));
+  EXPECT_EQ(space.ids, (std::vector<int>{1, 0}));
+  EXPECT_EQ(space.friction_directions, 12);
+  EXPECT_EQ(space.tangent_dim, 2);
+}
+
+TEST(ContactData, OnlyTheJacobiansAskedForAreComputed) {
+  std::mt19937 rng(12);
+  const Model m = testing::chain_model(2, rng);
+  std::vector<Geometry> g(1);
+  g[0].shape.type = ShapeType::halfspace;
+  const ContactModel cm(g, {{"a", 0, Vec3(0.1, 0, 0), 0.0, 0}, {"b", 1, Vec3(0, 0.2, 0), 0.0, 0}}, m.planar);
+  ContactData data(m, cm);
+  compute_contact_data(m, cm, testing::random_q(m, rng), testing::random_v(m, rng), {false, true}, data);
+  EXPECT_EQ(data.jac.of(0).norm(), 0.0);   // left as it was (zero since construction)
+  EXPECT_GT(data.jac.of(1).norm(), 0.0);
 }
 
 }  // namespace

@@ -1,50 +1,24 @@
-// impactsim batch and merge: results independent of threads and slicing, resumable, replayable.
+// impactsim batch: results independent of threads, resumable, replayable, with the scene's outcome
+// columns and summary.json.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "tests/app/batch.hpp"
 
 namespace impactsim {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-fs::path fresh(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("impactsim_batch_" + std::to_string(getpid()) + "_" + name);
-  fs::remove_all(dir);
-  return dir;
-}
-
-int impactsim(const std::string& args) {
-  const int status = std::system((std::string(IMPACTSIM_BINARY) + " " + args + " > /dev/null 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-const std::string kScene = std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml";
-
-std::string batch(const fs::path& dir, const std::string& extra) {
-  EXPECT_EQ(impactsim("batch " + kScene + " --runs 40 --seed 5 -q -o " + dir.string() + " " + extra), 0) << extra;
-  return read_all(dir / "runs.csv");
-}
+using namespace impactsim::testing;
 
 TEST(Batch, SameRunsForAnyThreadCount) {
-  const std::string one = batch(fresh("k1"), "--threads 1");
-  const std::string two = batch(fresh("k2"), "--threads 2");
+  const std::string one = batch(fresh_path("k1"), "--threads 1");
+  const std::string two = batch(fresh_path("k2"), "--threads 2");
   EXPECT_EQ(one, two);
   EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 41);
   EXPECT_NE(one.find("run,seed,status,t_final,impacts,events,t_rest,final.block.x"), std::string::npos);
@@ -57,19 +31,8 @@ TEST(Batch, SameRunsForAnyThreadCount) {
   EXPECT_NE(a.substr(a.find(',', a.find(',') + 1)), b.substr(b.find(',', b.find(',') + 1)));
 }
 
-TEST(Batch, MergedSlicesEqualTheWholeBatch) {
-  const fs::path whole = fresh("whole"), s1 = fresh("s1"), s2 = fresh("s2"), merged = fresh("merged");
-  const std::string expected = batch(whole, "--threads 2");
-  batch(s2, "--first 25");  // slices in any order
-  batch(s1, "--first 0 --count 25");
-  ASSERT_EQ(impactsim("merge " + s2.string() + " " + s1.string() + " -o " + merged.string()), 0);
-  EXPECT_EQ(read_all(merged / "runs.csv"), expected);
-  EXPECT_EQ(read_all(merged / "summary.json"), read_all(whole / "summary.json"));
-  EXPECT_NE(impactsim("merge " + s1.string() + " " + s1.string() + " -o " + fresh("dup").string()), 0);  // a run twice
-}
-
 TEST(Batch, InterruptedBatchResumesToTheSameResult) {
-  const fs::path whole = fresh("uninterrupted"), cut = fresh("interrupted");
+  const fs::path whole = fresh_path("uninterrupted"), cut = fresh_path("interrupted");
   const std::string expected = batch(whole, "");
   batch(cut, "--count 13");  // stopped after 13 runs...
   {
@@ -83,9 +46,9 @@ TEST(Batch, InterruptedBatchResumesToTheSameResult) {
 
 // impactsim run --seed S --run i replays run i of the batch: the same final state.
 TEST(Batch, AnyRunReplaysOnItsOwn) {
-  const fs::path dir = fresh("replay"), one = fresh("one");
+  const fs::path dir = fresh_path("replay"), one = fresh_path("one");
   batch(dir, "");
-  ASSERT_EQ(impactsim("run " + kScene + " --seed 5 --run 17 -q -o " + one.string()), 0);
+  ASSERT_EQ(impactsim("run " + kScene + " --seed 5 --run 17 -q -o " + one.string()).code, 0);
   std::istringstream runs(read_all(dir / "runs.csv"));
   std::string header, line, row17;
   std::getline(runs, header);
@@ -107,21 +70,13 @@ TEST(Batch, AnyRunReplaysOnItsOwn) {
   for (size_t k = 0; k < 6; ++k) EXPECT_EQ(r[x + k], t[1 + k]) << k;
 }
 
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string c;
-  for (std::istringstream s(line); std::getline(s, c, ',');) cells.push_back(c);
-  if (!line.empty() && line.back() == ',') cells.push_back("");
-  return cells;
-}
-
 // The scene's outcome columns agree with the fixed ones they restate, and every run rests.
 TEST(Batch, SceneOutcomeColumns) {
-  const fs::path dir = fresh("outcomes");
+  const fs::path dir = fresh_path("outcomes");
   std::istringstream runs(batch(dir, ""));
   std::string line;
   std::getline(runs, line);
-  const std::vector<std::string> header = cells_of(line);
+  const std::vector<std::string> header = split(line);
   auto col = [&](const std::string& name) {
     const size_t c = std::find(header.begin(), header.end(), name) - header.begin();
     EXPECT_LT(c, header.size()) << name;
@@ -132,7 +87,7 @@ TEST(Batch, SceneOutcomeColumns) {
   EXPECT_EQ(header.back(), "impacts_B");
   long rows = 0;
   while (std::getline(runs, line)) {
-    const std::vector<std::string> r = cells_of(line);
+    const std::vector<std::string> r = split(line);
     ASSERT_EQ(r.size(), header.size()) << line;
     ++rows;
     EXPECT_NEAR(std::stod(r[tilt]), std::stod(r[theta]) * 180 / M_PI, 1e-9);
@@ -156,7 +111,7 @@ TEST(Batch, SceneOutcomeColumns) {
 // --trajectories K: the first K runs also write their files, whose last row is the run's final state;
 // runs.csv is unchanged by it.
 TEST(Batch, TrajectoriesOfTheFirstRuns) {
-  const fs::path plain = fresh("plain"), with = fresh("with");
+  const fs::path plain = fresh_path("plain"), with = fresh_path("with");
   const std::string expected = batch(plain, "");
   EXPECT_EQ(batch(with, "--trajectories 3 --threads 2"), expected);
   EXPECT_TRUE(fs::exists(with / "runs" / "2" / "events.csv"));
@@ -164,13 +119,13 @@ TEST(Batch, TrajectoriesOfTheFirstRuns) {
   std::istringstream runs(expected);
   std::string line, row1;
   std::getline(runs, line);
-  const std::vector<std::string> header = cells_of(line);
+  const std::vector<std::string> header = split(line);
   while (std::getline(runs, line))
     if (line.rfind("1,", 0) == 0) row1 = line;
   std::istringstream trajectory(read_all(with / "runs" / "1" / "trajectory.csv"));
   std::string last;
   while (std::getline(trajectory, line)) last = line;
-  const std::vector<std::string> r = cells_of(row1), t = cells_of(last);
+  const std::vector<std::string> r = split(row1), t = split(last);
   const size_t x = std::find(header.begin(), header.end(), "final.block.x") - header.begin();
   ASSERT_GE(r.size(), x + 6);
   for (size_t k = 0; k < 6; ++k) EXPECT_EQ(r[x + k], t[1 + k]) << k;
@@ -182,9 +137,9 @@ TEST(Batch, TrajectoriesOfTheFirstRuns) {
 // Randomized initial conditions are drawn per run, recorded, and replayed by run --run.
 TEST(Batch, RandomTiltIsRecordedAndReplayed) {
   const std::string scene = std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block_random_tilt.yaml";
-  const fs::path dir = fresh("tilt"), one = fresh("tilt_one");
-  ASSERT_EQ(impactsim("batch " + scene + " --runs 12 --seed 8 -q -o " + dir.string()), 0);
-  ASSERT_EQ(impactsim("run " + scene + " --seed 8 --run 5 -q -o " + one.string()), 0);
+  const fs::path dir = fresh_path("tilt"), one = fresh_path("tilt_one");
+  ASSERT_EQ(impactsim("batch " + scene + " --runs 12 --seed 8 -q -o " + dir.string()).code, 0);
+  ASSERT_EQ(impactsim("run " + scene + " --seed 8 --run 5 -q -o " + one.string()).code, 0);
   std::istringstream runs(read_all(dir / "runs.csv"));
   std::string header, line, row5;
   std::getline(runs, header);

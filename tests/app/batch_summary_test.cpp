@@ -1,0 +1,78 @@
+// summary.json from runs.csv: streamed statistics of every numeric column (Welford), counts of
+// columns with few integer values, failures, closed fractions; partial rows left out.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "app/batch_summary.hpp"
+#include "tests/app/cli.hpp"
+
+namespace impactsim {
+namespace {
+
+using namespace impactsim::testing;
+
+TEST(BatchSummary, ColumnStatisticsMatchTheTwoPassFormulas) {
+  ColumnStats s;
+  const std::vector<double> x{3, 1, 4, 1, 5, 9, 2, 6};
+  double mean = 0, ss = 0;
+  for (double v : x) {
+    s.add(v);
+    mean += v / x.size();
+  }
+  for (double v : x) ss += (v - mean) * (v - mean);
+  EXPECT_EQ(s.n, 8);
+  EXPECT_NEAR(s.mean, mean, 1e-14);
+  EXPECT_NEAR(s.sd(), std::sqrt(ss / 7), 1e-14);
+  EXPECT_EQ(s.min, 1.0);
+  EXPECT_EQ(s.max, 9.0);
+  ASSERT_TRUE(s.countable);
+  EXPECT_EQ(s.counts.at(1), 2);
+  // A fraction, or a 33rd distinct value, ends the counting.
+  ColumnStats f;
+  f.add(0.5);
+  EXPECT_FALSE(f.countable);
+  ColumnStats many;
+  for (int k = 0; k < 33; ++k) many.add(k);
+  EXPECT_FALSE(many.countable);
+  EXPECT_TRUE(many.counts.empty());
+  EXPECT_EQ(ColumnStats().sd(), 0.0);
+}
+
+TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
+  const fs::path dir = fresh_dir("summary");
+  std::ofstream(dir / "runs.csv", std::ios::binary) << "run,seed,status,impacts,t_rest,final.kinetic_energy,A.closed\n"
+                                                       "0,11,ok,3,0.5,0.5,1\n"
+                                                       "1,12,failed,2,,1.5,0\n"
+                                                       "2,13,ok,4";  // partial: left out
+  write_summary(dir);
+  const nlohmann::json s = nlohmann::json::parse(read_all(dir / "summary.json"));
+  EXPECT_EQ(s.at("runs"), 2);
+  EXPECT_EQ(s.at("failed"), 1);
+  EXPECT_EQ(s.at("mean_impacts"), 2.5);
+  EXPECT_EQ(s.at("final_kinetic_energy").at("min"), 0.5);
+  EXPECT_EQ(s.at("final_kinetic_energy").at("max"), 1.5);
+  EXPECT_EQ(s.at("closed_fraction").at("A"), 0.5);
+  const nlohmann::json& columns = s.at("columns");
+  EXPECT_FALSE(columns.contains("run"));
+  EXPECT_FALSE(columns.contains("seed"));
+  EXPECT_FALSE(columns.contains("status"));
+  EXPECT_EQ(columns.at("t_rest").at("n"), 1);  // the empty cell is no value
+  EXPECT_EQ(columns.at("impacts").at("counts"), (nlohmann::json{{"2", 1}, {"3", 1}}));
+  EXPECT_FALSE(columns.at("final.kinetic_energy").contains("counts"));
+  // The keys keep their order.
+  const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(read_all(dir / "summary.json"));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : ordered.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"runs", "failed", "mean_impacts", "final_kinetic_energy", "closed_fraction",
+                                            "columns"}));
+}
+
+TEST(BatchSummary, AnUnwritableDirectoryThrowsNamingTheFile) {
+  EXPECT_THROW(write_summary("/proc/impactsim-no-such-dir"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace impactsim

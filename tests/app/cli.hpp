@@ -1,0 +1,75 @@
+#pragma once
+// Running the impactsim executable from the app tests: its exit code and output, a fresh
+// directory per test (ctest runs tests in parallel processes), the shipped and the bad scenes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace impactsim::testing {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+inline std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// An empty directory of this test's own, named `name`.
+inline fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("impactsim_" + std::to_string(getpid()) + "_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The same, not created (for commands that must create it themselves).
+inline fs::path fresh_path(const std::string& name) {
+  const fs::path dir = fresh_dir(name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+// `impactsim ARGS`, its stdout and stderr captured.
+inline Result impactsim(const std::string& args) {
+  static int calls = 0;
+  const fs::path dir =
+      fresh_dir(std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_io" + std::to_string(calls++));
+  const std::string cmd = std::string(IMPACTSIM_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(dir / "out"), read_all(dir / "err")};
+}
+
+inline std::string scene(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name; }
+inline std::string bad(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/bad/" + name; }
+
+// The cells of a CSV line; a trailing empty cell is kept.
+inline std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  for (std::string cell; std::getline(s, cell, ',');) out.push_back(cell);
+  if (!line.empty() && line.back() == ',') out.push_back("");
+  return out;
+}
+
+// The lines of a text, without their newlines.
+inline std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream s(text);
+  for (std::string line; std::getline(s, line);) out.push_back(line);
+  return out;
+}
+
+}  // namespace impactsim::testing

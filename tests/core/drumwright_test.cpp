@@ -1,0 +1,73 @@
+// Drumwright's first-order solver: the pendulum's pin drift shrinks as h^2 (§4.4), the box on the
+// ramp sticks and slides as the paper's §6.4, and the minimum-norm QP's zeta = 1/h caveat.
+#include <gtest/gtest.h>
+
+#include "tests/core/stepping.hpp"
+
+namespace impactsim {
+namespace {
+
+using namespace impactsim::testing;
+
+TEST(Drumwright, PendulumPinDriftShrinksAsHSquared) {
+  Scene s = shipped("drumwright_pendulum");
+  std::vector<double> drift;
+  for (double h : {1e-2, 1e-3, 1e-4}) {
+    s.system.drumwright.h = h;
+    drift.push_back(run(s, Integrator::drumwright).stats.max_pin_drift);
+  }
+  EXPECT_NEAR(drift[0], 9.71e-4, 0.05e-4);  // an independent reproduction, same bob
+  EXPECT_NEAR(drift[0] / drift[1], 100.0, 2.0);
+  EXPECT_NEAR(drift[1] / drift[2], 100.0, 2.0);
+}
+
+// A point contact (a block of huge inertia on one foot) on a 15 degree ramp.
+Scene block_on_ramp(double mu) {
+  return load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: slope, type: halfspace, normal: [-0.25881904510252074, 0, 0.96592582628906831]}]
+bodies:
+  - {name: b, joint: {type: free}, mass: 1, inertia: [1e9, 1e9, 1e9]}
+contacts:
+  - {name: foot, body: b, point: [0, 0, 0], with: slope, mu: )" + std::to_string(mu) + R"(}
+simulation: {t_end: 1.0, integrator: drumwright, drumwright: {problem: min-norm-qp, cone: circular}}
+)", "block_on_ramp.yaml");
+}
+
+TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
+  // Drumwright §6.4's four behaviours, exact LCP, polyhedral cone: above.  Here the box's corners
+  // and the paper's minimum-norm QP on the true cone.
+  const SteppedRun lcp = run(shipped("box_on_incline_mu0375"), Integrator::drumwright);
+  EXPECT_LT(travelled(lcp), 1e-6);
+  // The QP on one point contact: it sticks at mu = 0.375 with the paper's zeta = 1/h ...
+  EXPECT_LT(travelled(run(block_on_ramp(0.375), Integrator::drumwright)), 1e-6);
+  // ... but sliding, zeta = 1/h lets the contact buy a wider cone with normal force (the friction
+  // damper's excess is ~B_t |v_t|), and the block leaves the ramp (zeta = 1/h, Drumwright §6.2).
+  Scene paper = block_on_ramp(0.125);
+  const SteppedRun lifted = run(paper, Integrator::drumwright);
+  EXPECT_GT(lifted.q.back()(2) - lifted.q.front()(2), 0.5);
+  // zeta = (h B_t)^2 weighs |lambda_n|^2 like the damper's excess and gives the slide.
+  for (double mu : {0.125, 0.25}) {
+    Scene s = block_on_ramp(mu);
+    s.system.drumwright.zeta = std::pow(s.system.drumwright.h * s.system.drumwright.tangent_damping(), 2);
+    EXPECT_NEAR(travelled(run(s, Integrator::drumwright)), slide_distance(mu, 1.0), 0.1 * slide_distance(mu, 1.0)) << mu;
+  }
+}
+
+TEST(Drumwright, StiffContactHoldsABlockWithinItsDeformation) {
+  // A block resting on a table: the spring K_n carries m g at a depth m g / K_n, and the block
+  // neither sinks further nor drifts.
+  Scene s = shipped("rocking_block");
+  s.initial.q(1) = 1.0;  // flat on the ground (its half-height is 1 m)
+  s.initial.v.setZero();
+  s.system.simulation.t_end = 0.5;
+  const SteppedRun r = run(s, Integrator::drumwright);
+  const double depth = 9.81 / (2 * s.system.drumwright.K_n);  // two corners share the weight
+  EXPECT_GE(r.stats.min_phi, -10 * depth - 1e-12);
+  EXPECT_LT(r.v.back().norm(), 1e-6);
+  EXPECT_GT(r.stats.solves, 0);
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,99 @@
+// What happens at an event, stage by stage: an impact by the law, the Zeno rule's projection, the
+// choice of modes afterwards, the rest test; every event handed to the log.
+#include <gtest/gtest.h>
+
+#include "core/event_handling.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+// The shipped bouncing ball (e = 0.9, mu = 0.5, radius 0.1), touching the ground with velocity v.
+struct Ball {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  const System& sys = scene.system;
+  ContactData data{sys.model, sys.contacts};
+  ModeForces forces;
+  ContactModes modes = ContactModes::all_open(1);
+  std::vector<Event> events;
+  EventLog log = [this](const Event& e) { events.push_back(e); };
+  Eigen::VectorXd q = scene.initial.q;
+  Ball() { q(2) = 0.1; }  // on the ground
+};
+
+TEST(EventHandling, AnImpactGoesToTheLaw) {
+  Ball b;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v(2) = -2.0;
+  compute_event_data(b.sys, b.modes, b.q, v, b.data);
+  Rng rng(0);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 0.3, b.modes, v, b.data, b.log);
+  EXPECT_NEAR(v(2), 0.9 * 2.0, 1e-9);  // Newton's restitution
+  ASSERT_EQ(b.events.size(), 1u);
+  const Event& e = b.events[0];
+  EXPECT_EQ(e.kind, EventKind::impact);
+  EXPECT_EQ(e.t, 0.3);
+  EXPECT_EQ(e.contacts, std::vector<int>{0});
+  EXPECT_EQ(e.law, "anitescu-potra");
+  const double m = b.scene.system.model.bodies[0].mass;
+  EXPECT_NEAR(e.impulse_n[0], m * 1.9 * 2.0, 1e-9);
+  EXPECT_NEAR(e.kinetic_after / e.kinetic_before, 0.81, 1e-9);
+}
+
+TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
+  Ball b;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v << 1e-4, 0, -5e-4, 0, 0, 0;  // slower than v_zeno = 1e-3 m/s, and sliding a little
+  compute_event_data(b.sys, b.modes, b.q, v, b.data);
+  Rng rng(0);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, v, b.data, b.log);
+  ASSERT_EQ(b.events.size(), 1u);
+  EXPECT_EQ(b.events[0].kind, EventKind::zeno);
+  EXPECT_EQ(b.events[0].law, "close");
+  const Eigen::MatrixXd& J = b.data.jac.J;
+  EXPECT_LT((J * v).norm(), 1e-15);  // closed: no normal or tangential velocity at the contact
+  EXPECT_LE(b.events[0].kinetic_after, b.events[0].kinetic_before);
+}
+
+TEST(EventHandling, ABallAtRestOnTheGroundSticksAndRests) {
+  Ball b;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  compute_event_data(b.sys, b.modes, b.q, v, b.data);
+  Rng rng(0);
+  choose_modes(b.sys, *make_law("anitescu-potra"), rng, 2.0, {}, v, b.modes, b.data, b.forces, b.log);
+  EXPECT_EQ(b.modes.mode[0], ContactMode::stick);
+  EXPECT_TRUE(b.events.empty());  // open -> stick is no event of its own
+  std::vector<bool> closed;
+  closed_flags(b.modes, closed);
+  EXPECT_TRUE(at_rest(b.sys, b.modes, closed, 2.0, b.q, v, b.data, b.forces));
+  const Event rest = rest_event(2.0, b.modes, v, b.data);
+  EXPECT_EQ(rest.kind, EventKind::rest);
+  EXPECT_EQ(rest.contacts, std::vector<int>{0});
+  EXPECT_EQ(rest.kinetic_before, 0.0);
+  // Moving, it is not at rest; nor without the rule.
+  v(0) = 0.1;
+  EXPECT_FALSE(at_rest(b.sys, b.modes, closed, 2.0, b.q, v, b.data, b.forces));
+  Scene off = b.scene;
+  off.system.contact.detect_rest = false;
+  EXPECT_FALSE(at_rest(off.system, b.modes, closed, 2.0, b.q, Eigen::VectorXd::Zero(6), b.data, b.forces));
+}
+
+TEST(EventHandling, ALoadedContactLiftsOffWhenItsGuardFired) {
+  // A sticking ball whose lift-off guard fired, now moving up: the contact opens, logged as liftoff.
+  Ball b;
+  b.modes.mode[0] = ContactMode::stick;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v(2) = 0.5;
+  compute_event_data(b.sys, b.modes, b.q, v, b.data);
+  Rng rng(0);
+  choose_modes(b.sys, *make_law("anitescu-potra"), rng, 0.7, {{0, GuardKind::liftoff}}, v, b.modes, b.data, b.forces,
+               b.log);
+  EXPECT_EQ(b.modes.mode[0], ContactMode::open);
+  ASSERT_EQ(b.events.size(), 1u);
+  EXPECT_EQ(b.events[0].kind, EventKind::liftoff);
+  EXPECT_EQ(b.events[0].t, 0.7);
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,35 @@
+// Event kinds, their names in events.csv, and which of them change the velocity.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/events.hpp"
+
+namespace impactsim {
+namespace {
+
+TEST(Events, KindsHaveTheirEventsCsvNames) {
+  const std::vector<std::pair<EventKind, std::string>> kinds{
+      {EventKind::impact, "impact"}, {EventKind::zeno, "zeno"},   {EventKind::iwc, "iwc"}, {EventKind::liftoff, "liftoff"},
+      {EventKind::stick, "stick"},   {EventKind::slip, "slip"},   {EventKind::rest, "rest"}};
+  for (const auto& [kind, name] : kinds) {
+    EXPECT_EQ(event_kind_name(kind), name);
+    std::ostringstream s;
+    s << kind;
+    EXPECT_EQ(s.str(), name);
+  }
+}
+
+TEST(Events, ImpactsAreTheKindsThatChangeTheVelocity) {
+  for (EventKind k : {EventKind::impact, EventKind::zeno, EventKind::iwc}) EXPECT_TRUE(is_impact(k)) << k;
+  for (EventKind k : {EventKind::liftoff, EventKind::stick, EventKind::slip, EventKind::rest}) EXPECT_FALSE(is_impact(k)) << k;
+}
+
+TEST(Events, TimesPrintWithTwelveSignificantDigits) {
+  EXPECT_EQ(format_time(0.1), "0.1");
+  EXPECT_EQ(format_time(1.0 / 3), "0.333333333333");
+  EXPECT_EQ(format_time(2.5e-13), "2.5e-13");
+}
+
+}  // namespace
+}  // namespace impactsim

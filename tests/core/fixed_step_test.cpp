@@ -1,0 +1,99 @@
+// What the fixed-step schemes share: rows interpolated at the output times a step passes, the step
+// loop's last step shortened to t_end, the statistics each finished step adds.
+#include <gtest/gtest.h>
+
+#include "core/fixed_step.hpp"
+
+namespace impactsim {
+namespace {
+
+System point_mass(double t_end, double output_interval) {
+  System s;
+  Body b;
+  b.name = "p";
+  b.joint.type = JointType::planar;
+  b.mass = 1;
+  b.inertia = Mat3::Identity();
+  s.model.bodies.push_back(b);
+  finalize_model(s.model);
+  s.simulation.t_end = t_end;
+  s.simulation.output_interval = output_interval;
+  return s;
+}
+
+TEST(FixedStep, RowsAreInterpolatedLinearlyInQWithTheStepsVelocity) {
+  const System s = point_mass(1.0, 0.1);
+  std::vector<double> t, x, vx;
+  const SampleSink sink = [&](const Sample& row) {
+    t.push_back(row.t);
+    x.push_back(row.q(0));
+    vx.push_back(row.v(0));
+  };
+  StepOutput out(s.model);
+  out.first(s.model, sink, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  out.step(s.model, s.simulation, sink, 0.0, Eigen::Vector3d::Zero(), 0.25, Eigen::Vector3d(1, 0, 0),
+           Eigen::Vector3d(4, 0, 0));
+  ASSERT_EQ(t, (std::vector<double>{0.0, 0.1, 0.2}));
+  EXPECT_NEAR(x[1], 0.4, 1e-15);
+  EXPECT_NEAR(x[2], 0.8, 1e-15);
+  EXPECT_EQ(vx[2], 4.0);
+  EXPECT_EQ(out.rows(), 3);
+}
+
+TEST(FixedStep, TheLoopEndsExactlyAtTEndAndCountsItsSteps) {
+  const System s = point_mass(1.0, 0.5);
+  std::vector<double> hs;
+  std::vector<double> rows;
+  RunCallbacks cb;
+  cb.sample = [&](const Sample& row) { rows.push_back(row.t); };
+  const StepSink steps;
+  const ExternalForce force;
+  const FixedStepIO io{cb, steps, force};
+  const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0, 0)};
+  const RunStats stats = run_fixed_steps(s, initial, 0.3, io, "test", [&](FixedStepRun& run, double h) {
+    hs.push_back(h);
+    Eigen::VectorXd q1 = run.q + h * run.v, v1 = 2 * run.v;  // the velocity doubles each step
+    const Eigen::VectorXd on_step = v1;
+    finish_step(s, io, run, run.t + h, q1, v1, on_step);
+  });
+  ASSERT_EQ(hs.size(), 4u);
+  EXPECT_NEAR(hs.back(), 0.1, 1e-12);
+  EXPECT_EQ(stats.steps, 4);
+  EXPECT_EQ(rows, (std::vector<double>{0.0, 0.5, 1.0}));
+  EXPECT_EQ(stats.samples, 3);
+  EXPECT_NEAR(stats.variation_v, 1 + 2 + 4 + 8, 1e-12);  // |v^{l+1} - v^l|_1: 1, 2, 4, 8
+  EXPECT_NEAR(stats.variation_weighted, 2 - 1 + 4 - 2 + 8 - 4 + 16 - 8, 1e-12);
+}
+
+TEST(FixedStep, ANonFiniteStateStopsTheRun) {
+  const System s = point_mass(1.0, 0.5);
+  const RunCallbacks cb;
+  const StepSink steps;
+  const ExternalForce force;
+  const FixedStepIO io{cb, steps, force};
+  const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+  try {
+    run_fixed_steps(s, initial, 0.1, io, "blowup", [&](FixedStepRun& run, double h) {
+      run.t += h;
+      run.v(0) = NAN;
+    });
+    FAIL();
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(std::string(e.what()), "blowup: the state is not finite");
+  }
+}
+
+TEST(FixedStep, TouchingPicksContactsAndRecordsTheDeepest) {
+  std::vector<ContactFrame> frames(3);
+  frames[0].phi = 0.2;
+  frames[1].phi = -1e-4;
+  frames[2].phi = 1e-7;
+  RunStats stats;
+  EXPECT_EQ(touching(frames, 0.0, stats), std::vector<int>{1});
+  EXPECT_EQ(touching(frames, 1e-6, stats), (std::vector<int>{1, 2}));
+  EXPECT_EQ(stats.min_phi, -1e-4);
+  EXPECT_EQ(contact_flags(3, {2, 0}), (std::vector<bool>{true, false, true}));
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,102 @@
+// The guards of a phase: which a mode arms, their floors, their values from the contact data, and
+// the explicit updates (arming, passing) and the penetration check.
+#include <gtest/gtest.h>
+
+#include "core/guards.hpp"
+
+namespace impactsim {
+namespace {
+
+// Three contacts of a planar unit mass on a table, the third gated behind the second.
+struct Rig {
+  Model model;
+  ContactModel contacts;
+  Rig() {
+    Body b;
+    b.name = "b";
+    b.joint.type = JointType::planar;
+    b.mass = 1;
+    b.inertia = Mat3::Identity();
+    model.bodies.push_back(b);
+    finalize_model(model);
+    std::vector<Geometry> g(1);
+    g[0].shape.type = ShapeType::halfspace;
+    g[0].shape.normal = Vec3::UnitY();
+    std::vector<ContactDef> defs{{"open", 0, Vec3(0, 0, 0), 0.0, 0, 0.5, 0.0},
+                                 {"stuck", 0, Vec3(1, 0, 0), 0.0, 0, 0.5, 0.0},
+                                 {"gated", 0, Vec3(-1, 0, 0), 0.0, 0, 0.5, 0.0, 1}};
+    contacts = ContactModel(g, defs, true);
+  }
+};
+
+TEST(Guards, EachModeHasItsGuardsAndImpactGuardsTheirFloors) {
+  const Rig r;
+  ContactModes modes = ContactModes::all_open(3);
+  modes.mode[1] = ContactMode::stick;
+  std::vector<Guard> guards;
+  phase_guards(r.contacts, modes, {0.3, 0.0, -1e-3}, 1e-6, guards);
+  ASSERT_EQ(guards.size(), 4u);
+  EXPECT_EQ(guards[0].kind, GuardKind::impact);
+  EXPECT_EQ(guards[0].floor, -kPhiMargin);  // above the surface: phi measured from just below 0
+  EXPECT_EQ(guards[1].kind, GuardKind::liftoff);
+  EXPECT_EQ(guards[2].kind, GuardKind::slip);
+  EXPECT_EQ(guards[3].contact, 2);
+  EXPECT_EQ(guards[3].floor, -kPhiMargin);  // a gated contact below the surface arms once clear
+  EXPECT_TRUE(guards[3].passing);
+  for (const Guard& g : guards) EXPECT_FALSE(g.armed);
+  modes.mode[1] = ContactMode::slide;
+  phase_guards(r.contacts, modes, {-2e-7, 0.0, 0.5}, 1e-6, guards);
+  EXPECT_EQ(guards[0].floor, -2e-7 - kPhiMargin);  // starting slightly in: from there
+  EXPECT_EQ(guards[2].kind, GuardKind::stick);
+  EXPECT_FALSE(guards[3].passing);
+}
+
+TEST(Guards, ValuesComeFromTheContactData) {
+  const Rig r;
+  ContactModes modes = ContactModes::all_open(3);
+  modes.mode[1] = ContactMode::slide;
+  modes.slip[1] = Eigen::Vector2d(-1, 0);
+  ContactData data(r.model, r.contacts);
+  const Eigen::Vector3d q(0.5, 0.2, 0), v(0.3, 0, 0);
+  std::vector<bool> need{true, true, true};
+  compute_contact_data(r.model, r.contacts, q, v, need, data);
+  ModeForces forces;
+  forces.lambda_n = Eigen::Vector3d(0, 4, 0);
+  forces.lambda_t = Eigen::MatrixXd::Zero(3, 1);
+  std::vector<Guard> guards;
+  phase_guards(r.contacts, modes, {0.2, 0.2, 0.2}, 1e-6, guards);
+  Eigen::VectorXd g;
+  evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
+  ASSERT_EQ(g.size(), 4);
+  EXPECT_NEAR(g(0), 0.2 + kPhiMargin, 1e-15);  // phi - floor
+  EXPECT_EQ(g(1), 4.0);                         // lambda_n
+  EXPECT_NEAR(g(2), -0.3, 1e-15);               // slip direction . tangential velocity: the slip reversed
+  // The gated contact (x = -0.5) is behind its leader (x = 1.5) along +x: inactive, then passing.
+  EXPECT_EQ(g(3), kGuardInactive);
+  note_passing(guards, g);
+  EXPECT_TRUE(guards[3].passing);
+  arm_guards(guards, g);
+  EXPECT_TRUE(guards[0].armed);
+  EXPECT_TRUE(guards[1].armed);
+  EXPECT_FALSE(guards[2].armed);  // negative
+  EXPECT_FALSE(guards[3].armed);  // inactive
+  EXPECT_EQ(guard_tolerance(guards[0], 1e-6), 1e-6);
+  EXPECT_EQ(guard_tolerance(guards[1], 1e-6), 0.0);
+}
+
+TEST(Guards, AnUnarmedOpenContactThatSinksIsAnError) {
+  const Rig r;
+  std::vector<Guard> guards{{0, GuardKind::impact, false}, {1, GuardKind::impact, true}};
+  EXPECT_NO_THROW(check_unarmed_penetration(r.contacts, guards, Eigen::Vector2d(-5e-6, -1.0), 1e-6, 0.5));
+  try {
+    check_unarmed_penetration(r.contacts, guards, Eigen::Vector2d(-2e-5, 1.0), 1e-6, 0.5);
+    FAIL();
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.time(), 0.5);
+    EXPECT_NE(std::string(e.what()).find("contact 'open' penetrated 2e-05 m at t = 0.5 s"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace impactsim

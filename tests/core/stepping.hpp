@@ -1,0 +1,65 @@
+#pragma once
+// Running a scene under one integrator and keeping its rows, events and statistics, for the
+// fixed-step schemes' tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/drumwright.hpp"
+#include "core/hybrid.hpp"
+#include "core/time_stepping.hpp"
+#include "impact/laws.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim::testing {
+
+struct SteppedRun {
+  std::vector<double> t;
+  std::vector<Eigen::VectorXd> q, v;
+  std::vector<Event> events;
+  RunStats stats;
+};
+
+inline RunCallbacks collect(SteppedRun& r) {
+  RunCallbacks cb;
+  cb.sample = [&](const Sample& s) {
+    r.t.push_back(s.t);
+    r.q.push_back(s.q);
+    r.v.push_back(s.v);
+  };
+  cb.event = [&](const Event& e) { r.events.push_back(e); };
+  return cb;
+}
+
+inline SteppedRun run(const Scene& scene, Integrator integrator, const StepSink& steps = {}, const ExternalForce& force = {}) {
+  SteppedRun r;
+  const RunCallbacks cb = collect(r);
+  if (integrator == Integrator::time_stepping) {
+    r.stats = simulate_time_stepping(scene.system, scene.initial, cb, steps, force);
+  } else if (integrator == Integrator::drumwright) {
+    r.stats = simulate_drumwright(scene.system, scene.initial, cb, steps, force);
+  } else {
+    const auto law = make_law(scene.law, scene.laws);
+    Rng rng(scene.seed);
+    simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
+  }
+  return r;
+}
+
+inline Scene shipped(const std::string& name) {
+  return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+}
+
+// d(t) = 1/2 g (sin a - mu cos a) t^2 while sliding, 0 when mu >= tan a.
+inline double slide_distance(double mu, double t) {
+  const double a = 15 * std::numbers::pi / 180;
+  return std::max(0.0, 0.5 * 9.81 * (std::sin(a) - mu * std::cos(a)) * t * t);
+}
+
+inline double travelled(const SteppedRun& r) {
+  const Eigen::Vector3d d(r.q.back()(0) - r.q.front()(0), r.q.back()(1) - r.q.front()(1), r.q.back()(2) - r.q.front()(2));
+  return d.norm();
+}
+
+}  // namespace impactsim::testing

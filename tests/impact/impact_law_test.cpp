@@ -1,0 +1,49 @@
+// The law interface: a prepared impact draws what resolve draws, sample(i) replays by index, and
+// contact_subspace keeps the contacts it is given.
+#include <gtest/gtest.h>
+
+#include "impact/laws.hpp"
+#include "tests/impact/contact_spaces.hpp"
+
+namespace impactsim {
+namespace {
+
+TEST(ImpactLaw, PreparedDrawsEqualResolveForEveryLaw) {
+  const ContactSpace c = testing::rocking_block();
+  const Eigen::Vector3d v(0.05, -0.44, 0.1);
+  LawSettings settings;
+  settings.routh.h = 0.1;
+  settings.sequential.order = SequentialSettings::Order::random;
+  for (const std::string& name : law_names()) {
+    const auto law = make_law(name, settings);
+    const std::unique_ptr<PreparedImpact> prepared = law->prepare(c, v);
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+      Rng a(seed), b(seed);
+      const ImpactResult direct = law->resolve(c, v, a), drawn = prepared->draw(b);
+      EXPECT_EQ(direct.v_plus, drawn.v_plus) << name;
+      EXPECT_EQ(direct.impulse_n, drawn.impulse_n) << name;
+      EXPECT_EQ(direct.ordering, drawn.ordering) << name;
+      // One prepared impact serves many draws, each from its own generator.
+      Rng again(seed);
+      EXPECT_EQ(prepared->sample(seed, again).v_plus, direct.v_plus) << name;
+    }
+  }
+}
+
+TEST(ImpactLaw, SubspaceKeepsTheChosenContactsInOrder) {
+  ContactSpace c = testing::ball_chain(4, 0.5);
+  c.ids = {10, 11, 12};
+  c.mu << 0.1, 0.2, 0.3;
+  const ContactSpace s = contact_subspace(c, {2, 0});
+  ASSERT_EQ(s.contacts(), 2);
+  EXPECT_EQ(s.J_n.row(0), c.J_n.row(2));
+  EXPECT_EQ(s.J_n.row(1), c.J_n.row(0));
+  EXPECT_EQ(s.J_t.row(0), c.J_t.row(2));
+  EXPECT_EQ(s.mu, Eigen::Vector2d(0.3, 0.1));
+  EXPECT_EQ(s.e, Eigen::Vector2d(0.5, 0.5));
+  EXPECT_EQ(s.ids, (std::vector<int>{12, 10}));
+  EXPECT_EQ(s.M, c.M);
+}
+
+}  // namespace
+}  // namespace impactsim

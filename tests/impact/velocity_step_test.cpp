@@ -1,0 +1,79 @@
+// One Gavrea-Anitescu-Potra velocity step against closed forms (a sliding point mass, a pinned
+// one) and the dissipation identity y^T J^T f <= 0 on random problems.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "impact/velocity_step.hpp"
+
+namespace impactsim {
+namespace {
+
+// A unit planar point mass on the ground: normal +y, tangent +x.
+ContactSpace point_on_ground(double mu) {
+  ContactSpace c;
+  c.M = Eigen::Matrix2d::Identity();
+  c.J_n = Eigen::RowVector2d(0, 1);
+  c.J_t = Eigen::RowVector2d(1, 0);
+  c.mu = Eigen::VectorXd::Constant(1, mu);
+  c.e = Eigen::VectorXd::Zero(1);
+  return c;
+}
+
+TEST(VelocityStep, SlidingPointMassLosesMuGHOfItsSpeed) {
+  const double g = 9.81, h = 0.01, mu = 0.5;
+  const Eigen::Vector2d v(1, 0), b = v + h * Eigen::Vector2d(0, -g);  // b = M v^l + h k
+  const VelocityStep s = solve_velocity_step(point_on_ground(mu), Eigen::MatrixXd(0, 2), b);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_NEAR(s.y(1), 0.0, 1e-12);             // stays on the ground
+  EXPECT_NEAR(s.c_n(0), g * h, 1e-12);         // the normal impulse holds gravity
+  EXPECT_NEAR(s.c_t(0), -mu * g * h, 1e-12);   // friction on the cone's edge, against the slip
+  EXPECT_NEAR(s.y(0), 1 - mu * g * h, 1e-12);
+}
+
+TEST(VelocityStep, PinImpulseHoldsTheJoint) {
+  // A frictionless contact and a pin on x: y = 0, c_n = 0.1, and M y - nu^T c_nu - J_n^T c_n = b.
+  const Eigen::Vector2d b(2, -0.1);
+  const Eigen::MatrixXd nu = Eigen::RowVector2d(1, 0);
+  const VelocityStep s = solve_velocity_step(point_on_ground(0.0), nu, b);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_LT(s.y.norm(), 1e-12);
+  EXPECT_NEAR(s.c_n(0), 0.1, 1e-12);
+  ASSERT_EQ(s.c_nu.size(), 1);
+  EXPECT_NEAR(s.c_nu(0), -2.0, 1e-12);
+}
+
+TEST(VelocityStep, DependentJointsAreRefused) {
+  Eigen::MatrixXd nu(2, 2);
+  nu << 1, 0, 2, 0;
+  const VelocityStep s = solve_velocity_step(point_on_ground(0.5), nu, Eigen::Vector2d(1, -1));
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.diagnostic.find("dependent"), std::string::npos) << s.diagnostic;
+}
+
+TEST(VelocityStep, ContactImpulsesNeverDoPositiveWork) {
+  std::mt19937 gen(4);
+  std::normal_distribution<double> n;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int nv = 4, m = 2;
+    Eigen::MatrixXd L = Eigen::MatrixXd::Random(nv, nv);
+    ContactSpace c;
+    c.M = L * L.transpose() + Eigen::MatrixXd::Identity(nv, nv);
+    c.J_n = Eigen::MatrixXd::Random(m, nv);
+    c.J_t = Eigen::MatrixXd::Random(2 * m, nv);
+    c.tangent_dim = 2;
+    c.mu = Eigen::Vector2d(0.2 + 0.5 * std::abs(n(gen)), 0.3);
+    c.e = Eigen::Vector2d::Zero();
+    Eigen::VectorXd b(nv);
+    for (int i = 0; i < nv; ++i) b(i) = n(gen);
+    const VelocityStep s = solve_velocity_step(c, Eigen::MatrixXd(0, nv), b);
+    ASSERT_TRUE(s.ok) << s.diagnostic;
+    EXPECT_LT(s.residual, 1e-9);
+    EXPECT_GE((c.J_n * s.y).minCoeff(), -1e-9);  // no approach after the step
+    const Eigen::VectorXd work = s.y.transpose() * (c.J_n.transpose() * s.c_n + c.J_t.transpose() * s.c_t);
+    EXPECT_LE(work(0), 1e-9) << trial;
+  }
+}
+
+}  // namespace
+}  // namespace impactsim

@@ -1,0 +1,106 @@
+// Located, strict access to YAML: every error names file, line, column and key path; numbers are
+// finite and whole where they must be; maps hold only the keys allowed, once each.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+const std::string kFile = "field.yaml";
+
+Field root_of(const std::string& text, YAML::Node& keep) {
+  keep = parse_yaml_text(text, kFile);
+  return Field(kFile, keep, "");
+}
+
+// The SceneError thrown by f, or a failure.
+SceneError error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SceneError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no SceneError";
+  return SceneError("", 0, 0, "", "");
+}
+
+TEST(YamlField, NumbersAreStrict) {
+  YAML::Node doc;
+  const Field f = root_of("a: 1.5e3\nb: .nan\nc: 1.5x\nd: '2'\ne: 1e400\nf: -.inf\n", doc);
+  EXPECT_EQ(f.child("a").number(), 1500.0);
+  EXPECT_NE(error_of([&] { f.child("b").number(); }).message().find("finite"), std::string::npos);
+  EXPECT_NE(error_of([&] { f.child("c").number(); }).message().find("expected a number"), std::string::npos);
+  EXPECT_NE(error_of([&] { f.child("d").number(); }).message().find("string"), std::string::npos);  // quoted
+  EXPECT_NE(error_of([&] { f.child("e").number(); }).message().find("finite"), std::string::npos);  // overflows
+  EXPECT_NE(error_of([&] { f.child("f").number(); }).message().find("finite"), std::string::npos);
+}
+
+TEST(YamlField, SignsAndWholeNumbers) {
+  YAML::Node doc;
+  const Field f = root_of("z: 0\nn: -1\nw: 3\nh: 2.5\n", doc);
+  EXPECT_EQ(f.child("z").non_negative(), 0.0);
+  EXPECT_NE(error_of([&] { f.child("z").positive(); }).message().find("must be positive"), std::string::npos);
+  EXPECT_NE(error_of([&] { f.child("n").non_negative(); }).message().find("must not be negative"), std::string::npos);
+  EXPECT_EQ(f.child("w").integer(), 3);
+  EXPECT_NE(error_of([&] { f.child("h").integer(); }).message().find("whole number"), std::string::npos);
+}
+
+TEST(YamlField, ErrorsAreLocatedAtTheKey) {
+  YAML::Node doc;
+  const Field f = root_of("outer:\n  inner:\n    x: [1, 2]\n", doc);
+  const SceneError e = error_of([&] { f.child("outer").child("inner").child("x").vec3(); });
+  EXPECT_EQ(e.file(), kFile);
+  EXPECT_EQ(e.line(), 3);
+  EXPECT_EQ(e.column(), 8);
+  EXPECT_EQ(e.key(), "outer.inner.x");
+  EXPECT_EQ(std::string(e.what()), "field.yaml:3:8: outer.inner.x: expected a list of 3 numbers, found 2 entries");
+  // A missing key is reported at its parent's position, with its own path.
+  const SceneError missing = error_of([&] { f.child("outer").require("t_end"); });
+  EXPECT_EQ(missing.line(), 2);
+  EXPECT_EQ(missing.key(), "outer.t_end");
+  EXPECT_NE(missing.message().find("missing required key 't_end'"), std::string::npos);
+}
+
+TEST(YamlField, MapsHoldOnlyAllowedKeysOnce) {
+  YAML::Node doc;
+  const Field f = root_of("m: {a: 1, b: 2}\nd: {a: 1, a: 2}\nl: [1]\n", doc);
+  EXPECT_NO_THROW(f.child("m").expect_map({"a", "b", "c"}));
+  const SceneError unknown = error_of([&] { f.child("m").expect_map({"a"}); });
+  EXPECT_EQ(unknown.key(), "m.b");
+  EXPECT_NE(unknown.message().find("unknown key 'b' (allowed here: a)"), std::string::npos) << unknown.message();
+  EXPECT_NE(error_of([&] { f.child("d").expect_map({"a"}); }).message().find("duplicate key 'a'"), std::string::npos);
+  EXPECT_NE(error_of([&] { f.child("l").expect_map({"a"}); }).message().find("expected a map"), std::string::npos);
+  EXPECT_EQ(f.child("m").keys(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(YamlField, ListsNameTheirEntries) {
+  YAML::Node doc;
+  const Field f = root_of("l: [1, x, 3]\n", doc);
+  const std::vector<Field> e = f.child("l").elements();
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[1].path(), "l[1]");
+  EXPECT_EQ(error_of([&] { f.child("l").numbers(); }).key(), "l[1]");
+}
+
+TEST(YamlField, ChooseListsTheWordsItKnows) {
+  YAML::Node doc;
+  const Field f = root_of("k: blue\n", doc);
+  enum class Colour { red, green };
+  const SceneError e = error_of([&] { choose<Colour>(f.child("k"), {{"red", Colour::red}, {"green", Colour::green}}); });
+  EXPECT_NE(e.message().find("expected red or green, found 'blue'"), std::string::npos) << e.message();
+}
+
+TEST(YamlField, SyntaxErrorsAndMissingFilesAreSceneErrors) {
+  const SceneError syntax = error_of([] { parse_yaml_text("a: [1, 2\n", "broken.yaml"); });
+  EXPECT_EQ(syntax.file(), "broken.yaml");
+  EXPECT_NE(syntax.message().find("YAML syntax error"), std::string::npos);
+  const SceneError missing = error_of([] { parse_yaml_file("/no/such/scene.yaml"); });
+  EXPECT_EQ(missing.line(), 0);
+  EXPECT_NE(std::string(missing.what()).find("/no/such/scene.yaml: cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace impactsim
