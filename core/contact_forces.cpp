@@ -23,21 +23,21 @@ TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& ph
 // G: one normal row per closed contact (G_n = J_n - mu s^T J_t when sliding), then the tangent rows
 // of the sticking ones.
 void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
-                const ContactModes& modes, ModeForces& out) {
+                const ContactModes& modes, ModeForceScratch& w) {
   const int td = jac.rows_per_contact - 1;
-  int rows = static_cast<int>(out.closed.size());
-  for (int i : out.closed) rows += modes.mode[i] == ContactMode::stick ? td : 0;
-  out.G.resize(rows, v.size());
-  int row = static_cast<int>(out.closed.size());
-  for (size_t a = 0; a < out.closed.size(); ++a) {
-    const int i = out.closed[a];
+  int rows = static_cast<int>(w.closed.size());
+  for (int i : w.closed) rows += modes.mode[i] == ContactMode::stick ? td : 0;
+  w.G.resize(rows, v.size());
+  int row = static_cast<int>(w.closed.size());
+  for (size_t a = 0; a < w.closed.size(); ++a) {
+    const int i = w.closed[a];
     const auto Ji = jac.of(i);
-    out.G.row(a) = Ji.row(0);
+    w.G.row(a) = Ji.row(0);
     if (modes.mode[i] == ContactMode::slide) {
       const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], 1e-12);
-      out.G.row(a) -= contacts.contact(i).mu * s.transpose() * Ji.bottomRows(td);
+      w.G.row(a) -= contacts.contact(i).mu * s.transpose() * Ji.bottomRows(td);
     } else {
-      out.G.middleRows(row, td) = Ji.bottomRows(td);
+      w.G.middleRows(row, td) = Ji.bottomRows(td);
       row += td;
     }
   }
@@ -182,65 +182,66 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
                               const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
                               const ContactModes& modes, ModeForces& out) {
   if (body.M_llt.info() != Eigen::Success) return false;
+  ModeForceScratch& w = out.scratch;
   const int m = contacts.size(), td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
   out.lambda_n.setZero(m);
   out.lambda_t.setZero(m, td);
   out.vdot = -body.C;
   body.M_llt.solveInPlace(out.vdot);
-  out.closed.clear();
+  w.closed.clear();
   for (int i = 0; i < m; ++i)
-    if (modes.mode[i] != ContactMode::open) out.closed.push_back(i);
-  if (out.closed.empty()) return true;
+    if (modes.mode[i] != ContactMode::open) w.closed.push_back(i);
+  if (w.closed.empty()) return true;
 
-  force_rows(contacts, jac, body.v, modes, out);
-  const int rows = static_cast<int>(out.G.rows());
-  out.Jc.resize(rows, nv);
-  out.target.resize(rows);
+  force_rows(contacts, jac, body.v, modes, w);
+  const int rows = static_cast<int>(w.G.rows());
+  w.Jc.resize(rows, nv);
+  w.target.resize(rows);
   const double a = baumgarte;
-  int row = static_cast<int>(out.closed.size());
-  for (size_t k = 0; k < out.closed.size(); ++k) {
-    const int i = out.closed[k];
+  int row = static_cast<int>(w.closed.size());
+  for (size_t k = 0; k < w.closed.size(); ++k) {
+    const int i = w.closed[k];
     const auto Ji = jac.of(i);
     const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> u = Ji * body.v;
-    out.Jc.row(k) = Ji.row(0);
-    out.target[k] = -jac.jdot_v_of(i)[0] - 2 * a * u[0] - a * a * frames[i].phi;
+    w.Jc.row(k) = Ji.row(0);
+    w.target[k] = -jac.jdot_v_of(i)[0] - 2 * a * u[0] - a * a * frames[i].phi;
     if (modes.mode[i] == ContactMode::stick) {
-      out.Jc.middleRows(row, td) = Ji.bottomRows(td);
-      out.target.segment(row, td) = -jac.jdot_v_of(i).tail(td) - 2 * a * u.tail(td);
+      w.Jc.middleRows(row, td) = Ji.bottomRows(td);
+      w.target.segment(row, td) = -jac.jdot_v_of(i).tail(td) - 2 * a * u.tail(td);
       row += td;
     }
   }
-  out.Minv_GT = out.G.transpose();
-  body.M_llt.solveInPlace(out.Minv_GT);
-  out.A.noalias() = out.Jc * out.Minv_GT;
-  out.target.noalias() -= out.Jc * out.vdot;
+  w.Minv_GT = w.G.transpose();
+  body.M_llt.solveInPlace(w.Minv_GT);
+  w.A.noalias() = w.Jc * w.Minv_GT;
+  w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
   // then take the least-norm forces.
   bool solved = false;
-  if (out.G.rows() == out.Jc.rows() && out.G == out.Jc) {
-    out.ldlt.compute(out.A);
-    const auto d = out.ldlt.vectorD();
-    if (out.ldlt.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
-      out.lambda = out.ldlt.solve(out.target);
+  if (w.G.rows() == w.Jc.rows() && w.G == w.Jc) {
+    w.ldlt.compute(w.A);
+    const auto d = w.ldlt.vectorD();
+    if (w.ldlt.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
+      w.lambda = w.ldlt.solve(w.target);
       solved = true;
     }
   }
   if (!solved) {
-    out.cod.compute(out.A);
-    out.lambda = out.cod.solve(out.target);
+    w.cod.compute(w.A);
+    w.lambda = w.cod.solve(w.target);
   }
-  out.vdot.noalias() += out.Minv_GT * out.lambda;
-  row = static_cast<int>(out.closed.size());
-  for (size_t k = 0; k < out.closed.size(); ++k) {
-    const int i = out.closed[k];
-    out.lambda_n[i] = out.lambda[k];
+  out.vdot.noalias() += w.Minv_GT * w.lambda;
+  row = static_cast<int>(w.closed.size());
+  for (size_t k = 0; k < w.closed.size(); ++k) {
+    const int i = w.closed[k];
+    out.lambda_n[i] = w.lambda[k];
     if (modes.mode[i] == ContactMode::stick) {
-      out.lambda_t.row(i) = out.lambda.segment(row, td).transpose();
+      out.lambda_t.row(i) = w.lambda.segment(row, td).transpose();
       row += td;
     } else {
       const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], 1e-12);
-      out.lambda_t.row(i) = -contacts.contact(i).mu * out.lambda[k] * s.transpose();
+      out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }
   }
   return true;

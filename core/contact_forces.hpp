@@ -34,17 +34,22 @@ struct ContactModes {
 // out[i] = modes.is_closed(i), for every contact (out keeps its storage).
 void closed_flags(const ContactModes& modes, std::vector<bool>& out);
 
-// vdot and contact forces in a fixed mode, with the scratch that keeps the per-step path free of
-// allocation.
-struct ModeForces {
-  Eigen::VectorXd vdot;      // [units of v per s]
-  Eigen::VectorXd lambda_n;  // per contact; 0 for open ones
-  Eigen::MatrixXd lambda_t;  // per contact, tangent coordinates
+// The linear system of the forces in a mode, kept so that the per-step path does not allocate:
+// A lambda = target with A = Jc M^-1 G^T (Jc the constrained rows, G the force directions).
+struct ModeForceScratch {
   std::vector<int> closed;
   Eigen::VectorXd target, lambda;
   Eigen::MatrixXd G, Jc, Minv_GT, A;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
+};
+
+// vdot and contact forces in a fixed mode.
+struct ModeForces {
+  Eigen::VectorXd vdot;      // [units of v per s]
+  Eigen::VectorXd lambda_n;  // per contact; 0 for open ones
+  Eigen::MatrixXd lambda_t;  // per contact, tangent coordinates
+  ModeForceScratch scratch;
 };
 
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of

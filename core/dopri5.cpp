@@ -31,11 +31,10 @@ constexpr double kSafety = 0.9, kFacMin = 0.2, kFacMax = 10.0, kBeta = 0.04;
 }  // namespace
 
 Dopri5::Dopri5(int n, Rhs f, OdeTolerances tol)
-    : n_(n), f_(std::move(f)), tol_(tol), y_(n), y_new_(n), y_stage_(n), err_(n), k1_(n), k2_(n),
-      k3_(n), k4_(n), k5_(n), k6_(n), k7_(n), r1_(n), r2_(n), r3_(n), r4_(n), r5_(n) {}
+    : n_(n), f_(std::move(f)), tol_(tol), y_(n), y_new_(n), y_stage_(n), err_(n), k_(n), dense_(n) {}
 
 bool Dopri5::eval(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dy) {
-  ++evaluations_;
+  ++counts_.evaluations;
   return f_(t, y, dy) && dy.allFinite();
 }
 
@@ -61,13 +60,13 @@ double Dopri5::scaled_norm(const Eigen::VectorXd& x, const Eigen::VectorXd& ref)
 
 // Starting step from Hairer-Norsett-Wanner II.4 ("HINIT").
 double Dopri5::initial_step(double t_limit) {
-  const double span = t_limit - t_;
+  const double span = t_limit - step_.t;
   if (tol_.initial_step > 0) return std::min(tol_.initial_step, span);
-  const double d0 = scaled_norm(y_, y_), d1 = scaled_norm(k1_, y_);
+  const double d0 = scaled_norm(y_, y_), d1 = scaled_norm(k_.k1, y_);
   const double h0 = std::min(span, (d0 < 1e-10 || d1 < 1e-10) ? 1e-6 : 0.01 * d0 / d1);
-  y_stage_ = y_ + h0 * k1_;
-  if (!eval(t_ + h0, y_stage_, k2_)) return h0;
-  const double d2 = scaled_norm(k2_ - k1_, y_) / h0;
+  y_stage_ = y_ + h0 * k_.k1;
+  if (!eval(step_.t + h0, y_stage_, k_.k2)) return h0;
+  const double d2 = scaled_norm(k_.k2 - k_.k1, y_) / h0;
   const double dm = std::max(d1, d2);
   const double h1 = dm <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / dm, 1.0 / 5);
   double h = std::min(100 * h0, h1);
@@ -76,90 +75,90 @@ double Dopri5::initial_step(double t_limit) {
 }
 
 Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_step) {
-  t_ = t_prev_ = t0;
+  step_.t = step_.t_prev = t0;
   y_ = y0;
-  if (!keep_step) h_ = 0.0;
-  fac_old_ = 1e-4;
-  last_rejected_ = false;
+  if (!keep_step) step_.h = 0.0;
+  step_.fac_old = 1e-4;
+  step_.last_rejected = false;
   if (!y_.allFinite()) return Status::not_finite;
-  return eval(t_, y_, k1_) ? Status::ok : Status::rhs_failed;
+  return eval(step_.t, y_, k_.k1) ? Status::ok : Status::rhs_failed;
 }
 
 Dopri5::Status Dopri5::set_state(const Eigen::VectorXd& y) {
   y_ = y;
-  return eval(t_, y_, k1_) ? Status::ok : Status::rhs_failed;
+  return eval(step_.t, y_, k_.k1) ? Status::ok : Status::rhs_failed;
 }
 
 Dopri5::Status Dopri5::step(double t_limit) {
-  if (h_ <= 0) h_ = initial_step(t_limit);
+  if (step_.h <= 0) step_.h = initial_step(t_limit);
   const double expo = 0.2 - kBeta * 0.75;
   while (true) {
-    double h = std::min(h_, t_limit - t_);
+    double h = std::min(step_.h, t_limit - step_.t);
     if (tol_.max_step > 0) h = std::min(h, tol_.max_step);
-    const bool hits_limit = (t_limit - t_) <= h * (1 + 1e-12);
-    if (hits_limit) h = t_limit - t_;
-    if (h <= 16 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t_)))
+    const bool hits_limit = (t_limit - step_.t) <= h * (1 + 1e-12);
+    if (hits_limit) h = t_limit - step_.t;
+    if (h <= 16 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(step_.t)))
       return Status::step_underflow;
 
     bool stages_ok = true;
-    y_stage_ = y_ + h * a21 * k1_;
-    stages_ok = stages_ok && eval(t_ + c2 * h, y_stage_, k2_);
-    y_stage_ = y_ + h * (a31 * k1_ + a32 * k2_);
-    stages_ok = stages_ok && eval(t_ + c3 * h, y_stage_, k3_);
-    y_stage_ = y_ + h * (a41 * k1_ + a42 * k2_ + a43 * k3_);
-    stages_ok = stages_ok && eval(t_ + c4 * h, y_stage_, k4_);
-    y_stage_ = y_ + h * (a51 * k1_ + a52 * k2_ + a53 * k3_ + a54 * k4_);
-    stages_ok = stages_ok && eval(t_ + c5 * h, y_stage_, k5_);
-    y_stage_ = y_ + h * (a61 * k1_ + a62 * k2_ + a63 * k3_ + a64 * k4_ + a65 * k5_);
-    stages_ok = stages_ok && eval(t_ + h, y_stage_, k6_);
-    y_new_ = y_ + h * (a71 * k1_ + a73 * k3_ + a74 * k4_ + a75 * k5_ + a76 * k6_);
-    stages_ok = stages_ok && eval(t_ + h, y_new_, k7_);
+    y_stage_ = y_ + h * a21 * k_.k1;
+    stages_ok = stages_ok && eval(step_.t + c2 * h, y_stage_, k_.k2);
+    y_stage_ = y_ + h * (a31 * k_.k1 + a32 * k_.k2);
+    stages_ok = stages_ok && eval(step_.t + c3 * h, y_stage_, k_.k3);
+    y_stage_ = y_ + h * (a41 * k_.k1 + a42 * k_.k2 + a43 * k_.k3);
+    stages_ok = stages_ok && eval(step_.t + c4 * h, y_stage_, k_.k4);
+    y_stage_ = y_ + h * (a51 * k_.k1 + a52 * k_.k2 + a53 * k_.k3 + a54 * k_.k4);
+    stages_ok = stages_ok && eval(step_.t + c5 * h, y_stage_, k_.k5);
+    y_stage_ = y_ + h * (a61 * k_.k1 + a62 * k_.k2 + a63 * k_.k3 + a64 * k_.k4 + a65 * k_.k5);
+    stages_ok = stages_ok && eval(step_.t + h, y_stage_, k_.k6);
+    y_new_ = y_ + h * (a71 * k_.k1 + a73 * k_.k3 + a74 * k_.k4 + a75 * k_.k5 + a76 * k_.k6);
+    stages_ok = stages_ok && eval(step_.t + h, y_new_, k_.k7);
 
     double err = std::numeric_limits<double>::infinity();
     if (stages_ok) {
-      err_ = h * (e1 * k1_ + e3 * k3_ + e4 * k4_ + e5 * k5_ + e6 * k6_ + e7 * k7_);
+      err_ = h * (e1 * k_.k1 + e3 * k_.k3 + e4 * k_.k4 + e5 * k_.k5 + e6 * k_.k6 + e7 * k_.k7);
       err = error_norm(err_, y_, y_new_);
     }
     if (!std::isfinite(err)) {
       // A stage left the region where f is defined or finite: retreat hard.
-      ++rejected_;
-      h_ = 0.1 * h;
-      last_rejected_ = true;
+      ++counts_.rejected;
+      step_.h = 0.1 * h;
+      step_.last_rejected = true;
       continue;
     }
     const double fac11 = std::pow(err, expo);
     if (err <= 1.0) {
-      const double fac = std::clamp(fac11 / std::pow(fac_old_, kBeta) / kSafety, 1.0 / kFacMax, 1.0 / kFacMin);
+      const double fac = std::clamp(fac11 / std::pow(step_.fac_old, kBeta) / kSafety, 1.0 / kFacMax, 1.0 / kFacMin);
       double h_new = h / fac;
-      if (last_rejected_) h_new = std::min(h_new, h);
-      fac_old_ = std::max(err, 1e-4);
+      if (step_.last_rejected) h_new = std::min(h_new, h);
+      step_.fac_old = std::max(err, 1e-4);
       // Dense output coefficients before the state moves on.
-      r1_ = y_;
-      r2_ = y_new_ - y_;
-      r3_ = h * k1_ - r2_;
-      r4_ = r2_ - h * k7_ - r3_;
-      r5_ = h * (d1 * k1_ + d3 * k3_ + d4 * k4_ + d5 * k5_ + d6 * k6_ + d7 * k7_);
-      t_prev_ = t_;
-      t_ = hits_limit ? t_limit : t_ + h;
+      dense_.r1 = y_;
+      dense_.r2 = y_new_ - y_;
+      dense_.r3 = h * k_.k1 - dense_.r2;
+      dense_.r4 = dense_.r2 - h * k_.k7 - dense_.r3;
+      dense_.r5 = h * (d1 * k_.k1 + d3 * k_.k3 + d4 * k_.k4 + d5 * k_.k5 + d6 * k_.k6 + d7 * k_.k7);
+      step_.t_prev = step_.t;
+      step_.t = hits_limit ? t_limit : step_.t + h;
       y_.swap(y_new_);
-      k1_.swap(k7_);
+      k_.k1.swap(k_.k7);
       // Keep the controller's proposal even when this step was cut short by t_limit.
-      h_ = hits_limit ? std::max(h_new, h_) : h_new;
-      last_rejected_ = false;
-      ++accepted_;
+      step_.h = hits_limit ? std::max(h_new, step_.h) : h_new;
+      step_.last_rejected = false;
+      ++counts_.accepted;
       return Status::ok;
     }
-    h_ = h / std::min(1.0 / kFacMin, fac11 / kSafety);
-    last_rejected_ = true;
-    ++rejected_;
+    step_.h = h / std::min(1.0 / kFacMin, fac11 / kSafety);
+    step_.last_rejected = true;
+    ++counts_.rejected;
   }
 }
 
 void Dopri5::dense(double t, Eigen::VectorXd& out) const {
-  const double h = t_ - t_prev_;
-  const double s = h > 0 ? (t - t_prev_) / h : 1.0;
+  const double h = step_.t - step_.t_prev;
+  const double s = h > 0 ? (t - step_.t_prev) / h : 1.0;
   const double s1 = 1.0 - s;
-  out = r1_ + s * (r2_ + s1 * (r3_ + s * (r4_ + s1 * r5_)));
+  out = dense_.r1 + s * (dense_.r2 + s1 * (dense_.r3 + s * (dense_.r4 + s1 * dense_.r5)));
 }
 
 }  // namespace impactsim

@@ -35,12 +35,12 @@ class Dopri5 {
   // Interpolates within the last accepted step, t_prev() <= t <= t().
   void dense(double t, Eigen::VectorXd& out) const;
 
-  double t() const { return t_; }
-  double t_prev() const { return t_prev_; }
+  double t() const { return step_.t; }
+  double t_prev() const { return step_.t_prev; }
   const Eigen::VectorXd& y() const { return y_; }
-  long accepted() const { return accepted_; }
-  long rejected() const { return rejected_; }
-  long evaluations() const { return evaluations_; }
+  long accepted() const { return counts_.accepted; }
+  long rejected() const { return counts_.rejected; }
+  long evaluations() const { return counts_.evaluations; }
 
  private:
   bool eval(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dy);
@@ -48,15 +48,33 @@ class Dopri5 {
   double scaled_norm(const Eigen::VectorXd& x, const Eigen::VectorXd& ref) const;
   double initial_step(double t_limit);
 
-  int n_;
-  Rhs f_;
-  OdeTolerances tol_;
-  double t_ = 0.0, t_prev_ = 0.0, h_ = 0.0, fac_old_ = 1e-4;
-  bool last_rejected_ = false;
-  long accepted_ = 0, rejected_ = 0, evaluations_ = 0;
+  // The controller's state: where the last step went, and the step to try next.
+  struct Step {
+    double t = 0.0, t_prev = 0.0, h = 0.0, fac_old = 1e-4;
+    bool last_rejected = false;
+  };
+  struct Counts {
+    long accepted = 0, rejected = 0, evaluations = 0;
+  };
+  // The seven stages' derivatives of the last step (k7 is the next step's k1: FSAL).
+  struct Stages {
+    explicit Stages(int n) : k1(n), k2(n), k3(n), k4(n), k5(n), k6(n), k7(n) {}
+    Eigen::VectorXd k1, k2, k3, k4, k5, k6, k7;
+  };
+  // The continuous extension's coefficients of the last accepted step.
+  struct Dense {
+    explicit Dense(int n) : r1(n), r2(n), r3(n), r4(n), r5(n) {}
+    Eigen::VectorXd r1, r2, r3, r4, r5;
+  };
+
+  const int n_;
+  const Rhs f_;
+  const OdeTolerances tol_;
+  Step step_;
+  Counts counts_;
   Eigen::VectorXd y_, y_new_, y_stage_, err_;
-  Eigen::VectorXd k1_, k2_, k3_, k4_, k5_, k6_, k7_;
-  Eigen::VectorXd r1_, r2_, r3_, r4_, r5_;  // dense output coefficients of the last step
+  Stages k_;
+  Dense dense_;
 };
 
 }  // namespace impactsim

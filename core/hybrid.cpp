@@ -10,36 +10,48 @@
 namespace impactsim {
 namespace {
 
-// The loop's working data: the contact stage's scratch, the current phase (modes and guards), the
-// output rows' scratch and the statistics. Plain data; the functions below say what they use.
-struct LoopData {
-  LoopData(const System& sys)
-      : contact(sys.model, sys.contacts), modes(ContactModes::all_open(sys.contacts.size())),
-        closed(sys.contacts.size(), false), row_kin(sys.model) {}
-  ContactData contact;
-  ModeForces forces;
+// The current smooth phase: its contact modes and guards.
+struct Phase {
+  explicit Phase(int contacts) : modes(ContactModes::all_open(contacts)), closed(contacts, false) {}
   ContactModes modes;
   std::vector<bool> closed;       // modes.is_closed, per contact
   bool any_closed = false;
   std::vector<Guard> guards;
+  Eigen::VectorXd g_prev;         // the guards at the last scanned time
   std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors
-  Eigen::VectorXd q, v;           // the state being evaluated, split
-  Eigen::VectorXd g_prev, x_tmp;  // guards at the last scanned time; interpolated state
-  Eigen::VectorXd x_before;       // the state just before an event
-  Kinematics row_kin;             // scratch of output rows
+};
+
+// Vectors the loop reuses so that its per-step path does not allocate.
+struct LoopScratch {
+  explicit LoopScratch(const Model& model) : row_kin(model) {}
+  Eigen::VectorXd q, v;       // the state being evaluated, split
+  Eigen::VectorXd x_tmp;      // a state interpolated on the dense output
+  Eigen::VectorXd x_before;   // the state just before an event
+  Kinematics row_kin;         // an output row's kinematics
   Eigen::VectorXd q_out, v_out;
+};
+
+// The loop's working data: the contact stage, the phase, scratch and the statistics. Plain data;
+// the functions below say what they use.
+struct LoopData {
+  explicit LoopData(const System& sys)
+      : contact(sys.model, sys.contacts), phase(sys.contacts.size()), scratch(sys.model) {}
+  ContactData contact;
+  ModeForces forces;
+  Phase phase;
+  LoopScratch scratch;
   RunStats stats;
 };
 
 // The phase's ODE: qdot = Gamma(q) v, vdot from the mode's contact forces.
 bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
-  d.q = x.head(sys.model.nq);
-  d.v = x.tail(sys.model.nv);
-  configuration_rate(sys.model, d.q, d.v, dx.data());
+  d.scratch.q = x.head(sys.model.nq);
+  d.scratch.v = x.tail(sys.model.nv);
+  configuration_rate(sys.model, d.scratch.q, d.scratch.v, dx.data());
   ContactData& c = d.contact;
-  if (d.any_closed) compute_contact_data(sys.model, sys.contacts, d.q, d.v, d.closed, c);
-  else compute_body_dynamics(sys.model, d.q, d.v, c.body);  // free flight needs no contact frames
-  if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.modes, d.forces))
+  if (d.phase.any_closed) compute_contact_data(sys.model, sys.contacts, d.scratch.q, d.scratch.v, d.phase.closed, c);
+  else compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);  // free flight needs no contact frames
+  if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces))
     return false;
   dx.tail(sys.model.nv) = d.forces.vdot;
   return true;
@@ -48,17 +60,17 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
 // The guards' values at state x (see core/guards.hpp): frames through the broadphase while no
 // contact is closed, else the whole contact stage and the mode's forces.
 void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g) {
-  d.q = x.head(sys.model.nq);
-  d.v = x.tail(sys.model.nv);
+  d.scratch.q = x.head(sys.model.nq);
+  d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  if (!d.any_closed) {
-    update_kinematics(sys.model, d.q, c.body.kin);  // only phi is needed
+  if (!d.phase.any_closed) {
+    update_kinematics(sys.model, d.scratch.q, c.body.kin);  // only phi is needed
     c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
   } else {
-    compute_contact_data(sys.model, sys.contacts, d.q, d.v, d.closed, c);
-    constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.modes, d.forces);
+    compute_contact_data(sys.model, sys.contacts, d.scratch.q, d.scratch.v, d.phase.closed, c);
+    constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
   }
-  evaluate_guards(sys.contacts, d.modes, d.guards, {c.body.kin, c.frames, c.jac, d.v, d.forces}, g);
+  evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g);
 }
 
 // The deepest penetration so far, at the poses in kin (gated contacts pass through by design).
@@ -69,20 +81,21 @@ void record_min_phi(const System& sys, const Kinematics& kin, RunStats& stats) {
 
 void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, const Eigen::VectorXd& x) {
   if (!sink) return;
-  d.q_out = x.head(sys.model.nq);
-  d.v_out = x.tail(sys.model.nv);
-  normalize_configuration(sys.model, d.q_out.data());
-  update_kinematics(sys.model, d.q_out, d.row_kin);
-  update_velocities(sys.model, d.q_out, d.v_out, d.row_kin);
-  sink(Sample{t, d.q_out, d.v_out, kinetic_energy(sys.model, d.row_kin), potential_energy(sys.model, d.row_kin)});
+  d.scratch.q_out = x.head(sys.model.nq);
+  d.scratch.v_out = x.tail(sys.model.nv);
+  normalize_configuration(sys.model, d.scratch.q_out.data());
+  update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
+  update_velocities(sys.model, d.scratch.q_out, d.scratch.v_out, d.scratch.row_kin);
+  const Kinematics& kin = d.scratch.row_kin;
+  sink(Sample{t, d.scratch.q_out, d.scratch.v_out, kinetic_energy(sys.model, kin), potential_energy(sys.model, kin)});
   ++d.stats.samples;
-  record_min_phi(sys, d.row_kin, d.stats);
+  record_min_phi(sys, d.scratch.row_kin, d.stats);
 }
 
 void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
-  d.q_out = x.head(sys.model.nq);
-  update_kinematics(sys.model, d.q_out, d.row_kin);
-  record_min_phi(sys, d.row_kin, d.stats);
+  d.scratch.q_out = x.head(sys.model.nq);
+  update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
+  record_min_phi(sys, d.scratch.row_kin, d.stats);
 }
 
 [[noreturn]] void fail(const Dopri5& ode, Dopri5::Status status) {
@@ -107,19 +120,19 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 // before and just after are written only when something was logged.
 void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
                   LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired) {
-  d.x_before = x;
+  d.scratch.x_before = x;
   const long logged = d.stats.events;
-  d.q = x.head(sys.model.nq);
-  d.v = x.tail(sys.model.nv);
+  d.scratch.q = x.head(sys.model.nq);
+  d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  compute_event_data(sys, d.modes, d.q, d.v, c);
-  resolve_impacts(sys, law, rng, t, d.modes, d.v, c, log);
-  choose_modes(sys, law, rng, t, fired, d.v, d.modes, c, d.forces, log);
-  closed_flags(d.modes, d.closed);
-  d.any_closed = d.modes.closed() > 0;
-  x.tail(sys.model.nv) = d.v;
+  compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
+  resolve_impacts(sys, law, rng, t, d.phase.modes, d.scratch.v, c, log);
+  choose_modes(sys, law, rng, t, fired, d.scratch.v, d.phase.modes, c, d.forces, log);
+  closed_flags(d.phase.modes, d.phase.closed);
+  d.phase.any_closed = d.phase.modes.closed() > 0;
+  x.tail(sys.model.nv) = d.scratch.v;
   if (d.stats.events == logged) return;
-  emit(sys, d, cb.event_sample, t, d.x_before);
+  emit(sys, d, cb.event_sample, t, d.scratch.x_before);
   emit(sys, d, cb.event_sample, t, x);
 }
 
@@ -127,14 +140,15 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
 // set up (floors from phi at the start) and evaluated; those already positive are armed.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
   if (auto st = ode.reset(t, x, true); st != Dopri5::Status::ok) fail(ode, st);
-  d.q_out = x.head(sys.model.nq);
-  update_kinematics(sys.model, d.q_out, d.row_kin);
-  d.phi_start.resize(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) d.phi_start[i] = sys.contacts.frame(d.row_kin.R, d.row_kin.p, i).phi;
-  phase_guards(sys.contacts, d.modes, d.phi_start, sys.contact.distance_tolerance, d.guards);
-  guards_at_state(sys, d, x, d.g_prev);
-  note_passing(d.guards, d.g_prev);
-  arm_guards(d.guards, d.g_prev);
+  d.scratch.q_out = x.head(sys.model.nq);
+  update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
+  d.phase.phi_start.resize(sys.contacts.size());
+  const Kinematics& kin = d.scratch.row_kin;
+  for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = sys.contacts.frame(kin.R, kin.p, i).phi;
+  phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
+  guards_at_state(sys, d, x, d.phase.g_prev);
+  note_passing(d.phase.guards, d.phase.g_prev);
+  arm_guards(d.phase.guards, d.phase.g_prev);
 }
 
 }  // namespace
@@ -165,18 +179,18 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
   const long last = last_output_row(settings);
   // At rest the remaining rows all equal x.
   auto rests = [&](double t_now) {
-    d.q = x.head(sys.model.nq);
-    d.v = x.tail(sys.model.nv);
-    if (!at_rest(sys, d.modes, d.closed, t_now, d.q, d.v, d.contact, d.forces)) return false;
-    log(rest_event(t_now, d.modes, d.v, d.contact));
+    d.scratch.q = x.head(sys.model.nq);
+    d.scratch.v = x.tail(sys.model.nv);
+    if (!at_rest(sys, d.phase.modes, d.phase.closed, t_now, d.scratch.q, d.scratch.v, d.contact, d.forces)) return false;
+    log(rest_event(t_now, d.phase.modes, d.scratch.v, d.contact));
     for (; next <= last; ++next) emit(sys, d, cb.sample, output_time(settings, next), x);
     return true;
   };
   if (rests(0.0)) return finish();
   const auto guards_at = [&](double t, Eigen::VectorXd& g) {
-    ode.dense(t, d.x_tmp);
-    normalize_configuration(sys.model, d.x_tmp.data());
-    guards_at_state(sys, d, d.x_tmp, g);
+    ode.dense(t, d.scratch.x_tmp);
+    normalize_configuration(sys.model, d.scratch.x_tmp.data());
+    guards_at_state(sys, d, d.scratch.x_tmp, g);
   };
   double t = 0.0;
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
@@ -188,11 +202,12 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
                                            std::to_string(settings.max_steps) + " steps");
       if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
       const std::optional<LocatedEvent> event =
-          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, d.guards, d.g_prev);
+          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, d.phase.guards,
+                       d.phase.g_prev);
       const double t_until = event ? event->t : ode.t();
       for (; next <= last && output_time(settings, next) <= t_until + eps_t; ++next) {
-        ode.dense(output_time(settings, next), d.x_tmp);
-        emit(sys, d, cb.sample, output_time(settings, next), d.x_tmp);
+        ode.dense(output_time(settings, next), d.scratch.x_tmp);
+        emit(sys, d, cb.sample, output_time(settings, next), d.scratch.x_tmp);
       }
       if (event) {
         ode.dense(event->t, x);
