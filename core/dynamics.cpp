@@ -85,15 +85,15 @@ Vec6 spatial_momentum(const Model& model, const Kinematics& kin) {
 }
 
 ForwardDynamics::ForwardDynamics(const Model& model)
-    : model_(model), kin_(model), composite_(model.bodies.size()), acc_(model.bodies.size()),
+    : kin_(model), composite_(model.bodies.size()), acc_(model.bodies.size()),
       force_(model.bodies.size()), M_(model.nv, model.nv), C_(model.nv), llt_(model.nv) {}
 
-bool ForwardDynamics::compute(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+bool ForwardDynamics::compute(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               const Eigen::VectorXd& tau, Eigen::VectorXd& vdot) {
-  update_kinematics(model_, q, kin_);
-  update_velocities(model_, q, v, kin_);
-  mass_matrix(model_, kin_, composite_, M_);
-  bias_forces(model_, kin_, acc_, force_, C_);
+  update_kinematics(model, q, kin_);
+  update_velocities(model, q, v, kin_);
+  mass_matrix(model, kin_, composite_, M_);
+  bias_forces(model, kin_, acc_, force_, C_);
   llt_.compute(M_);
   if (llt_.info() != Eigen::Success) return false;
   vdot = tau - C_;

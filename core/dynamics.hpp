@@ -29,17 +29,16 @@ std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q,
 // Total spatial momentum [angular about the world origin; linear], world axes.
 Vec6 spatial_momentum(const Model& model, const Kinematics& kin);
 
-// Owns the scratch for evaluating vdot = M^-1 (tau - C); one per thread.
+// Owns the scratch for evaluating vdot = M^-1 (tau - C) of the model it was made for; one per thread.
 class ForwardDynamics {
  public:
   explicit ForwardDynamics(const Model& model);
   // Returns false if M(q) is not numerically positive definite.
-  bool compute(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
+  bool compute(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
                Eigen::VectorXd& vdot);
   const Eigen::MatrixXd& M() const { return M_; }
 
  private:
-  const Model& model_;
   Kinematics kin_;
   std::vector<Mat6> composite_;
   std::vector<Vec6> acc_, force_;

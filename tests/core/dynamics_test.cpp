@@ -148,7 +148,7 @@ TEST_P(DynamicsTest, ForwardDynamicsSolvesTheEquationsOfMotion) {
   const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
   const Eigen::VectorXd tau = testing::random_v(m, rng);
   Eigen::VectorXd vdot(m.nv);
-  ASSERT_TRUE(fd.compute(q, v, tau, vdot));
+  ASSERT_TRUE(fd.compute(m, q, v, tau, vdot));
   EXPECT_LT((mass(m, q) * vdot + bias(m, q, v) - tau).norm(), 1e-10 * (1 + tau.norm()));
 }
 
@@ -159,7 +159,7 @@ TEST_P(DynamicsTest, EnergyRateEqualsGravityPower) {
   ForwardDynamics fd(m);
   const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
   Eigen::VectorXd vdot(m.nv);
-  ASSERT_TRUE(fd.compute(q, v, Eigen::VectorXd::Zero(m.nv), vdot));
+  ASSERT_TRUE(fd.compute(m, q, v, Eigen::VectorXd::Zero(m.nv), vdot));
   const double h = 1e-6;
   auto energy = [&](double dt) {
     return kinetic(m, integrate(m, q, v, dt), v + dt * vdot) + potential(m, integrate(m, q, v, dt));
@@ -188,7 +188,7 @@ TEST(Dynamics, SingularMassMatrixIsReported) {
   EXPECT_EQ(check.weakest, 0);
   ForwardDynamics fd(m);
   Eigen::VectorXd vdot(1);
-  EXPECT_FALSE(fd.compute(Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), vdot));
+  EXPECT_FALSE(fd.compute(m, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), vdot));
 }
 
 TEST(Dynamics, PlanarityIsDetected) {
