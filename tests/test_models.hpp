@@ -2,6 +2,7 @@
 // Models built directly in C++ (no YAML) so core is tested on its own, plus finite-difference helpers.
 #include <random>
 
+#include "collision/shape.hpp"
 #include "core/joint.hpp"
 #include "core/kinematics.hpp"
 #include "core/model.hpp"
@@ -109,6 +110,21 @@ inline Model single_body_model(JointType type, double mass, const Mat3& inertia,
   m.gravity = gravity;
   finalize_model(m);
   return m;
+}
+
+// Solid shapes centred on their frame's origin.
+inline Shape box_shape(const Vec3& size) {
+  Shape s;
+  s.type = ShapeType::box;
+  s.size = size;
+  return s;
+}
+
+inline Shape sphere_shape(double radius) {
+  Shape s;
+  s.type = ShapeType::sphere;
+  s.radius = radius;
+  return s;
 }
 
 // Random q (unit quaternions) and v.

@@ -11,29 +11,15 @@
 namespace impactsim {
 namespace {
 
-Shape box(const Vec3& size) {
-  Shape s;
-  s.type = ShapeType::box;
-  s.size = size;
-  return s;
-}
-
-Shape sphere(double r) {
-  Shape s;
-  s.type = ShapeType::sphere;
-  s.radius = r;
-  return s;
-}
-
 TEST(PointToShape, ClosedForms) {
   Shape h;
   h.type = ShapeType::halfspace;
   h.normal = Vec3(0, 0, 1);
   h.offset = 0.5;
   EXPECT_DOUBLE_EQ(point_to_shape(h, Vec3(3, 4, 2)).distance, 1.5);
-  EXPECT_DOUBLE_EQ(point_to_shape(sphere(1), Vec3(0, 3, 4)).distance, 4.0);
-  EXPECT_EQ(point_to_shape(sphere(1), Vec3(0, 3, 4)).gradient, Vec3(0, 0.6, 0.8));
-  const Shape b = box(Vec3(2, 4, 6));
+  EXPECT_DOUBLE_EQ(point_to_shape(testing::sphere_shape(1), Vec3(0, 3, 4)).distance, 4.0);
+  EXPECT_EQ(point_to_shape(testing::sphere_shape(1), Vec3(0, 3, 4)).gradient, Vec3(0, 0.6, 0.8));
+  const Shape b = testing::box_shape(Vec3(2, 4, 6));
   EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(4, 0, 0)).distance, 3.0);                  // face region
   EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(4, 6, 0)).distance, std::hypot(3.0, 4.0));  // edge region
   EXPECT_DOUBLE_EQ(point_to_shape(b, Vec3(0.5, 0, 0)).distance, -0.5);               // inside: nearest face
@@ -55,7 +41,7 @@ TEST(PointToShape, ClosedForms) {
 
 TEST(PointToShape, GradientIsTheDerivativeOfTheDistance) {
   std::mt19937 rng(3);
-  Shape shapes[4] = {box(Vec3(1, 2, 3)), sphere(0.7), {}, {}};
+  Shape shapes[4] = {testing::box_shape(Vec3(1, 2, 3)), testing::sphere_shape(0.7), {}, {}};
   shapes[2].type = ShapeType::capsule;
   shapes[2].radius = 0.4;
   shapes[2].length = 1.2;

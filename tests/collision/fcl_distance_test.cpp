@@ -7,39 +7,26 @@
 
 #include "collision/contact.hpp"
 #include "collision/fcl_distance.hpp"
+#include "tests/test_models.hpp"
 
 namespace impactsim {
 namespace {
-
-Shape box(const Vec3& size) {
-  Shape s;
-  s.type = ShapeType::box;
-  s.size = size;
-  return s;
-}
-
-Shape sphere(double r) {
-  Shape s;
-  s.type = ShapeType::sphere;
-  s.radius = r;
-  return s;
-}
 
 // FCL agrees with the exact forms where it is reliable: separated convex primitives.
 TEST(FclDistance, AgreesWithClosedFormsWhenSeparated) {
   Pose a, b;
   b.p = Vec3(3, 0, 0);
-  FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
+  FclDistance d = fcl_signed_distance(testing::sphere_shape(1), a, testing::sphere_shape(0.5), b);
   ASSERT_TRUE(d.ok) << d.error;
   EXPECT_NEAR(d.distance, 1.5, 1e-6);
   b.p = Vec3(0, 0, 4);
-  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, sphere(1), b);
+  d = fcl_signed_distance(testing::box_shape(Vec3(2, 2, 2)), a, testing::sphere_shape(1), b);
   ASSERT_TRUE(d.ok) << d.error;
   EXPECT_NEAR(d.distance, 2.0, 1e-6);
-  EXPECT_NEAR(d.distance, point_to_shape(box(Vec3(2, 2, 2)), b.p).distance - 1.0, 1e-6);
+  EXPECT_NEAR(d.distance, point_to_shape(testing::box_shape(Vec3(2, 2, 2)), b.p).distance - 1.0, 1e-6);
   b.p = Vec3(2.5, 0.3, 0.1);
   b.R = Eigen::AngleAxisd(0.3, Vec3::UnitZ()).toRotationMatrix();
-  d = fcl_signed_distance(box(Vec3(2, 2, 2)), a, box(Vec3(1, 1, 1)), b);
+  d = fcl_signed_distance(testing::box_shape(Vec3(2, 2, 2)), a, testing::box_shape(Vec3(1, 1, 1)), b);
   ASSERT_TRUE(d.ok) << d.error;
   // The rotated box's nearest corner to the face x = 1.
   double nearest = 1e9;
@@ -53,7 +40,7 @@ TEST(FclDistance, AgreesWithClosedFormsWhenSeparated) {
 TEST(FclDistance, PenetratingSpheresGiveTheDepth) {
   Pose a, b;
   b.p = Vec3(1.2, 0, 0);
-  const FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
+  const FclDistance d = fcl_signed_distance(testing::sphere_shape(1), a, testing::sphere_shape(0.5), b);
   ASSERT_TRUE(d.ok) << d.error;
   EXPECT_NEAR(d.distance, -0.3, 1e-4);
 }
@@ -61,7 +48,7 @@ TEST(FclDistance, PenetratingSpheresGiveTheDepth) {
 TEST(FclDistance, HalfspacesAreRefusedWithAReason) {
   Shape h;
   h.type = ShapeType::halfspace;
-  const FclDistance d = fcl_signed_distance(sphere(1), Pose{}, h, Pose{});
+  const FclDistance d = fcl_signed_distance(testing::sphere_shape(1), Pose{}, h, Pose{});
   EXPECT_FALSE(d.ok);
   EXPECT_NE(d.error.find("halfspace"), std::string::npos);
 }
@@ -69,7 +56,7 @@ TEST(FclDistance, HalfspacesAreRefusedWithAReason) {
 TEST(FclDistance, WitnessPointsLieOnTheSurfaces) {
   Pose a, b;
   b.p = Vec3(0, 3, 0);
-  const FclDistance d = fcl_signed_distance(sphere(1), a, sphere(0.5), b);
+  const FclDistance d = fcl_signed_distance(testing::sphere_shape(1), a, testing::sphere_shape(0.5), b);
   ASSERT_TRUE(d.ok) << d.error;
   EXPECT_NEAR(d.point_a.norm(), 1.0, 1e-6);
   EXPECT_NEAR((d.point_b - b.p).norm(), 0.5, 1e-6);

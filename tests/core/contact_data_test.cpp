@@ -11,20 +11,6 @@
 namespace impactsim {
 namespace {
 
-Shape sphere(double r) {
-  Shape s;
-  s.type = ShapeType::sphere;
-  s.radius = r;
-  return s;
-}
-
-Shape box(const Vec3& size) {
-  Shape s;
-  s.type = ShapeType::box;
-  s.size = size;
-  return s;
-}
-
 // Contact Jacobians: J_n v = d/dt phi along any motion, J_t v = the tangential relative velocity.
 TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
   std::mt19937 rng(9);
@@ -37,11 +23,11 @@ TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
     g[0].shape.offset = -3;
     g[1].name = "ball";
     g[1].body = 1;
-    g[1].shape = sphere(0.3);
+    g[1].shape = testing::sphere_shape(0.3);
     g[1].shape.position = Vec3(0.1, 0.2, 0);
     g[2].name = "crate";
     g[2].body = 2;
-    g[2].shape = box(Vec3(0.5, 0.4, 0.3));
+    g[2].shape = testing::box_shape(Vec3(0.5, 0.4, 0.3));
     std::vector<ContactDef> defs(3);
     defs[0] = {"foot", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};  // a vertex on body 0 vs the ground
     defs[1] = {"ball_on_crate", 2, Vec3(0.3, 0.3, 0), 0.05, 1};  // a small sphere on body 2 vs the ball on body 1
@@ -87,7 +73,7 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
     g[0].shape.offset = -3;
     g[1].name = "crate";
     g[1].body = 2;
-    g[1].shape = box(Vec3(0.5, 0.4, 0.3));
+    g[1].shape = testing::box_shape(Vec3(0.5, 0.4, 0.3));
     std::vector<ContactDef> defs(4);
     defs[0] = {"vertex", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};
     defs[1] = {"sphere", 2, Vec3(0.3, 0.2, 0.1), 0.25, 0};  // on body 2 of the chain, whose alpha is not 0

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/contact_forces.hpp"
+#include "tests/test_models.hpp"
 
 namespace impactsim {
 namespace {
@@ -18,14 +19,7 @@ struct Table {
   ContactModel contacts;
   ContactSettings settings;
   Table(double mu, double slope) {
-    Body b;
-    b.name = "block";
-    b.joint.type = JointType::planar;
-    b.mass = 1;
-    b.inertia = Mat3::Identity();
-    model.bodies.push_back(b);
-    model.gravity = Vec3(0, -g, 0);
-    finalize_model(model);
+    model = testing::single_body_model(JointType::planar, 1.0, Mat3::Identity(), Vec3(0, -g, 0));
     std::vector<Geometry> geometry(1);
     geometry[0].name = "table";
     geometry[0].shape.type = ShapeType::halfspace;

@@ -3,19 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "core/fixed_step.hpp"
+#include "tests/test_models.hpp"
 
 namespace impactsim {
 namespace {
 
 System point_mass(double t_end, double output_interval) {
   System s;
-  Body b;
-  b.name = "p";
-  b.joint.type = JointType::planar;
-  b.mass = 1;
-  b.inertia = Mat3::Identity();
-  s.model.bodies.push_back(b);
-  finalize_model(s.model);
+  s.model = testing::single_body_model(JointType::planar, 1.0, Mat3::Identity(), Vec3(0, -9.81, 0));
   s.simulation.t_end = t_end;
   s.simulation.output_interval = output_interval;
   return s;

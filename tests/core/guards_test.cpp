@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/guards.hpp"
+#include "tests/test_models.hpp"
 
 namespace impactsim {
 namespace {
@@ -12,13 +13,7 @@ struct Rig {
   Model model;
   ContactModel contacts;
   Rig() {
-    Body b;
-    b.name = "b";
-    b.joint.type = JointType::planar;
-    b.mass = 1;
-    b.inertia = Mat3::Identity();
-    model.bodies.push_back(b);
-    finalize_model(model);
+    model = testing::single_body_model(JointType::planar, 1.0, Mat3::Identity(), Vec3(0, -9.81, 0));
     std::vector<Geometry> g(1);
     g[0].shape.type = ShapeType::halfspace;
     g[0].shape.normal = Vec3::UnitY();
