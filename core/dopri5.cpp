@@ -80,13 +80,19 @@ Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_ste
   if (!keep_step) step_.h = 0.0;
   step_.fac_old = 1e-4;
   step_.last_rejected = false;
+  return first_rate();
+}
+
+Dopri5::Status Dopri5::first_rate() {
   if (!y_.allFinite()) return Status::not_finite;
-  return eval(step_.t, y_, k_.k1) ? Status::ok : Status::rhs_failed;
+  ++counts_.evaluations;
+  if (!f_(step_.t, y_, k_.k1)) return Status::rhs_failed;
+  return k_.k1.allFinite() ? Status::ok : Status::not_finite;
 }
 
 Dopri5::Status Dopri5::set_state(const Eigen::VectorXd& y) {
   y_ = y;
-  return eval(step_.t, y_, k_.k1) ? Status::ok : Status::rhs_failed;
+  return first_rate();
 }
 
 Dopri5::Status Dopri5::step(double t_limit) {

@@ -21,6 +21,7 @@ class Dopri5 {
  public:
   // f(t, y, dy) writes dy = f(t, y); returns false if f cannot be evaluated there.
   using Rhs = std::function<bool(double, const Eigen::VectorXd&, Eigen::VectorXd&)>;
+  // rhs_failed: f cannot be evaluated at the state; not_finite: the state or its rate is not finite.
   enum class Status { ok, rhs_failed, step_underflow, not_finite };
 
   Dopri5(int n, Rhs f, OdeTolerances tol);
@@ -44,6 +45,8 @@ class Dopri5 {
 
  private:
   bool eval(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dy);
+  // f at the current state into k1: rhs_failed if f cannot be evaluated, not_finite if y or f(y) is not.
+  Status first_rate();
   double error_norm(const Eigen::VectorXd& err, const Eigen::VectorXd& y0, const Eigen::VectorXd& y1) const;
   double scaled_norm(const Eigen::VectorXd& x, const Eigen::VectorXd& ref) const;
   double initial_step(double t_limit);

@@ -78,7 +78,7 @@ void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStep
   assemble(sys, run, scratch, rows, p);
   applied_forces(io, run, c.body, run.t, scratch.tau, w.f);
   w.M_llt.compute(c.body.M);
-  if (w.M_llt.info() != Eigen::Success) throw SimulationError(run.t, "drumwright: the mass matrix is singular");
+  if (w.M_llt.info() != Eigen::Success) throw SimulationError(run.t, StopReason::singular_mass, "drumwright: the mass matrix is singular");
   w.a = w.M_llt.solve(w.f);
   w.Minv_GT = w.M_llt.solve(rows.G.transpose());
   p.S = rows.G * w.Minv_GT;
@@ -97,7 +97,7 @@ void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStep
     ++run.stats.solves;
     run.stats.max_residual = std::max(run.stats.max_residual, s.residual);
   }
-  if (!s.ok) throw SimulationError(run.t, "drumwright at t = " + std::to_string(run.t) + " s: " + s.diagnostic);
+  if (!s.ok) throw SimulationError(run.t, StopReason::step_problem_failed, "drumwright at t = " + format_time(run.t) + " s: " + s.diagnostic);
   w.v1 = run.v + hs * (w.Minv_GT * s.lambda + w.a);
   integrate_configuration(sys.model, run.q, w.v1, hs, w.q1);
   finish_step(sys, io, run, run.t + hs, w.q1, w.v1, w.v1);

@@ -66,7 +66,7 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
   const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
   const ImpactResult r = law.resolve(space, v, rng);
   if (!r.ok)
-    throw SimulationError(t, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
+    throw SimulationError(t, StopReason::impact_failed, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
   Event e{.t = t, .kind = kind, .contacts = set, .law = std::string(law.name()),
           .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
           .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
@@ -128,7 +128,7 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
   for (int round = 0;; ++round) {
     const std::vector<int> hitting = impacting(sys, modes, data, v);
     if (hitting.empty()) return;
-    if (round > 100) throw SimulationError(t, "impacts at t = " + format_time(t) + " s do not terminate");
+    if (round > 100) throw SimulationError(t, StopReason::impacts_unending, "impacts at t = " + format_time(t) + " s do not terminate");
     double fastest = 0;
     for (int i : hitting) fastest = std::max(fastest, -normal_velocity(data, i, v));
     const std::vector<int> set = touching_not_separating(sys, modes, data, v);
@@ -165,7 +165,7 @@ void choose_modes(const System& sys, const ImpactLaw& law, Rng& rng, double t, c
       modes = chosen;
       break;
     }
-    if (attempt > 0) throw SimulationError(t, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
+    if (attempt > 0) throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     apply_impact(sys, law, rng, data, t, candidates, EventKind::iwc, v, log);
   }

@@ -5,6 +5,24 @@
 
 namespace impactsim {
 
+std::string_view stop_reason_code(StopReason reason) {
+  switch (reason) {
+    case StopReason::step_limit: return "step_limit";
+    case StopReason::stalled: return "stalled";
+    case StopReason::singular_mass: return "singular_mass";
+    case StopReason::not_finite: return "not_finite";
+    case StopReason::step_underflow: return "step_underflow";
+    case StopReason::event_limit: return "event_limit";
+    case StopReason::impact_failed: return "impact_failed";
+    case StopReason::impacts_unending: return "impacts_unending";
+    case StopReason::no_contact_forces: return "no_contact_forces";
+    case StopReason::missed_impact: return "missed_impact";
+    case StopReason::step_problem_failed: return "step_problem_failed";
+    case StopReason::initial_penetration: return "initial_penetration";
+  }
+  return "?";
+}
+
 std::string format_time(double t) {
   std::ostringstream s;
   s.precision(12);

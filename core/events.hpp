@@ -62,6 +62,8 @@ struct RunCallbacks {
   SampleSink event_sample;                  // rows just before and just after each event (may be empty)
   std::function<void(const Event&)> event;  // may be empty
   std::function<bool()> stop;               // asked after every event (fixed-step: every step); true ends the run
+  // A run that stops early (SimulationError) first hands the last state it reached here (may be empty).
+  SampleSink stopped;
 };
 
 }  // namespace impactsim

@@ -40,11 +40,22 @@ RunStats run_fixed_steps(const System& system, const State& initial, double h, c
   const SimulationSettings& settings = system.simulation;
   FixedStepRun run(system, initial);
   run.output.first(system.model, io.callbacks.sample, run.q, run.v);
-  while (run.t < settings.t_end - 1e-9 * h) {
-    const double hs = settings.t_end - run.t < h * (1 + 1e-9) ? settings.t_end - run.t : h;
-    step(run, hs);
-    if (!run.q.allFinite() || !run.v.allFinite()) throw SimulationError(run.t, name + ": the state is not finite");
-    if (io.callbacks.stop && io.callbacks.stop()) break;
+  // Steps end within a billionth of a step of t_end; a step longer than the run is one short step.
+  const double end_tolerance = 1e-9 * std::min(h, settings.t_end);
+  try {
+    while (run.t < settings.t_end - end_tolerance) {
+      const double hs = settings.t_end - run.t < h * (1 + 1e-9) ? settings.t_end - run.t : h;
+      step(run, hs);
+      if (!run.q.allFinite() || !run.v.allFinite())
+        throw SimulationError(run.t, StopReason::not_finite, name + ": the state is not finite");
+      if (io.callbacks.stop && io.callbacks.stop()) break;
+    }
+  } catch (const SimulationError&) {
+    if (io.callbacks.stopped) {
+      const auto [kinetic, potential] = energies(system.model, run.q, run.v);
+      io.callbacks.stopped(Sample{run.t, run.q, run.v, kinetic, potential});
+    }
+    throw;
   }
   run.stats.samples = run.output.rows();
   return run.stats;

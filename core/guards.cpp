@@ -78,7 +78,7 @@ void check_unarmed_penetration(const ContactModel& contacts, const std::vector<G
   for (size_t k = 0; k < guards.size(); ++k) {
     const Guard& guard = guards[k];
     if (guard.kind != GuardKind::impact || guard.armed || guard.passing || !(g[k] < -10 * distance_tolerance)) continue;
-    throw SimulationError(t, "contact '" + contacts.contact(guard.contact).name + "' penetrated " + format_time(-g[k]) +
+    throw SimulationError(t, StopReason::missed_impact, "contact '" + contacts.contact(guard.contact).name + "' penetrated " + format_time(-g[k]) +
                                  " m at t = " + format_time(t) +
                                  " s without an impact being detected (try a smaller simulation.max_step)");
   }

@@ -99,10 +99,11 @@ void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x)
 }
 
 [[noreturn]] void fail(const Dopri5& ode, Dopri5::Status status) {
-  std::string why = status == Dopri5::Status::rhs_failed       ? "the mass matrix is not positive definite"
-                    : status == Dopri5::Status::step_underflow ? "the step size fell below machine precision"
-                                                               : "the state is not finite";
-  throw SimulationError(ode.t(), "integration stopped at t = " + format_time(ode.t()) + " s: " + why);
+  const auto [reason, why] =
+      status == Dopri5::Status::rhs_failed       ? std::pair{StopReason::singular_mass, "the mass matrix is not positive definite"}
+      : status == Dopri5::Status::step_underflow ? std::pair{StopReason::step_underflow, "the step size fell below machine precision"}
+                                                 : std::pair{StopReason::not_finite, "the state is not finite"};
+  throw SimulationError(ode.t(), reason, "integration stopped at t = " + format_time(ode.t()) + " s: " + why);
 }
 
 // Counts, checks the event budget, and hands the event to the callback.
@@ -110,7 +111,7 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
   return [&sys, &d, &cb](const Event& e) {
     if (is_impact(e.kind)) ++d.stats.impacts;
     if (++d.stats.events > sys.contact.max_events)
-      throw SimulationError(e.t, "more than " + std::to_string(sys.contact.max_events) + " events by t = " +
+      throw SimulationError(e.t, StopReason::event_limit, "more than " + std::to_string(sys.contact.max_events) + " events by t = " +
                                      format_time(e.t) + " s; if impacts accumulate (Zeno), raise simulation.contact.v_zeno");
     if (cb.event) cb.event(e);
   };
@@ -151,30 +152,42 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   arm_guards(d.phase.guards, d.phase.g_prev);
 }
 
-}  // namespace
+// Stops a run whose time stops advancing: less than 1e-6 t_end over sys.simulation.stall_window
+// steps (accepted and rejected).
+class StallWatch {
+ public:
+  explicit StallWatch(const SimulationSettings& s) : window_(s.stall_window), span_(1e-6 * s.t_end) {}
+  void check(const Dopri5& ode) {
+    if (window_ <= 0) return;
+    const long steps = ode.accepted() + ode.rejected();
+    if (steps - start_steps_ < window_) return;
+    if (ode.t() - start_t_ < span_)
+      throw SimulationError(ode.t(), StopReason::stalled,
+                            "integration stalled at t = " + format_time(ode.t()) + " s: " + std::to_string(window_) +
+                                " steps advanced it by " + format_time(ode.t() - start_t_) +
+                                " s (the step size collapsed; simulation.stall_window sets the window)");
+    start_steps_ = steps;
+    start_t_ = ode.t();
+  }
 
-RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& initial, Rng& rng,
-                         const RunCallbacks& cb) {
+ private:
+  long window_;
+  double span_;
+  long start_steps_ = 0;
+  double start_t_ = 0.0;
+};
+
+// The loop itself. x and t always hold the last state the run reached, for the caller to report
+// where a failed run stopped.
+void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, LoopData& d, Dopri5& ode,
+              Eigen::VectorXd& x, double& t) {
   const SimulationSettings& settings = sys.simulation;
-  LoopData d(sys);
-  Dopri5 ode(sys.model.nq + sys.model.nv,
-             [&](double, const Eigen::VectorXd& x, Eigen::VectorXd& dx) { return phase_rhs(sys, d, x, dx); }, settings.ode);
-  auto finish = [&] {
-    d.stats.steps = ode.accepted();
-    d.stats.rejected_steps = ode.rejected();
-    d.stats.evaluations = ode.evaluations();
-    return d.stats;
-  };
   bool has_quaternions = false;
   for (const Body& b : sys.model.bodies) has_quaternions = has_quaternions || b.joint.type == JointType::free;
-
-  Eigen::VectorXd x(sys.model.nq + sys.model.nv);
-  x << initial.q, initial.v;
-  if (!x.allFinite()) throw SimulationError(0.0, "the initial state is not finite");
   const EventLog log = event_log(sys, d, cb);
   emit(sys, d, cb.sample, 0.0, x);
   handle_event(sys, law, rng, cb, log, d, 0.0, x, {});
-  if (cb.stop && cb.stop()) return finish();
+  if (cb.stop && cb.stop()) return;
   long next = 1;
   const long last = last_output_row(settings);
   // At rest the remaining rows all equal x.
@@ -186,21 +199,23 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
     for (; next <= last; ++next) emit(sys, d, cb.sample, output_time(settings, next), x);
     return true;
   };
-  if (rests(0.0)) return finish();
-  const auto guards_at = [&](double t, Eigen::VectorXd& g) {
-    ode.dense(t, d.scratch.x_tmp);
+  if (rests(0.0)) return;
+  const auto guards_at = [&](double t_at, Eigen::VectorXd& g) {
+    ode.dense(t_at, d.scratch.x_tmp);
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
     guards_at_state(sys, d, d.scratch.x_tmp, g);
   };
-  double t = 0.0;
+  StallWatch stall(settings);
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
   while (t < settings.t_end - eps_t) {
     start_phase(sys, d, ode, t, x);
     while (true) {
       if (ode.accepted() + ode.rejected() >= settings.max_steps)
-        throw SimulationError(ode.t(), "integration stopped at t = " + format_time(ode.t()) + " s: more than " +
-                                           std::to_string(settings.max_steps) + " steps");
+        throw SimulationError(ode.t(), StopReason::step_limit,
+                              "integration stopped at t = " + format_time(ode.t()) + " s: more than " +
+                                  std::to_string(settings.max_steps) + " steps");
       if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
+      stall.check(ode);
       const std::optional<LocatedEvent> event =
           locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, d.phase.guards,
                        d.phase.g_prev);
@@ -214,8 +229,8 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
         normalize_configuration(sys.model, x.data());
         t = event->t;
         handle_event(sys, law, rng, cb, log, d, t, x, event->fired);
-        if (cb.stop && cb.stop()) return finish();
-        if (rests(t)) return finish();
+        if (cb.stop && cb.stop()) return;
+        if (rests(t)) return;
         break;
       }
       t = ode.t();
@@ -229,7 +244,30 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
     }
   }
   for (; next <= last; ++next) emit(sys, d, cb.sample, output_time(settings, next), x);
-  return finish();
+}
+
+}  // namespace
+
+RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& initial, Rng& rng,
+                         const RunCallbacks& cb) {
+  LoopData d(sys);
+  Dopri5 ode(sys.model.nq + sys.model.nv,
+             [&](double, const Eigen::VectorXd& x, Eigen::VectorXd& dx) { return phase_rhs(sys, d, x, dx); },
+             sys.simulation.ode);
+  Eigen::VectorXd x(sys.model.nq + sys.model.nv);
+  x << initial.q, initial.v;
+  if (!x.allFinite()) throw SimulationError(0.0, StopReason::not_finite, "the initial state is not finite");
+  double t = 0.0;
+  try {
+    run_loop(sys, law, rng, cb, d, ode, x, t);
+  } catch (const SimulationError&) {
+    if (cb.stopped) emit(sys, d, cb.stopped, t, x);
+    throw;
+  }
+  d.stats.steps = ode.accepted();
+  d.stats.rejected_steps = ode.rejected();
+  d.stats.evaluations = ode.evaluations();
+  return d.stats;
 }
 
 }  // namespace impactsim

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <Eigen/Core>
 
@@ -18,6 +19,7 @@ struct SimulationSettings {
   double output_interval = 0.01;  // [s] between output rows
   OdeTolerances ode;              // the event loop's Dormand-Prince tolerances
   long max_steps = 10'000'000;    // accepted plus rejected steps before giving up
+  long stall_window = 10'000;     // event loop: steps that must advance time by 1e-6 t_end (0: never stall)
 };
 
 struct State {
@@ -36,15 +38,34 @@ struct Sample {
 };
 using SampleSink = std::function<void(const Sample&)>;
 
-// Raised when integration cannot go on (singular mass matrix, non-finite state, step underflow, an
-// impact without a solution). Every sample before `time` has already been delivered.
+// Why a run stopped early; stop_reason_code gives the short code batch's runs.csv records.
+enum class StopReason {
+  step_limit,           // more steps than simulation.max_steps
+  stalled,              // the step size collapsed: time stopped advancing
+  singular_mass,        // the mass matrix is not positive definite
+  not_finite,           // the state or its rate is not finite
+  step_underflow,       // the step size fell below machine precision
+  event_limit,          // more events than simulation.contact.max_events
+  impact_failed,        // an impact law gave no trustworthy outcome
+  impacts_unending,     // impacts at one instant did not terminate
+  no_contact_forces,    // no consistent contact forces, even after an impact without collision
+  missed_impact,        // an open contact sank without an impact being detected
+  step_problem_failed,  // a fixed-step scheme's LCP or QP had no solution
+  initial_penetration,  // the initial state penetrates beyond the distance tolerance
+};
+std::string_view stop_reason_code(StopReason reason);
+
+// Raised when integration cannot go on. Every sample before `time` has already been delivered.
 class SimulationError : public std::runtime_error {
  public:
-  SimulationError(double time, const std::string& what) : std::runtime_error(what), time_(time) {}
+  SimulationError(double time, StopReason reason, const std::string& what)
+      : std::runtime_error(what), time_(time), reason_(reason) {}
   double time() const { return time_; }
+  StopReason reason() const { return reason_; }
 
  private:
   double time_;
+  StopReason reason_;
 };
 
 // Output row k is at min(k output_interval, t_end); the last is row last_output_row, at t_end.

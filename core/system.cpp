@@ -36,7 +36,9 @@ RunStats simulate_smooth(const Model& model, const SimulationSettings& settings,
   system.simulation = settings;
   const AnitescuPotraLaw law;  // never called: nothing can touch
   Rng rng(0);
-  return simulate_hybrid(system, law, initial, rng, {sink, {}, {}, {}});
+  RunCallbacks callbacks;
+  callbacks.sample = sink;
+  return simulate_hybrid(system, law, initial, rng, callbacks);
 }
 
 std::vector<bool> closed_contacts(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

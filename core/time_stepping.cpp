@@ -28,7 +28,7 @@ VelocityStep solve(const System& sys, FixedStepRun& run, FixedStepScratch& scrat
   VelocityStep s = solve_velocity_step(space, nu, b);
   ++run.stats.solves;
   run.stats.max_residual = std::max(run.stats.max_residual, s.residual);
-  if (!s.ok) throw SimulationError(run.t, "time-stepping at t = " + std::to_string(run.t) + " s: " + s.diagnostic);
+  if (!s.ok) throw SimulationError(run.t, StopReason::step_problem_failed, "time-stepping at t = " + format_time(run.t) + " s: " + s.diagnostic);
   return s;
 }
 

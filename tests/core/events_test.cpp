@@ -1,6 +1,7 @@
 // Event kinds, their names in events.csv, and which of them change the velocity.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "core/events.hpp"
@@ -23,6 +24,19 @@ TEST(Events, KindsHaveTheirEventsCsvNames) {
 TEST(Events, ImpactsAreTheKindsThatChangeTheVelocity) {
   for (EventKind k : {EventKind::impact, EventKind::zeno, EventKind::iwc}) EXPECT_TRUE(is_impact(k)) << k;
   for (EventKind k : {EventKind::liftoff, EventKind::stick, EventKind::slip, EventKind::rest}) EXPECT_FALSE(is_impact(k)) << k;
+}
+
+// runs.csv's reason column: one short, distinct code per reason.
+TEST(Events, StopReasonsHaveDistinctCodes) {
+  std::set<std::string_view> codes;
+  for (int k = 0; k <= static_cast<int>(StopReason::initial_penetration); ++k) {
+    const std::string_view code = stop_reason_code(static_cast<StopReason>(k));
+    EXPECT_NE(code, "?");
+    EXPECT_EQ(code.find_first_of(", \n"), std::string_view::npos) << code;
+    codes.insert(code);
+  }
+  EXPECT_EQ(codes.size(), static_cast<size_t>(StopReason::initial_penetration) + 1);
+  EXPECT_EQ(stop_reason_code(StopReason::stalled), "stalled");
 }
 
 TEST(Events, TimesPrintWithTwelveSignificantDigits) {

@@ -2,6 +2,8 @@
 // loop's last step shortened to t_end, the statistics each finished step adds.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "core/fixed_step.hpp"
 #include "tests/test_models.hpp"
 
@@ -75,7 +77,53 @@ TEST(FixedStep, ANonFiniteStateStopsTheRun) {
     FAIL();
   } catch (const SimulationError& e) {
     EXPECT_EQ(std::string(e.what()), "blowup: the state is not finite");
+    EXPECT_EQ(e.reason(), StopReason::not_finite);
   }
+}
+
+// A failed run hands its last state to `stopped` before the error reaches the caller.
+TEST(FixedStep, AFailedRunReportsTheStateWhereItStopped) {
+  const System s = point_mass(1.0, 0.5);
+  struct Stopped {
+    double t;
+    Eigen::VectorXd q, v;
+  };
+  std::optional<Stopped> stopped;
+  RunCallbacks cb;
+  cb.stopped = [&](const Sample& row) { stopped = Stopped{row.t, row.q, row.v}; };
+  const StepSink steps;
+  const ExternalForce force;
+  const FixedStepIO io{cb, steps, force};
+  const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0, 0)};
+  EXPECT_THROW(run_fixed_steps(s, initial, 0.25, io, "fails at 0.5 s",
+                               [&](FixedStepRun& run, double h) {
+                                 if (run.t >= 0.5) throw SimulationError(run.t, StopReason::step_problem_failed, "no");
+                                 Eigen::VectorXd q1 = run.q + h * run.v, v1 = run.v;
+                                 const Eigen::VectorXd on_step = v1;
+                                 finish_step(s, io, run, run.t + h, q1, v1, on_step);
+                               }),
+               SimulationError);
+  ASSERT_TRUE(stopped);
+  EXPECT_DOUBLE_EQ(stopped->t, 0.5);
+  EXPECT_DOUBLE_EQ(stopped->q(0), 0.5);
+}
+
+// A step longer than the whole run is one step to t_end, not none (--step 1e10 once wrote only t = 0).
+TEST(FixedStep, AStepLongerThanTheRunIsOneShortStep) {
+  const System s = point_mass(1.0, 0.5);
+  std::vector<double> hs;
+  const RunCallbacks cb;
+  const StepSink steps;
+  const ExternalForce force;
+  const FixedStepIO io{cb, steps, force};
+  const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+  run_fixed_steps(s, initial, 1e10, io, "long", [&](FixedStepRun& run, double h) {
+    hs.push_back(h);
+    Eigen::VectorXd q1 = run.q, v1 = run.v;
+    const Eigen::VectorXd on_step = v1;
+    finish_step(s, io, run, run.t + h, q1, v1, on_step);
+  });
+  EXPECT_EQ(hs, (std::vector<double>{1.0}));
 }
 
 TEST(FixedStep, TouchingPicksContactsAndRecordsTheDeepest) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "core/contact_forces.hpp"
 #include "core/hybrid.hpp"
@@ -353,6 +354,47 @@ TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
   } catch (const SimulationError& e) {
     EXPECT_NE(std::string(e.what()).find("more than 50 events"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("v_zeno"), std::string::npos) << e.what();
+    EXPECT_EQ(e.reason(), StopReason::event_limit);
+  }
+}
+
+// A run that stops early hands the state it reached to `stopped`: here the ball at the ground at
+// its fourth impact time (t_k = t_1 (1 + 2 e + ... + 2 e^{k-1})), not the initial state.
+TEST(Hybrid, AFailedRunReportsTheStateWhereItStopped) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  scene.system.contact.max_events = 3;
+  const auto law = make_law(scene.law, scene.laws);
+  Rng rng(1);
+  struct Stopped {
+    double t;
+    Eigen::VectorXd q, v;
+  };
+  std::optional<Stopped> stopped;
+  RunCallbacks cb;
+  cb.stopped = [&](const Sample& s) { stopped = Stopped{s.t, s.q, s.v}; };
+  EXPECT_THROW(simulate_hybrid(scene.system, *law, scene.initial, rng, cb), SimulationError);
+  ASSERT_TRUE(stopped);
+  const double t1 = std::sqrt(2 * 1.0 / 9.81), e = 0.9;
+  EXPECT_NEAR(stopped->t, t1 * (1 + 2 * e + 2 * e * e + 2 * e * e * e), 1e-8);
+  EXPECT_NEAR(stopped->q(2), 0.1, 1e-9);
+  EXPECT_LT(stopped->v(2), 0.0);
+}
+
+// Time that stops advancing is a bounded, reported stop: the window asks 1e-6 t_end of progress
+// every stall_window steps, which a 1e9 s run cannot make at this tolerance.
+TEST(Hybrid, AStalledRunStopsWithinTheWindow) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  scene.system.simulation.t_end = 1e9;
+  scene.system.simulation.output_interval = 1e9;
+  scene.system.simulation.stall_window = 50;
+  scene.system.contact.max_events = 1'000'000;
+  scene.system.contact.v_zeno = 0.0;  // bounces that shrink forever: steps that make no progress
+  try {
+    simulate(std::move(scene));
+    FAIL() << "expected a stall";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::stalled) << e.what();
+    EXPECT_NE(std::string(e.what()).find("simulation.stall_window"), std::string::npos) << e.what();
   }
 }
 
