@@ -34,6 +34,7 @@ struct Scene {
   std::string name;
   std::string description;
   std::string source;     // the file it was read from
+  std::string text_sha256;  // SHA-256 of the file's text: which scene a result came from
   System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)

@@ -99,6 +99,8 @@ const std::vector<SceneKey> kKeys = {
     {"simulation", "max_step", "number >= 0", "0 (none)", "largest step, s", ""},
     {"simulation", "initial_step", "number > 0", "automatic", "first step, s", ""},
     {"simulation", "max_steps", "integer >= 1", "10000000", "steps (accepted and rejected) before the run stops with an error", ""},
+    {"simulation", "stall_window", "integer >= 0", "10000",
+     "event-driven: a run whose time advances less than 1e-6 `t_end` over this many steps stops as stalled; 0 never", ""},
     {"simulation", "law", "`anitescu-potra`, `routh`, `sequential`, `propagative`", "`anitescu-potra`",
      "the impact law (`--law` overrides it)", ""},
     {"simulation", "seed", "integer >= 0", "0", "seed of every random choice (`--seed` overrides it)", ""},

@@ -13,6 +13,7 @@
 #include "scenes/scene.hpp"
 #include "scenes/scene_integrators.hpp"
 #include "scenes/scene_keys.hpp"
+#include "scenes/sha256.hpp"
 #include "scenes/scene_contacts.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -311,6 +312,10 @@ SimulationSettings read_simulation(const Field& f) {
     s.max_steps = f.child("max_steps").integer();
     if (s.max_steps < 1) f.child("max_steps").fail("must be at least 1");
   }
+  if (f.has("stall_window")) {
+    s.stall_window = f.child("stall_window").integer();
+    if (s.stall_window < 0) f.child("stall_window").fail("must not be negative");
+  }
   return s;
 }
 
@@ -501,10 +506,12 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
 
 }  // namespace
 
-Scene load_scene(const std::string& path) { return build_scene(parse_yaml_file(path), path); }
+Scene load_scene(const std::string& path) { return load_scene_text(read_scene_file(path), path); }
 
 Scene load_scene_text(const std::string& text, const std::string& name) {
-  return build_scene(parse_yaml_text(text, name), name);
+  Scene scene = build_scene(parse_yaml_text(text, name), name);
+  scene.text_sha256 = sha256_hex(text);
+  return scene;
 }
 
 }  // namespace impactsim

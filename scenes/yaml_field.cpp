@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -176,20 +177,38 @@ Vec3 Field::vec3_or(const std::string& key, const Vec3& fallback) const {
 }
 
 YAML::Node parse_yaml_text(const std::string& text, const std::string& name) {
+  std::vector<YAML::Node> documents;
   try {
-    return YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw SceneError(name, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
   }
+  if (documents.size() > 1) {
+    const YAML::Mark m = documents[1].Mark();
+    throw SceneError(name, m.line >= 0 ? m.line + 1 : 0, m.line >= 0 ? m.column + 1 : 0, "",
+                     "a scene file holds one YAML document; this one has " + std::to_string(documents.size()));
+  }
+  return documents.empty() ? YAML::Node() : documents[0];
 }
 
-YAML::Node parse_yaml_file(const std::string& path) {
-  std::ifstream in(path);
+std::string read_scene_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw SceneError(path, 0, 0, "", "cannot open the scene file (does it exist and is it readable?)");
+  if (!std::filesystem::is_regular_file(status))
+    throw SceneError(path, 0, 0, "", "not a regular file (a scene is a YAML file, not a directory, pipe or device)");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxSceneBytes)
+    throw SceneError(path, 0, 0, "", "the scene file is larger than " + std::to_string(kMaxSceneBytes >> 20) + " MiB");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path, 0, 0, "", "cannot open the scene file (does it exist and is it readable?)");
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw SceneError(path, 0, 0, "", "cannot read the scene file");
-  return parse_yaml_text(buffer.str(), path);
+  return buffer.str();
 }
+
+YAML::Node parse_yaml_file(const std::string& path) { return parse_yaml_text(read_scene_file(path), path); }
 
 }  // namespace impactsim

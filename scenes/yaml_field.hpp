@@ -2,6 +2,7 @@
 // Strict, located access to a YAML document. A Field is one node together with its key path
 // ("bodies[1].joint.type") and the place it came from, so every error names file, line, column and
 // key. Missing keys are reported at their parent's position.
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
@@ -93,7 +94,13 @@ E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> option
   f.fail("expected " + expected + ", found '" + word + "'");
 }
 
-// Parses a whole YAML file (or text, for tests); syntax errors become SceneErrors.
+// The text of a scene file: a regular file of at most kMaxSceneBytes (a pipe or a device would
+// never end). SceneError otherwise.
+constexpr std::uintmax_t kMaxSceneBytes = 16u << 20;
+std::string read_scene_file(const std::string& path);
+
+// Parses a whole YAML file (or text, for tests) of one document; syntax errors and a second
+// document become SceneErrors.
 YAML::Node parse_yaml_file(const std::string& path);
 YAML::Node parse_yaml_text(const std::string& text, const std::string& name);
 
