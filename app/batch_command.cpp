@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/batch_identity.hpp"
 #include "app/batch_summary.hpp"
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
@@ -31,13 +32,22 @@ std::string format_number(double x, int precision) { return std::string(NumberTe
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const RandomCoordinate& r : scene.randomize) c.push_back("init." + r.name);
-  for (const char* n : {"status", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
+  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
   for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
   for (const ContactDef& d : scene.system.contacts.contacts()) c.push_back(d.name + ".closed");
   for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
+  c.push_back("message");
   return c;
+}
+
+// A message as one CSV cell: no commas or line breaks.
+std::string as_cell(std::string text) {
+  for (char& c : text)
+    if (c == ',') c = ';';
+    else if (c == '\n' || c == '\r') c = ' ';
+  return text;
 }
 
 std::string join(const std::vector<std::string>& cells) {
@@ -53,7 +63,8 @@ System final_row_only(System s) {
   return s;
 }
 
-// One run, as a runs.csv line. A run that stops early keeps its row, with the reason as its status.
+// One run, as a runs.csv line. A run that stops early keeps its row: status `failed`, the reason's
+// code and message, and the state where it stopped (the same with or without its trajectory).
 // With a trajectory directory the run also writes its trajectory.csv and events.csv there (under
 // `system`, the scene's); without, it runs `quiet`, which writes only the final row.
 std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& law, std::uint64_t seed, long run,
@@ -99,17 +110,19 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
     cb.sample = keep;
     cb.event = count;
   }
-  std::string status = "ok";
+  cb.stopped = keep;
+  std::string status = "ok", reason, message;
   try {
     simulate(files ? system : quiet, law, initial, rng, cb);
   } catch (const SimulationError& e) {
     status = "failed";
-    t_final = e.time();
+    reason = stop_reason_code(e.reason());
+    message = as_cell(e.what());
   }
   std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
   for (double x : drawn) cells.push_back(format_number(x, precision));
-  for (const std::string& c : {status, format_number(t_final, precision), std::to_string(impacts), std::to_string(events),
-                               t_rest >= 0 ? format_number(t_rest, precision) : std::string()})
+  for (const std::string& c : {status, reason, format_number(t_final, precision), std::to_string(impacts),
+                               std::to_string(events), t_rest >= 0 ? format_number(t_rest, precision) : std::string()})
     cells.push_back(c);
   for (double x : q) cells.push_back(format_number(x, precision));
   for (double x : v) cells.push_back(format_number(x, precision));
@@ -125,6 +138,7 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
       case OutcomeDef::Kind::impacts: cells.push_back(std::to_string(contact_impacts[o.index])); break;
     }
   }
+  cells.push_back(message);
   return join(cells);
 }
 
@@ -149,6 +163,44 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
+// Continues the batch in dir: keeps the rows of runs.csv that are the slice's first runs (cutting a
+// partly written last row) once batch.json shows it is this batch. Returns the next run, or -1
+// after logging why it cannot.
+long resume_point(const fs::path& dir, const BatchIdentity& identity) {
+  const fs::path path = dir / "runs.csv";
+  std::string error;
+  const std::optional<BatchIdentity> before = read_batch_identity(dir, error);
+  if (!before) {
+    spdlog::error("cannot resume: {}", error);
+    return -1;
+  }
+  std::string differs = batch_difference(identity, *before);
+  if (differs.empty() && (before->first != identity.first || before->count != identity.count))
+    differs = "slice " + std::to_string(identity.first) + "+" + std::to_string(identity.count) + " (was " +
+              std::to_string(before->first) + "+" + std::to_string(before->count) + ")";
+  if (!differs.empty()) {
+    spdlog::error("{}: cannot resume: it holds another batch: {}", dir.string(), differs);
+    return -1;
+  }
+  const RunsFileCheck check = check_runs_file(path, identity.first);
+  if (!check.error.empty() || check.header != identity.columns) {
+    spdlog::error("cannot resume: {}", check.error.empty() ? path.string() + ": its header is not this batch's" : check.error);
+    return -1;
+  }
+  if (check.rows > identity.count) {
+    spdlog::error("{}: cannot resume: it holds {} runs, more than the slice's {}", path.string(), check.rows, identity.count);
+    return -1;
+  }
+  std::error_code ec;
+  fs::resize_file(path, check.end, ec);
+  if (ec) {
+    spdlog::error("{}: cannot resume: {}", path.string(), ec.message());
+    return -1;
+  }
+  spdlog::info("resuming at run {} ({} runs already done)", identity.first + check.rows, check.rows);
+  return identity.first + check.rows;
+}
+
 }  // namespace
 
 int batch_command(const BatchOptions& o) {
@@ -159,42 +211,30 @@ int batch_command(const BatchOptions& o) {
   const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
   if (!law) return kExitUsage;
   const std::uint64_t seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : scene.seed;
-  const long first = o.first, end = o.count >= 0 ? std::min(o.runs, o.first + o.count) : o.runs;
+  const long first = o.first;
   if (first < 0 || first > o.runs) {
     spdlog::error("--first {} is outside 0..{}", first, o.runs);
     return kExitUsage;
   }
+  // The slice ends at the last run; a count past it (however large) stops there.
+  const long end = o.count >= 0 && o.count < o.runs - first ? first + o.count : o.runs;
   const std::string dir = prepare_output_directory(o.output_dir, scene);
   if (dir.empty()) return kExitOutput;
   const fs::path path = fs::path(dir) / "runs.csv";
-  const std::string header = join(run_columns(scene));
-
-  // Resume: keep the complete rows already written (they are a prefix, written in order) and cut a
-  // partly written last row.
+  const BatchIdentity identity{o.scene, scene.text_sha256, law_name, seed, o.runs, first, end - first,
+                               join(run_columns(scene))};
   long next = first;
   if (o.resume && fs::exists(path)) {
-    std::string file_header;
-    long rows = 0;
-    std::uint64_t complete = 0;
-    for_each_line(path, [&](const std::string& line, std::uint64_t offset) {
-      if (file_header.empty()) file_header = line;
-      else ++rows;
-      complete = offset;
-    });
-    if (file_header != header) {
-      spdlog::error("{}: cannot resume: its header does not match this scene", path.string());
-      return kExitOutput;
-    }
-    std::error_code ec;
-    fs::resize_file(path, complete, ec);
-    if (ec) {
-      spdlog::error("{}: cannot resume: {}", path.string(), ec.message());
-      return kExitOutput;
-    }
-    next = first + rows;
-    spdlog::info("resuming at run {} ({} runs already done)", next, rows);
+    next = resume_point(dir, identity);
+    if (next < 0) return kExitOutput;
   } else {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << header << '\n';
+    try {
+      write_batch_identity(dir, identity);
+    } catch (const std::runtime_error& e) {
+      spdlog::error("{}", e.what());
+      return kExitOutput;
+    }
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << identity.columns << '\n';
   }
   std::ofstream out(path, std::ios::binary | std::ios::app);
   if (!out) {
@@ -231,15 +271,16 @@ int batch_command(const BatchOptions& o) {
   }
   if (!written) return kExitOutput;
   out.close();
+  FailureCounts counts;
   try {
-    write_summary(dir);
+    counts = write_summary(dir);
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  spdlog::info("wrote runs {}..{} to {} and summary.json; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
-               path.string(), wall, (end - next) / std::max(wall, 1e-9));
+  spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
+               path.string(), counts.text(), wall, (end - next) / std::max(wall, 1e-9));
   if (o.plot) {
     if (!run_plot_tool("batch", dir)) return kExitOutput;
     for (long run = first; run < std::min(end, o.trajectories); ++run)

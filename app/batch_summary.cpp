@@ -31,23 +31,43 @@ void ColumnStats::add(double x) {
 
 double ColumnStats::sd() const { return n > 1 ? std::sqrt(m2 / (n - 1)) : 0.0; }
 
-void write_summary(const std::filesystem::path& dir) {
+std::string FailureCounts::text() const {
+  if (failed == 0) return std::to_string(runs) + " runs, none failed";
+  std::string out = std::to_string(failed) + " of " + std::to_string(runs) + " runs failed (";
+  bool first = true;
+  for (const auto& [reason, n] : by_reason) {
+    out += (first ? "" : ", ") + reason + " " + std::to_string(n);
+    first = false;
+  }
+  return out + ")";
+}
+
+FailureCounts write_summary(const std::filesystem::path& dir) {
   std::vector<std::string> header;
-  long runs = 0, failed = 0;
+  FailureCounts counts;
+  long& runs = counts.runs;
+  long& failed = counts.failed;
   std::vector<ColumnStats> stats;
+  size_t reason_column = std::string::npos;
   for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
     std::vector<std::string> cells = split_cells(line);
     if (header.empty()) {
       header = cells;
       stats.resize(header.size());
+      for (size_t c = 0; c < header.size(); ++c)
+        if (header[c] == "reason") reason_column = c;
       return;
     }
     if (cells.size() != header.size()) return;
     ++runs;
     for (size_t c = 0; c < header.size(); ++c) {
-      if (header[c] == "run" || header[c] == "seed" || cells[c].empty()) continue;
+      if (header[c] == "run" || header[c] == "seed" || header[c] == "reason" || header[c] == "message" ||
+          cells[c].empty())
+        continue;
       if (header[c] == "status") {
-        failed += cells[c] != "ok";
+        if (cells[c] == "ok") continue;
+        ++failed;
+        ++counts.by_reason[reason_column < cells.size() ? cells[reason_column] : std::string("unknown")];
         continue;
       }
       char* end = nullptr;
@@ -64,6 +84,9 @@ void write_summary(const std::filesystem::path& dir) {
   Json summary;
   summary["runs"] = runs;
   summary["failed"] = failed;
+  Json reasons = Json::object();
+  for (const auto& [reason, n] : counts.by_reason) reasons[reason] = n;
+  summary["failures"] = reasons;
   summary["mean_impacts"] = column("impacts").mean;
   const ColumnStats ke = column("final.kinetic_energy");
   summary["final_kinetic_energy"] = {{"mean", ke.mean}, {"min", ke.min}, {"max", ke.max}};
@@ -88,6 +111,7 @@ void write_summary(const std::filesystem::path& dir) {
   std::ofstream out(dir / "summary.json", std::ios::binary | std::ios::trunc);
   out << summary.dump(2) << '\n';
   if (!out.flush()) throw std::runtime_error((dir / "summary.json").string() + ": write failed");
+  return counts;
 }
 
 }  // namespace impactsim

@@ -2,10 +2,11 @@
 // summary.json of a batch, computed from runs.csv alone (streamed: memory does not grow with the
 // runs), so a merged batch and a single one agree byte for byte. It holds the run count, failures,
 // mean impacts, final kinetic energy (mean, min, max), the fraction of runs ending with each contact
-// closed, and for every numeric column its count, mean, standard deviation, range and, while it
+// closed, the failures by reason, and for every numeric column its count, mean, standard deviation, range and, while it
 // takes at most 32 distinct integer values, how often each occurs.
 #include <filesystem>
 #include <map>
+#include <string>
 
 namespace impactsim {
 
@@ -22,7 +23,15 @@ struct ColumnStats {
   double sd() const;  // sample standard deviation; 0 below two values
 };
 
-// Writes dir/summary.json from dir/runs.csv. Throws std::runtime_error if it cannot be written.
-void write_summary(const std::filesystem::path& dir);
+// How many runs a batch holds and how many failed, by reason (runs.csv's `reason` column).
+struct FailureCounts {
+  long runs = 0, failed = 0;
+  std::map<std::string, long> by_reason;
+  std::string text() const;  // "2 of 40 runs failed (step_limit 1, stalled 1)", or "40 runs, none failed"
+};
+
+// Writes dir/summary.json from dir/runs.csv and returns its counts. Throws std::runtime_error if
+// it cannot be written.
+FailureCounts write_summary(const std::filesystem::path& dir);
 
 }  // namespace impactsim

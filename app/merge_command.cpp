@@ -1,4 +1,9 @@
-// impactsim merge: join batch slices (directories holding a runs.csv each) into one batch.
+// impactsim merge: join batch slices (directories holding runs.csv and batch.json) into one batch.
+// The slices must be of one batch (same scene text, law, seed, N and columns) and cover runs
+// 0..N-1 exactly once, each complete; anything else is refused before a byte is written.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -6,81 +11,116 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/batch_identity.hpp"
 #include "app/batch_summary.hpp"
 #include "app/commands.hpp"
+#include "app/runs_csv.hpp"
 
 namespace impactsim {
+namespace {
 
 namespace fs = std::filesystem;
 
-// Slices hold their runs in order, so merging is a k-way merge of the files: memory holds one
-// line per slice, not the runs.
-int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir) {
-  struct Slice {
-    fs::path path;
-    std::ifstream in;
-    std::string line;
-    long run = -1;
-    bool next() {  // the next complete row, false at the end (a partial last row is not merged)
-      if (!std::getline(in, line) || in.eof()) return false;
-      run = std::stol(line.substr(0, line.find(',')));
-      return true;
+struct Slice {
+  fs::path dir;
+  BatchIdentity identity;
+};
+
+bool same_place(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+// The slices, checked: one batch, complete, tiling 0..N-1. Empty after logging why not.
+std::vector<Slice> checked_slices(const std::vector<std::string>& inputs, const fs::path& output) {
+  std::vector<Slice> slices;
+  for (const std::string& input : inputs) {
+    if (same_place(input, output)) {
+      spdlog::error("{}: the output directory is one of the slices; merge into another directory", output.string());
+      return {};
     }
-  };
-  std::vector<Slice> slices(inputs.size());
-  std::string header;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    Slice& s = slices[k];
-    s.path = fs::path(inputs[k]) / "runs.csv";
-    s.in.open(s.path, std::ios::binary);
-    std::string first;
-    if (!s.in || !std::getline(s.in, first)) {
-      spdlog::error("{}: no runs.csv to merge", s.path.string());
-      return kExitOutput;
+    std::string error;
+    const std::optional<BatchIdentity> identity = read_batch_identity(input, error);
+    if (!identity) {
+      spdlog::error("{}", error);
+      return {};
     }
-    if (header.empty()) header = first;
-    if (first != header) {
-      spdlog::error("{}: its columns differ from the first slice's", s.path.string());
-      return kExitOutput;
+    if (!slices.empty()) {
+      if (const std::string d = batch_difference(*identity, slices.front().identity); !d.empty()) {
+        spdlog::error("{}: not a slice of the batch in {}: {}", input, slices.front().dir.string(), d);
+        return {};
+      }
     }
-    if (!s.next()) s.run = -1;
+    const RunsFileCheck check = check_runs_file(fs::path(input) / "runs.csv", identity->first);
+    if (!check.error.empty()) {
+      spdlog::error("{}", check.error);
+      return {};
+    }
+    if (check.header != identity->columns || check.rows != identity->count) {
+      spdlog::error("{}: holds {} of its {} runs ({}..{}); complete it with batch --resume first", input, check.rows,
+                    identity->count, identity->first, identity->first + identity->count - 1);
+      return {};
+    }
+    slices.push_back({input, *identity});
   }
+  std::sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) { return a.identity.first < b.identity.first; });
+  long next = 0;
+  for (const Slice& s : slices) {
+    if (s.identity.count == 0) continue;
+    if (s.identity.first > next) {
+      spdlog::error("no slice holds runs {}..{} of the {}", next, s.identity.first - 1, s.identity.runs);
+      return {};
+    }
+    if (s.identity.first < next) {
+      spdlog::error("{}: runs {}..{} are also in another slice", s.dir.string(), s.identity.first,
+                    std::min(next, s.identity.first + s.identity.count) - 1);
+      return {};
+    }
+    next = s.identity.first + s.identity.count;
+  }
+  if (next != slices.front().identity.runs) {
+    spdlog::error("no slice holds runs {}..{} of the {}", next, slices.front().identity.runs - 1,
+                  slices.front().identity.runs);
+    return {};
+  }
+  return slices;
+}
+
+}  // namespace
+
+int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir) {
+  const std::vector<Slice> slices = checked_slices(inputs, output_dir);
+  if (slices.empty()) return kExitOutput;
   std::error_code ec;
   fs::create_directories(output_dir, ec);
-  std::ofstream out(fs::path(output_dir) / "runs.csv", std::ios::binary | std::ios::trunc);
-  out << header << '\n';
-  long merged = 0, last = -1;
-  while (true) {
-    Slice* best = nullptr;
-    for (Slice& s : slices)
-      if (s.run >= 0 && (!best || s.run < best->run)) best = &s;
-    if (!best) break;
-    if (best->run == last) {
-      spdlog::error("{}: run {} is also in another slice", best->path.string(), best->run);
-      return kExitOutput;
-    }
-    out << best->line << '\n';
-    last = best->run;
-    ++merged;
-    const long before = best->run;
-    if (!best->next()) best->run = -1;
-    else if (best->run <= before) {
-      spdlog::error("{}: runs are out of order after run {}", best->path.string(), before);
-      return kExitOutput;
-    }
-  }
-  out.close();
-  if (!out) {
-    spdlog::error("{}: write failed", output_dir);
+  if (ec) {
+    spdlog::error("{}: cannot create the output directory: {}", output_dir, ec.message());
     return kExitOutput;
   }
+  const fs::path path = fs::path(output_dir) / "runs.csv";
+  BatchIdentity whole = slices.front().identity;
+  whole.first = 0;
+  whole.count = whole.runs;
   try {
-    write_summary(output_dir);
+    write_batch_identity(output_dir, whole);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << whole.columns << '\n';
+    // The slices tile 0..N-1 in order, each complete: their rows, concatenated, are the batch's.
+    for (const Slice& s : slices) {
+      bool header = true;
+      for_each_line(s.dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
+        if (!header) out << line << '\n';
+        header = false;
+      });
+    }
+    if (!out.flush()) throw std::runtime_error(path.string() + ": write failed: " + std::strerror(errno));
+    out.close();
+    const FailureCounts counts = write_summary(output_dir);
+    spdlog::info("merged {} slices into {}: {}", slices.size(), output_dir, counts.text());
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  spdlog::info("merged {} runs into {}", merged, output_dir);
   return kExitOk;
 }
 

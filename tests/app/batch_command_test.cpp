@@ -21,7 +21,7 @@ TEST(Batch, SameRunsForAnyThreadCount) {
   const std::string two = batch(fresh_path("k2"), "--threads 2");
   EXPECT_EQ(one, two);
   EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 41);
-  EXPECT_NE(one.find("run,seed,status,t_final,impacts,events,t_rest,final.block.x"), std::string::npos);
+  EXPECT_NE(one.find("run,seed,status,reason,t_final,impacts,events,t_rest,final.block.x"), std::string::npos);
   // The runs differ from one another: the Routh law draws a new outcome for each.
   std::istringstream s(one);
   std::string header, a, b;
@@ -34,14 +34,87 @@ TEST(Batch, SameRunsForAnyThreadCount) {
 TEST(Batch, InterruptedBatchResumesToTheSameResult) {
   const fs::path whole = fresh_path("uninterrupted"), cut = fresh_path("interrupted");
   const std::string expected = batch(whole, "");
-  batch(cut, "--count 13");  // stopped after 13 runs...
+  batch(cut, "");
   {
-    std::ofstream partial(cut / "runs.csv", std::ios::binary | std::ios::app);
-    partial << "13,1234,ok,0.5";  // ... in the middle of writing run 13
+    // Killed after 13 runs, in the middle of writing run 13.
+    std::string head = expected.substr(0, nth_line_end(expected, 14));
+    std::ofstream(cut / "runs.csv", std::ios::binary | std::ios::trunc) << head << "13,1234,ok,,0.5";
+    fs::remove(cut / "summary.json");
   }
   batch(cut, "--resume");
   EXPECT_EQ(read_all(cut / "runs.csv"), expected);
   EXPECT_EQ(read_all(cut / "summary.json"), read_all(whole / "summary.json"));
+}
+
+// A scene whose every run fails: the bouncing ball allowed only 4 events.
+fs::path failing_scene() {
+  const fs::path path = fresh_dir("failing_scene") / "ball.yaml";
+  std::string text = read_all(scene("bouncing_ball.yaml"));
+  const std::string zeno = "    v_zeno: 1.0e-3";
+  text.replace(text.find(zeno), zeno.size(), zeno + "\n    max_events: 4");
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A failed run's row carries the reason and the state where it stopped, never the initial state,
+// and is the same with or without --trajectories; summary.json and the last line count the failures.
+TEST(Batch, AFailedRowHoldsWhereAndWhyTheRunStopped) {
+  const std::string ball = failing_scene().string();
+  const fs::path plain = fresh_path("fail_plain"), with = fresh_path("fail_with");
+  const Result r = impactsim("batch " + ball + " --runs 3 --seed 1 -o " + plain.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("3 of 3 runs failed (event_limit 3)"), std::string::npos) << r.err;
+  ASSERT_EQ(impactsim("batch " + ball + " --runs 3 --seed 1 -q --trajectories 3 -o " + with.string()).code, 0);
+  const std::string rows = read_all(plain / "runs.csv");
+  EXPECT_EQ(read_all(with / "runs.csv"), rows);
+  const std::vector<std::string> lines = split_lines(rows);
+  ASSERT_EQ(lines.size(), 4u);
+  const std::vector<std::string> header = split(lines[0]);
+  auto col = [&](const std::string& name) { return std::find(header.begin(), header.end(), name) - header.begin(); };
+  for (size_t k = 1; k < lines.size(); ++k) {
+    const std::vector<std::string> r = split(lines[k]);
+    ASSERT_EQ(r.size(), header.size());
+    EXPECT_EQ(r[col("status")], "failed");
+    EXPECT_EQ(r[col("reason")], "event_limit");
+    EXPECT_NE(r[col("message")].find("events"), std::string::npos) << r[col("message")];
+    // After four bounces: t past the third impact (1.34 s), the ball near the ground, not at 1.1 m.
+    EXPECT_GT(std::stod(r[col("t_final")]), 1.3);
+    EXPECT_LT(std::stod(r[col("final.ball.z")]), 1.0);
+    EXPECT_EQ(r[col("impacts")], "4");
+  }
+  const nlohmann::json summary = nlohmann::json::parse(read_all(plain / "summary.json"));
+  EXPECT_EQ(summary.at("failed"), 3);
+  EXPECT_EQ(summary.at("failures"), (nlohmann::json{{"event_limit", 3}}));
+}
+
+// --resume continues only the batch the directory holds, and only from well-formed rows.
+TEST(Batch, ResumeRefusesAnotherBatch) {
+  const fs::path dir = fresh_path("resume_refused");
+  const std::string rows = batch(dir, "");
+  const std::string before = read_all(dir / "runs.csv");
+  for (const std::string other : {"--runs 40 --seed 6", "--runs 30 --seed 5", "--runs 40 --seed 5 --law sequential",
+                                  "--runs 40 --seed 5 --first 3"}) {
+    const Result r = impactsim("batch " + kScene + " " + other + " --resume -q -o " + dir.string());
+    EXPECT_EQ(r.code, kExitOutput) << other;
+    EXPECT_NE(r.err.find("cannot resume: it holds another batch"), std::string::npos) << other << ": " << r.err;
+    EXPECT_EQ(read_all(dir / "runs.csv"), before) << other;
+  }
+  // A garbage line among the rows is not kept or counted.
+  std::ofstream(dir / "runs.csv", std::ios::binary | std::ios::trunc)
+      << rows.substr(0, nth_line_end(rows, 5)) << "garbage\n" << rows.substr(nth_line_end(rows, 5));
+  const Result garbage = impactsim("batch " + kScene + " --runs 40 --seed 5 --resume -q -o " + dir.string());
+  EXPECT_EQ(garbage.code, kExitOutput);
+  EXPECT_NE(garbage.err.find("line 6 is not the row of run 4"), std::string::npos) << garbage.err;
+}
+
+// A count past the end of the batch stops at its last run, however large.
+TEST(Batch, AHugeCountStopsAtTheLastRun) {
+  const fs::path dir = fresh_path("huge_count");
+  batch(dir, "--first 35 --count 9223372036854775807");
+  const std::vector<std::string> lines = split_lines(read_all(dir / "runs.csv"));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[1].rfind("35,", 0), 0u);
+  EXPECT_EQ(lines[5].rfind("39,", 0), 0u);
 }
 
 // impactsim run --seed S --run i replays run i of the batch: the same final state.
@@ -84,7 +157,8 @@ TEST(Batch, SceneOutcomeColumns) {
   };
   const size_t tilt = col("final_tilt_deg"), theta = col("final.block.theta"), ia = col("impacts_A"),
                ib = col("impacts_B"), impacts = col("impacts"), t_rest = col("t_rest");
-  EXPECT_EQ(header.back(), "impacts_B");
+  EXPECT_EQ(header.back(), "message");
+  EXPECT_EQ(header[header.size() - 2], "impacts_B");
   long rows = 0;
   while (std::getline(runs, line)) {
     const std::vector<std::string> r = split(line);

@@ -43,10 +43,10 @@ TEST(BatchSummary, ColumnStatisticsMatchTheTwoPassFormulas) {
 
 TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
   const fs::path dir = fresh_dir("summary");
-  std::ofstream(dir / "runs.csv", std::ios::binary) << "run,seed,status,impacts,t_rest,final.kinetic_energy,A.closed\n"
-                                                       "0,11,ok,3,0.5,0.5,1\n"
-                                                       "1,12,failed,2,,1.5,0\n"
-                                                       "2,13,ok,4";  // partial: left out
+  std::ofstream(dir / "runs.csv", std::ios::binary) << "run,seed,status,reason,impacts,t_rest,final.kinetic_energy,A.closed,message\n"
+                                                       "0,11,ok,,3,0.5,0.5,1,\n"
+                                                       "1,12,failed,stalled,2,,1.5,0,no progress\n"
+                                                       "2,13,ok,,4";  // partial: left out
   write_summary(dir);
   const nlohmann::json s = nlohmann::json::parse(read_all(dir / "summary.json"));
   EXPECT_EQ(s.at("runs"), 2);
@@ -59,6 +59,9 @@ TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
   EXPECT_FALSE(columns.contains("run"));
   EXPECT_FALSE(columns.contains("seed"));
   EXPECT_FALSE(columns.contains("status"));
+  EXPECT_FALSE(columns.contains("reason"));
+  EXPECT_FALSE(columns.contains("message"));
+  EXPECT_EQ(s.at("failures"), (nlohmann::json{{"stalled", 1}}));
   EXPECT_EQ(columns.at("t_rest").at("n"), 1);  // the empty cell is no value
   EXPECT_EQ(columns.at("impacts").at("counts"), (nlohmann::json{{"2", 1}, {"3", 1}}));
   EXPECT_FALSE(columns.at("final.kinetic_energy").contains("counts"));
@@ -66,7 +69,7 @@ TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
   const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(read_all(dir / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& [key, value] : ordered.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"runs", "failed", "mean_impacts", "final_kinetic_energy", "closed_fraction",
+  EXPECT_EQ(keys, (std::vector<std::string>{"runs", "failed", "failures", "mean_impacts", "final_kinetic_energy", "closed_fraction",
                                             "columns"}));
 }
 

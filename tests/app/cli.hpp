@@ -72,4 +72,15 @@ inline std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
+// The offset just past the n-th newline of text (its first n lines), or text.size() if it has fewer.
+inline size_t nth_line_end(const std::string& text, int n) {
+  size_t end = 0;
+  for (int k = 0; k < n && end < text.size(); ++k) {
+    const size_t nl = text.find('\n', end);
+    if (nl == std::string::npos) return text.size();
+    end = nl + 1;
+  }
+  return end;
+}
+
 }  // namespace impactsim::testing

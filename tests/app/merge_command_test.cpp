@@ -24,7 +24,7 @@ TEST(Merge, ARunInTwoSlicesIsRefused) {
   batch(s1, "--first 0 --count 25");
   const Result r = impactsim("merge " + s1.string() + " " + s1.string() + " -o " + fresh_path("dup").string());
   EXPECT_EQ(r.code, kExitOutput);
-  EXPECT_NE(r.err.find("is also in another slice"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("runs 0..24 are also in another slice"), std::string::npos) << r.err;
 }
 
 TEST(Merge, SlicesOfAnotherSceneAreRefused) {
@@ -33,13 +33,54 @@ TEST(Merge, SlicesOfAnotherSceneAreRefused) {
   ASSERT_EQ(impactsim("batch " + scene("rocking_block_random_tilt.yaml") + " --runs 10 --first 5 -q -o " + b.string()).code, 0);
   const Result r = impactsim("merge " + a.string() + " " + b.string() + " -o " + fresh_path("mixed").string());
   EXPECT_EQ(r.code, kExitOutput);
-  EXPECT_NE(r.err.find("columns differ"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not a slice of the batch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scene text"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(fresh_path("mixed") / "runs.csv"));
 }
 
-TEST(Merge, ASliceWithoutRunsCsvIsRefused) {
+TEST(Merge, ADirectoryThatIsNoBatchIsRefused) {
   const Result r = impactsim("merge " + fresh_dir("empty").string() + " -o " + fresh_path("out").string());
   EXPECT_EQ(r.code, kExitOutput);
-  EXPECT_NE(r.err.find("no runs.csv to merge"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("batch.json: missing"), std::string::npos) << r.err;
+}
+
+// merge S0 S1 -o S0 once overwrote S0 while reading it.
+TEST(Merge, MergingIntoASliceIsRefusedAndTheSliceKept) {
+  const fs::path s0 = fresh_path("keep0"), s1 = fresh_path("keep1");
+  const std::string rows = batch(s0, "--count 20");
+  batch(s1, "--first 20");
+  const Result r = impactsim("merge " + s0.string() + " " + s1.string() + " -o " + s0.string());
+  EXPECT_EQ(r.code, kExitOutput);
+  EXPECT_NE(r.err.find("the output directory is one of the slices"), std::string::npos) << r.err;
+  EXPECT_EQ(read_all(s0 / "runs.csv"), rows);
+}
+
+TEST(Merge, AMissingMiddleSliceIsRefused) {
+  const fs::path a = fresh_path("gap0"), c = fresh_path("gap2");
+  batch(a, "--count 10");
+  batch(c, "--first 20");
+  const Result r = impactsim("merge " + a.string() + " " + c.string() + " -o " + fresh_path("gap").string());
+  EXPECT_EQ(r.code, kExitOutput);
+  EXPECT_NE(r.err.find("no slice holds runs 10..19 of the 40"), std::string::npos) << r.err;
+  const Result end = impactsim("merge " + a.string() + " -o " + fresh_path("gap_end").string());
+  EXPECT_EQ(end.code, kExitOutput);
+  EXPECT_NE(end.err.find("no slice holds runs 10..39 of the 40"), std::string::npos) << end.err;
+}
+
+// A slice cut by a kill (a missing tail, a partial row) or holding a corrupt row is refused.
+TEST(Merge, AnIncompleteOrCorruptSliceIsRefused) {
+  const fs::path a = fresh_path("cut0"), b = fresh_path("cut1");
+  batch(a, "--count 20");
+  const std::string rows = batch(b, "--first 20");
+  std::ofstream(b / "runs.csv", std::ios::binary | std::ios::trunc) << rows.substr(0, nth_line_end(rows, 8)) << "27,1";
+  const Result cut = impactsim("merge " + a.string() + " " + b.string() + " -o " + fresh_path("cut").string());
+  EXPECT_EQ(cut.code, kExitOutput);
+  EXPECT_NE(cut.err.find("holds 7 of its 20 runs (20..39)"), std::string::npos) << cut.err;
+  std::ofstream(b / "runs.csv", std::ios::binary | std::ios::trunc)
+      << rows.substr(0, nth_line_end(rows, 3)) << "\n" << rows.substr(nth_line_end(rows, 3));
+  const Result blank = impactsim("merge " + a.string() + " " + b.string() + " -o " + fresh_path("blank").string());
+  EXPECT_EQ(blank.code, kExitOutput);
+  EXPECT_NE(blank.err.find("line 4"), std::string::npos) << blank.err;
 }
 
 }  // namespace
