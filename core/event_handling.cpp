@@ -177,10 +177,12 @@ bool at_rest(const System& sys, const ContactModes& modes, const std::vector<boo
   const double T = sys.simulation.t_end - t;
   const ContactSettings& cs = sys.contact;
   if (!cs.detect_rest || T <= 0) return false;
-  if (v.cwiseAbs().maxCoeff() * T > cs.distance_tolerance) return false;
+  // Every comparison with NaN is false: a non-finite state must not pass for rest.
+  if (!q.allFinite() || !v.allFinite() || !(v.cwiseAbs().maxCoeff() * T <= cs.distance_tolerance)) return false;
   compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
   if (!constrained_acceleration(sys.contacts, cs.baumgarte, data.body, data.frames, data.jac, modes, forces))
     return false;
+  if (!forces.vdot.allFinite()) return false;
   const double a = forces.vdot.cwiseAbs().maxCoeff();
   return a * T <= cs.velocity_tolerance && 0.5 * a * T * T <= cs.distance_tolerance;
 }

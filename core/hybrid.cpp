@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
@@ -152,27 +153,45 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   arm_guards(d.phase.guards, d.phase.g_prev);
 }
 
-// Stops a run whose time stops advancing: less than 1e-6 t_end over sys.simulation.stall_window
-// steps (accepted and rejected).
+// Stops, within seconds, a run that cannot reach t_end. Every sys.simulation.stall_window steps
+// (accepted and rejected) it compares the progress of the last window with what is left:
+//   - less than 1e-6 t_end: the step size collapsed (stalled);
+//   - at that pace t_end needs more steps than max_steps has left (step_limit, now rather than
+//     after the hours the remaining steps would take).
+std::string steps_text(double n) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", n);
+  return text;
+}
+
 class StallWatch {
  public:
-  explicit StallWatch(const SimulationSettings& s) : window_(s.stall_window), span_(1e-6 * s.t_end) {}
+  explicit StallWatch(const SimulationSettings& s)
+      : window_(s.stall_window), max_steps_(s.max_steps), t_end_(s.t_end) {}
   void check(const Dopri5& ode) {
     if (window_ <= 0) return;
     const long steps = ode.accepted() + ode.rejected();
     if (steps - start_steps_ < window_) return;
-    if (ode.t() - start_t_ < span_)
+    const double advanced = ode.t() - start_t_;
+    const std::string pace = format_time(ode.t()) + " s: the last " + std::to_string(steps - start_steps_) +
+                             " steps advanced it by " + format_time(advanced) + " s";
+    if (advanced < 1e-6 * t_end_)
       throw SimulationError(ode.t(), StopReason::stalled,
-                            "integration stalled at t = " + format_time(ode.t()) + " s: " + std::to_string(window_) +
-                                " steps advanced it by " + format_time(ode.t() - start_t_) +
-                                " s (the step size collapsed; simulation.stall_window sets the window)");
+                            "integration stalled at t = " + pace +
+                                " (the step size collapsed; simulation.stall_window sets the window)");
+    const double needed = (t_end_ - ode.t()) / advanced * static_cast<double>(steps - start_steps_);
+    if (needed > static_cast<double>(max_steps_ - steps))
+      throw SimulationError(ode.t(), StopReason::step_limit,
+                            "integration stopped at t = " + pace + "; at that pace t_end needs about " +
+                                steps_text(needed) + " more steps, more than the " + std::to_string(max_steps_ - steps) +
+                                " simulation.max_steps leaves");
     start_steps_ = steps;
     start_t_ = ode.t();
   }
 
  private:
-  long window_;
-  double span_;
+  long window_, max_steps_;
+  double t_end_;
   long start_steps_ = 0;
   double start_t_ = 0.0;
 };
@@ -229,6 +248,8 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         normalize_configuration(sys.model, x.data());
         t = event->t;
         handle_event(sys, law, rng, cb, log, d, t, x, event->fired);
+        if (!x.allFinite())
+          throw SimulationError(t, StopReason::not_finite, "the state after the event at t = " + format_time(t) + " s is not finite");
         if (cb.stop && cb.stop()) return;
         if (rests(t)) return;
         break;

@@ -1,6 +1,7 @@
 #include "core/system.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "core/drumwright.hpp"
@@ -21,6 +22,15 @@ std::string_view integrator_name(Integrator integrator) {
 
 RunStats simulate(const System& system, const ImpactLaw& law, const State& initial, Rng& rng,
                   const RunCallbacks& callbacks) {
+  if (const std::string problem = budget_problem(system); !problem.empty())
+    throw SimulationError(0.0, StopReason::step_limit, problem);
+  if (!initial.q.allFinite() || !initial.v.allFinite())
+    throw SimulationError(0.0, StopReason::not_finite, "the initial state is not finite");
+  if (const std::optional<Penetration> p = initial_penetration(system, initial.q))
+    throw SimulationError(0.0, StopReason::initial_penetration,
+                          "contact '" + system.contacts.contact(p->contact).name + "' starts " + format_time(p->depth) +
+                              " m deep (more than " + format_time(kStartDepthTolerance) +
+                              " simulation.contact.distance_tolerance); move the bodies apart");
   switch (system.integrator) {
     case Integrator::time_stepping: return simulate_time_stepping(system, initial, callbacks);
     case Integrator::drumwright: return simulate_drumwright(system, initial, callbacks);
@@ -49,6 +59,41 @@ std::vector<bool> closed_contacts(const System& system, const Eigen::VectorXd& q
     closed[i] = data.frames[i].phi <= system.contact.distance_tolerance &&
                 std::abs(data.jac.of(i).row(0).dot(v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
   return closed;
+}
+
+std::optional<Penetration> initial_penetration(const System& system, const Eigen::VectorXd& q) {
+  if (system.contacts.size() == 0) return std::nullopt;
+  ContactData data(system.model, system.contacts);
+  compute_contact_data(system.model, system.contacts, q, Eigen::VectorXd::Zero(system.model.nv), {}, data);
+  std::optional<Penetration> deepest;
+  for (int i = 0; i < system.contacts.size(); ++i) {
+    const double depth = -data.frames[i].phi;
+    if (system.contacts.contact(i).only_ahead_of >= 0 || !(depth > kStartDepthTolerance * system.contact.distance_tolerance))
+      continue;
+    if (!deepest || depth > deepest->depth) deepest = Penetration{i, depth};
+  }
+  return deepest;
+}
+
+std::string budget_problem(const System& system) {
+  const SimulationSettings& s = system.simulation;
+  char text[256];
+  const double rows = s.t_end / s.output_interval + 1;
+  if (rows > static_cast<double>(kMaxOutputRows)) {
+    std::snprintf(text, sizeof text,
+                  "t_end / output_interval = %.3g output rows, more than %ld; raise simulation.output_interval or shorten t_end", rows,
+                  kMaxOutputRows);
+    return text;
+  }
+  if (system.integrator == Integrator::event_driven) return "";
+  const double h = system.integrator == Integrator::time_stepping ? system.time_stepping.h : system.drumwright.h;
+  const double steps = std::ceil(s.t_end / h - 1e-9);
+  if (!(steps <= static_cast<double>(s.max_steps))) {
+    std::snprintf(text, sizeof text, "t_end / h = %.3g steps of h = %g s, more than simulation.max_steps = %ld", steps,
+                  h, s.max_steps);
+    return text;
+  }
+  return "";
 }
 
 std::string describe_integrator(const System& system) {

@@ -2,6 +2,7 @@
 // A system to simulate, the library's entry point: the model, its contacts and pins, and the
 // settings of every integrator. Plain data, like MuJoCo's mjModel: filled once (by the scene loader
 // or a test), read by every stage, never changed by a run. simulate() runs it under its integrator.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,22 @@ RunStats simulate_smooth(const Model& model, const SimulationSettings& settings,
 // Which contacts are closed at (q, v): touching (phi within the distance tolerance) and neither
 // approaching nor separating (|J_n v| <= 1e-6 max(1, |v|_inf)).
 std::vector<bool> closed_contacts(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+// A contact that starts deeper than kStartDepthTolerance distance tolerances: the contact solvers
+// would push it out and add energy. Gated contacts (only_ahead_of) may start behind the surface.
+constexpr double kStartDepthTolerance = 10;
+struct Penetration {
+  int contact = -1;
+  double depth = 0.0;  // [m], > 0
+};
+// The deepest such contact at q, if any.
+std::optional<Penetration> initial_penetration(const System& system, const Eigen::VectorXd& q);
+
+// Bounds that keep a run finite in time and space: at most kMaxOutputRows rows, and for the
+// fixed-step integrators at most simulation.max_steps steps. "" or what is exceeded and the keys
+// that set it.
+constexpr long kMaxOutputRows = 10'000'000;
+std::string budget_problem(const System& system);
 
 // "event-driven", "time-stepping (anitescu-potra, h = 0.001 s)", "drumwright (lcp, h = 0.01 s)".
 std::string describe_integrator(const System& system);

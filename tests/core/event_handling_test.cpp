@@ -2,6 +2,8 @@
 // choice of modes afterwards, the rest test; every event handed to the log.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/event_handling.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
@@ -77,6 +79,15 @@ TEST(EventHandling, ABallAtRestOnTheGroundSticksAndRests) {
   Scene off = b.scene;
   off.system.contact.detect_rest = false;
   EXPECT_FALSE(at_rest(off.system, b.modes, closed, 2.0, b.q, Eigen::VectorXd::Zero(6), b.data, b.forces));
+  // Comparisons with NaN are false: a non-finite state once passed the test for rest.
+  v.setZero();
+  v(1) = NAN;
+  EXPECT_FALSE(at_rest(b.sys, b.modes, closed, 2.0, b.q, v, b.data, b.forces));
+  v(1) = INFINITY;
+  EXPECT_FALSE(at_rest(b.sys, b.modes, closed, 2.0, b.q, v, b.data, b.forces));
+  Eigen::VectorXd q = b.q;
+  q(0) = NAN;
+  EXPECT_FALSE(at_rest(b.sys, b.modes, closed, 2.0, q, Eigen::VectorXd::Zero(6), b.data, b.forces));
 }
 
 TEST(EventHandling, ALoadedContactLiftsOffWhenItsGuardFired) {

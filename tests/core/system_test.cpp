@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include "core/dynamics.hpp"
 #include "core/system.hpp"
@@ -195,6 +196,43 @@ TEST(System, ClosedContactsAreTouchingAndStill) {
   EXPECT_EQ(closed_contacts(scene.system, q, v), (std::vector<bool>{false, false}));
   q(1) = 1.01;  // lifted 1 cm
   EXPECT_EQ(closed_contacts(scene.system, q, Eigen::VectorXd::Zero(3)), (std::vector<bool>{false, false}));
+}
+
+// A block 5 m inside the ground is refused before any step, not launched to 34 m by the solver.
+TEST(System, ADeepInitialPenetrationIsRefused) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  Eigen::VectorXd q = scene.initial.q;
+  q(1) = -4.0;  // the corners 5 m deep
+  const std::optional<Penetration> p = initial_penetration(scene.system, q);
+  ASSERT_TRUE(p);
+  EXPECT_NEAR(p->depth, 5.0, 1e-12);
+  q(1) = 1.0 - 5 * scene.system.contact.distance_tolerance;  // within the tolerance
+  EXPECT_FALSE(initial_penetration(scene.system, q));
+  const auto law = make_law("anitescu-potra");
+  Rng rng(0);
+  State deep = scene.initial;
+  deep.q(1) = -4.0;
+  try {
+    simulate(scene.system, *law, deep, rng, {});
+    FAIL() << "a deep start must be refused";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::initial_penetration);
+    EXPECT_NE(std::string(e.what()).find("starts 5 m deep"), std::string::npos) << e.what();
+  }
+}
+
+TEST(System, BudgetsBoundRowsAndFixedSteps) {
+  System s;
+  s.simulation.t_end = 1;
+  s.simulation.output_interval = 1e-9;
+  EXPECT_NE(budget_problem(s).find("1e+09 output rows"), std::string::npos) << budget_problem(s);
+  s.simulation.output_interval = 0.01;
+  EXPECT_EQ(budget_problem(s), "");
+  s.integrator = Integrator::time_stepping;
+  s.time_stepping.h = 1e-300;
+  EXPECT_NE(budget_problem(s).find("more than simulation.max_steps"), std::string::npos) << budget_problem(s);
+  s.time_stepping.h = 1e-7;  // 1e7 steps: exactly the default budget
+  EXPECT_EQ(budget_problem(s), "");
 }
 
 }  // namespace
