@@ -1,5 +1,6 @@
 #include "scenes/scene_contacts.hpp"
 
+#include "core/short_number.hpp"
 #include "scenes/scene_keys.hpp"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ int body_named(const Field& f, const Model& model) {
 
 double restitution(const Field& f) {
   const double e = f.non_negative();
-  if (e > 1) f.fail("restitution must be between 0 and 1, found " + std::to_string(e));
+  if (e > 1) f.fail("restitution must be between 0 and 1, found " + short_number(e));
   return e;
 }
 
@@ -121,6 +122,8 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
   for (const Field& f : list.elements()) {
     expect_section(f, "contacts");
     const std::string name = f.require("name").text();
+    if (!valid_name(name, ".+-", true))
+      f.child("name").fail(name_rule("contact names use letters, digits and '_ . + -' (they name columns of runs.csv)"));
     const int with = geometry_named(f.require("with"), geometries);
     const int body_b = geometries[with].body;
     std::vector<ContactDef> defs;

@@ -14,6 +14,8 @@ std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen
     expect_section(f, "constraints");
     PinDef pin;
     pin.name = f.require("name").text();
+    if (!valid_name(pin.name, ".-", true))
+      f.child("name").fail(name_rule("constraint names use letters, digits, '_', '.' and '-'"));
     for (const PinDef& other : pins)
       if (other.name == pin.name) f.child("name").fail("duplicate constraint name '" + pin.name + "'");
     if (const std::string type = f.require("type").text(); type != "pin")

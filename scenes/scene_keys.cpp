@@ -9,7 +9,7 @@ namespace {
 // ("bodies" is each entry of bodies). scenes/README.md shows each section's rows in this order.
 const std::vector<SceneKey> kKeys = {
     // Top level.
-    {"", "name", "string", "file name without `.yaml`", "letters, digits, `_ - .`; names the default output directory", ""},
+    {"", "name", "string", "file name without `.yaml`", "letters, digits, `_ - .`, at most 100; names the default output directory", ""},
     {"", "description", "string", "", "free text", ""},
     {"", "world", "map", "", "see below", ""},
     {"", "bodies", "list", "required", "at least one body; a parent is listed before its children", ""},
@@ -25,7 +25,7 @@ const std::vector<SceneKey> kKeys = {
     {"world", "planar", "bool", "inferred", "`true` asserts the scene is planar and fails if it is not", ""},
     {"world", "shapes", "list of shapes", "", "static geometry (the ground); the only place a `halfspace` may go", ""},
 
-    {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns", ""},
+    {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns; at most 100 characters", ""},
     {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},
     {"bodies", "joint", "map", "required", "see below", ""},
     {"bodies", "mass", "number >= 0", "", "kg", ""},
@@ -44,7 +44,7 @@ const std::vector<SceneKey> kKeys = {
      "revolute and prismatic only; in the joint frame; normalized", "revolute prismatic"},
 
     {"shapes", "type", "`box`, `sphere`, `cylinder`, `capsule`, `halfspace`", "required", "the solid", ""},
-    {"shapes", "name", "string", "`<body>_<index>` (or `world_<index>`)", "unique among the scene's shapes", ""},
+    {"shapes", "name", "letters, digits, `_ . -`", "`<body>_<index>` (or `world_<index>`)", "unique among the scene's shapes", ""},
     {"shapes", "position", "`[x, y, z]`", "`[0, 0, 0]`", "the shape frame's origin in the body frame, m", ""},
     {"shapes", "rpy_deg", "`[roll, pitch, yaw]`", "`[0, 0, 0]`", "the shape frame's orientation in the body frame", ""},
     {"shapes", "size", "`[lx, ly, lz]`, positive", "required", "box only: full edge lengths, m", "box"},
@@ -65,7 +65,7 @@ const std::vector<SceneKey> kKeys = {
     {"materials.pairs", "mu", "number >= 0", "`materials.mu`", "friction of the pair's contacts", ""},
     {"materials.pairs", "e", "number in [0, 1]", "`materials.e`", "restitution of the pair's contacts", ""},
 
-    {"contacts", "name", "string", "required", "the contact's name (a shape's features get suffixes, below)", ""},
+    {"contacts", "name", "letters, digits, `_ . + -`", "required", "the contact's name (a shape's features get suffixes, below)", ""},
     {"contacts", "body", "body name or `world`", "required with `point`", "the first body", ""},
     {"contacts", "point", "`[x, y, z]`", "required with `body`", "the feature, in the first body's frame, m", ""},
     {"contacts", "radius", "number >= 0", "0", "a sphere (disk) of this radius around `point`, m", ""},
@@ -75,7 +75,7 @@ const std::vector<SceneKey> kKeys = {
     {"contacts", "e", "number in [0, 1]", "the materials'", "restitution, overriding the materials", ""},
     {"contacts", "only_ahead_of", "contact name", "", "point contacts only: cannot impact while behind that contact, below", ""},
 
-    {"constraints", "name", "string", "required", "unique", ""},
+    {"constraints", "name", "letters, digits, `_ . -`", "required", "unique", ""},
     {"constraints", "type", "`pin`", "required", "", ""},
     {"constraints", "body", "body name", "required", "the pinned body", ""},
     {"constraints", "point", "`[x, y, z]`", "`[0, 0, 0]`", "the pinned point in that body's frame, m", ""},
@@ -86,7 +86,7 @@ const std::vector<SceneKey> kKeys = {
     {"randomize.<coordinate>", "uniform", "`[a, b]`, a <= b", "", "drawn uniformly in [a, b]", ""},
     {"randomize.<coordinate>", "normal", "`[mean, sd]`, sd >= 0", "", "drawn from the normal distribution", ""},
 
-    {"outcomes", "name", "letters, digits, `_` and `.`", "required", "the column's name", ""},
+    {"outcomes", "name", "letters, digits, `_` and `.`", "required", "the column's name, at most 100 characters; not a fixed column of runs.csv (`run`, `status`, `final.*`, `<contact>.closed`...)", ""},
     {"outcomes", "final", "`<body>.<coordinate>` of q or v, `_deg` for degrees", "", "that coordinate's final value", ""},
     {"outcomes", "closed", "contact name", "",
      "1 if the contact is closed at the end (touching, neither approaching nor separating), else 0", ""},
@@ -98,12 +98,13 @@ const std::vector<SceneKey> kKeys = {
     {"simulation", "atol", "number > 0", "1e-10", "Dormand-Prince 5(4) absolute error tolerance", ""},
     {"simulation", "max_step", "number >= 0", "0 (none)", "largest step, s", ""},
     {"simulation", "initial_step", "number > 0", "automatic", "first step, s", ""},
-    {"simulation", "max_steps", "integer >= 1", "10000000", "steps (accepted and rejected) before the run stops with an error", ""},
-    {"simulation", "stall_window", "integer >= 0", "10000",
-     "event-driven: a run whose time advances less than 1e-6 `t_end` over this many steps stops as stalled; 0 never", ""},
+    {"simulation", "max_steps", "integer 1..1e15", "10000000", "steps (accepted and rejected) before the run stops with an error", ""},
+    {"simulation", "stall_window", "integer 0..1e15", "10000",
+     "event-driven: every this many steps a run must have advanced 1e-6 `t_end` (else it stops as stalled) and be on "
+     "pace to reach `t_end` within `max_steps` (else it stops now); 0 never", ""},
     {"simulation", "law", "`anitescu-potra`, `routh`, `sequential`, `propagative`", "`anitescu-potra`",
      "the impact law (`--law` overrides it)", ""},
-    {"simulation", "seed", "integer >= 0", "0", "seed of every random choice (`--seed` overrides it)", ""},
+    {"simulation", "seed", "integer 0..9e15", "0", "seed of every random choice (`--seed` overrides it)", ""},
     {"simulation", "contact", "map", "", "the event loop's settings, below", ""},
     {"simulation", "routh", "map", "", "the Routh law's settings, below", ""},
     {"simulation", "sequential", "map", "", "the sequential law's settings, below", ""},
@@ -125,7 +126,7 @@ const std::vector<SceneKey> kKeys = {
      "after an event that leaves every velocity and acceleration too small to move anything by more than the two "
      "tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
      "integrates to the end", ""},
-    {"simulation.contact", "max_events", "integer >= 1", "100000", "events after which the run stops with an error", ""},
+    {"simulation.contact", "max_events", "integer 1..1e15", "100000", "events after which the run stops with an error", ""},
     {"simulation.contact", "baumgarte", "number >= 0", "20",
      "1/s; rate at which the drift of closed contacts (phi and their velocities) decays", ""},
     {"simulation.contact", "broadphase_margin", "number >= 0", "0.05",
@@ -136,7 +137,7 @@ const std::vector<SceneKey> kKeys = {
 
     {"simulation.routh", "h", "number > 0", "the impulse that stops the most violated contact alone",
      "impulse per step, N s (Halm and Posa's h)", ""},
-    {"simulation.routh", "steps", "integer >= 1", "100",
+    {"simulation.routh", "steps", "integer 1..2e9", "100",
      "N: steps before a sample is flagged as not terminated (an error in a run)", ""},
     {"simulation.routh", "sampling", "`uniform`, `sobol`", "`uniform`",
      "how `impactsim impact` draws lambda_max: i.i.d. uniform, or sample i is point i of a Sobol sequence in "
@@ -149,13 +150,13 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.sequential", "start", "contact name", "the first contact", "where a cyclic order starts", ""},
     {"simulation.sequential", "list", "list of contact names", "",
      "resolved in turn, the list repeated; contacts not in an impact are skipped", ""},
-    {"simulation.sequential", "max_impacts", "integer >= 1", "100", "single impacts before the sample is flagged", ""},
+    {"simulation.sequential", "max_impacts", "integer 1..2e9", "100", "single impacts before the sample is flagged", ""},
 
     {"simulation.propagative", "R", "number in [0, 1]", "the smallest `e` of the impact's contacts",
      "energetic restitution: 1 elastic, 0 plastic", ""},
     {"simulation.propagative", "order", "`most_violated`, `random`", "`most_violated`",
      "which violated contact reflects next", ""},
-    {"simulation.propagative", "max_reflections", "integer >= 1", "1000",
+    {"simulation.propagative", "max_reflections", "integer 1..2e9", "1000",
      "cap for three or more contacts (two use Seghete and Murphey's bound); past it the impact is plastic and logged",
      ""},
 

@@ -1,20 +1,22 @@
 // Scene files -> Scene. Every check that can fail names the file, line, column and key path.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numbers>
-#include <regex>
 #include <set>
+#include <string_view>
 
 #include <Eigen/Eigenvalues>
 
 #include "core/dynamics.hpp"
 #include "core/joint.hpp"
+#include "core/short_number.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_integrators.hpp"
+#include "scenes/scene_contacts.hpp"
 #include "scenes/scene_keys.hpp"
 #include "scenes/sha256.hpp"
-#include "scenes/scene_contacts.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -40,7 +42,11 @@ Vec3 unit_vector(const Field& f) {
   return a.normalized();
 }
 
-bool valid_name(const std::string& s) { return std::regex_match(s, std::regex("[A-Za-z_][A-Za-z0-9_]*")); }
+// Bounds of the integer keys: counts held as int, counts held as long, seeds (YAML integers are
+// are read through double: whole numbers up to 9e15).
+constexpr long kMaxIntCount = 2'000'000'000;
+constexpr long kMaxCount = 1'000'000'000'000'000;
+constexpr long kMaxSeed = 9'000'000'000'000'000;
 
 Shape read_shape(const Field& f, bool static_body) {
   if (!f.is_map()) f.fail("expected a map describing a shape (type, and its dimensions)");
@@ -79,6 +85,8 @@ std::vector<Geometry> read_shapes(const Field& list, int body, const std::string
     g.body = body;
     g.shape = read_shape(f, static_body);
     g.name = f.has("name") ? f.child("name").text() : owner + "_" + std::to_string(out.size());
+    if (f.has("name") && !valid_name(g.name, ".-", true))
+      f.child("name").fail(name_rule("shape names use letters, digits, '_', '.' and '-'"));
     out.push_back(g);
   }
   return out;
@@ -113,8 +121,8 @@ Mat3 read_inertia(const Field& f) {
   const Vec3 p = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();  // ascending
   const double tol = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
   if (p[0] < -tol)
-    f.fail("inertia is not positive semi-definite (principal moments " + std::to_string(p[0]) + ", " +
-           std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")");
+    f.fail("inertia is not positive semi-definite (principal moments " + short_number(p[0]) + ", " +
+           short_number(p[1]) + ", " + short_number(p[2]) + ")");
   if (p[0] + p[1] < p[2] - tol)
     f.fail("principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them");
   return I;
@@ -213,13 +221,10 @@ ContactSettings read_contact_settings(const Field& f) {
   if (f.has("v_zeno")) c.v_zeno = f.child("v_zeno").non_negative();
   if (f.has("detect_rest")) c.detect_rest = f.child("detect_rest").boolean();
   if (f.has("max_events")) {
-    c.max_events = f.child("max_events").integer();
-    if (c.max_events < 1) f.child("max_events").fail("must be at least 1");
+    c.max_events = f.child("max_events").integer_in(1, kMaxCount);
   }
   if (f.has("friction_directions")) {
-    const long k = f.child("friction_directions").integer();
-    if (k < 3 || k > 64) f.child("friction_directions").fail("must be between 3 and 64");
-    c.friction_directions = static_cast<int>(k);
+    c.friction_directions = static_cast<int>(f.child("friction_directions").integer_in(3, 64));
   }
   return c;
 }
@@ -234,9 +239,7 @@ void read_law(const Field& f, Scene& scene) {
     }
   }
   if (f.has("seed")) {
-    const long seed = f.child("seed").integer();
-    if (seed < 0) f.child("seed").fail("must not be negative");
-    scene.seed = static_cast<unsigned long long>(seed);
+    scene.seed = static_cast<unsigned long long>(f.child("seed").integer_in(0, kMaxSeed));
   }
 }
 
@@ -256,8 +259,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
           r.child("sampling"), {{"uniform", RouthSettings::Sampling::uniform}, {"sobol", RouthSettings::Sampling::sobol}});
     if (r.has("h")) s.routh.h = r.child("h").positive();
     if (r.has("steps")) {
-      s.routh.max_steps = static_cast<int>(r.child("steps").integer());
-      if (s.routh.max_steps < 1) r.child("steps").fail("must be at least 1");
+      s.routh.max_steps = static_cast<int>(r.child("steps").integer_in(1, kMaxIntCount));
     }
     if (r.has("solution"))
       s.routh.solution = choose<RouthSettings::Solution>(
@@ -275,8 +277,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
     if (s.sequential.order == SequentialSettings::Order::list && s.sequential.list.empty())
       q.fail("order: list needs a list of contact names");
     if (q.has("max_impacts")) {
-      s.sequential.max_impacts = static_cast<int>(q.child("max_impacts").integer());
-      if (s.sequential.max_impacts < 1) q.child("max_impacts").fail("must be at least 1");
+      s.sequential.max_impacts = static_cast<int>(q.child("max_impacts").integer_in(1, kMaxIntCount));
     }
   }
   if (const Field p = f.child("propagative"); p.defined()) {
@@ -290,8 +291,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
           p.child("order"), {{"most_violated", PropagativeSettings::Order::most_violated},
                              {"random", PropagativeSettings::Order::random}});
     if (p.has("max_reflections")) {
-      s.propagative.max_reflections = static_cast<int>(p.child("max_reflections").integer());
-      if (s.propagative.max_reflections < 1) p.child("max_reflections").fail("must be at least 1");
+      s.propagative.max_reflections = static_cast<int>(p.child("max_reflections").integer_in(1, kMaxIntCount));
     }
   }
   return s;
@@ -309,12 +309,10 @@ SimulationSettings read_simulation(const Field& f) {
   if (f.has("max_step")) s.ode.max_step = f.child("max_step").non_negative();
   if (f.has("initial_step")) s.ode.initial_step = f.child("initial_step").positive();
   if (f.has("max_steps")) {
-    s.max_steps = f.child("max_steps").integer();
-    if (s.max_steps < 1) f.child("max_steps").fail("must be at least 1");
+    s.max_steps = f.child("max_steps").integer_in(1, kMaxCount);
   }
   if (f.has("stall_window")) {
-    s.stall_window = f.child("stall_window").integer();
-    if (s.stall_window < 0) f.child("stall_window").fail("must not be negative");
+    s.stall_window = f.child("stall_window").integer_in(0, kMaxCount);
   }
   return s;
 }
@@ -324,11 +322,17 @@ OutputSettings read_output(const Field& f) {
   OutputSettings o;
   if (f.has("directory")) o.directory = f.child("directory").text();
   if (f.has("precision")) {
-    const long p = f.child("precision").integer();
-    if (p < 3 || p > 17) f.child("precision").fail("must be between 3 and 17 significant digits");
-    o.precision = static_cast<int>(p);
+    o.precision = static_cast<int>(f.child("precision").integer_in(3, 17));
   }
   return o;
+}
+
+// Whether model coordinate "<body>.<coordinate>" is an angle or an angular velocity (may take _deg).
+bool angle_coordinate(const Model& model, const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return false;
+  const int body = model.body_index(name.substr(0, dot));
+  return body >= 0 && is_angle(model.bodies[body].joint.type, std::string_view(name).substr(dot + 1));
 }
 
 // randomize: {<body>.<coordinate>[_deg]: {uniform: [a, b]} or {normal: [mean, sd]}, ...}
@@ -340,7 +344,7 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
   for (const auto& names : {model.q_names, model.v_names})
     for (const auto& n : names) {
       allowed.push_back(n);
-      allowed.push_back(n + "_deg");
+      if (angle_coordinate(model, n)) allowed.push_back(n + "_deg");
     }
   f.expect_map(allowed);
   for (const std::string& key : f.keys()) {
@@ -349,6 +353,7 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
     RandomCoordinate r;
     const bool deg = key.size() > 4 && key.ends_with("_deg");
     r.name = deg ? key.substr(0, key.size() - 4) : key;
+    if (deg && f.has(r.name)) spec.fail("give " + r.name + " or " + key + ", not both");
     const auto qi = std::find(model.q_names.begin(), model.q_names.end(), r.name);
     const auto vi = std::find(model.v_names.begin(), model.v_names.end(), r.name);
     r.velocity = qi == model.q_names.end();
@@ -366,10 +371,24 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
     r.a = ab[0] * scale;
     r.b = ab[1] * scale;
     if (uniform && r.a > r.b) range.fail("the range's lower end is above its upper end");
+    const double width = uniform ? r.b - r.a : std::abs(r.a) + 8 * r.b;  // a normal draw stays within 8 sd
+    if (!std::isfinite(width))
+      range.fail("the range is too wide for its draws to be finite numbers");
     if (normal && r.b < 0) range.fail("the standard deviation must not be negative");
     out.push_back(r);
   }
   return out;
+}
+
+// Which fixed column of runs.csv an outcome name would repeat ("" if none).
+std::string runs_csv_column_clash(const std::string& name, const std::vector<ContactDef>& contacts) {
+  for (const char* fixed : {"run", "seed", "status", "reason", "t_final", "impacts", "events", "t_rest", "message"})
+    if (name == fixed) return "a column runs.csv always has";
+  if (name.starts_with("final.") || name.starts_with("init."))
+    return "named like the final.* and init.* columns of runs.csv";
+  for (const ContactDef& c : contacts)
+    if (name == c.name + ".closed") return "the column runs.csv has for contact '" + c.name + "'";
+  return "";
 }
 
 // outcomes: [{name: N, final: <body>.<coordinate>[_deg]} | {name: N, closed: <contact>} |
@@ -382,8 +401,11 @@ std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const 
     OutcomeDef o;
     const Field name = e.require("name");
     o.name = name.text();
-    if (!std::regex_match(o.name, std::regex("[A-Za-z_][A-Za-z0-9_.]*")))
-      name.fail("outcome names use letters, digits, '_' and '.' (they name a CSV column)");
+    if (!valid_name(o.name, "."))
+      name.fail(name_rule("outcome names use letters, digits, '_' and '.' and do not start with a digit (they name a "
+                          "column of runs.csv)"));
+    if (const std::string clash = runs_csv_column_clash(o.name, contacts); !clash.empty())
+      name.fail("'" + o.name + "' is " + clash + "; choose another outcome name");
     for (const OutcomeDef& other : out)
       if (other.name == o.name) name.fail("duplicate outcome name '" + o.name + "'");
     const int given = e.has("final") + e.has("closed") + e.has("impacts");
@@ -393,6 +415,7 @@ std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const 
       std::string key = c.text();
       if (key.size() > 4 && key.ends_with("_deg")) {
         key = key.substr(0, key.size() - 4);
+        if (!angle_coordinate(model, key)) c.fail("'" + key + "' is not an angle: _deg is for angles only");
         o.scale = 1.0 / kDeg;
       }
       const auto qi = std::find(model.q_names.begin(), model.q_names.end(), key);
@@ -421,6 +444,28 @@ std::string stem_of(const std::string& path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
+// What no run of the scene could survive, refused before any run: an initial state with infinite
+// energy, a contact that starts deep inside another body, a run too long for its output or steps.
+void check_run_is_possible(const Field& root, const Scene& scene) {
+  const System& system = scene.system;
+  const auto [kinetic, potential] = energies(system.model, scene.initial.q, scene.initial.v);
+  if (!std::isfinite(kinetic) || !std::isfinite(potential))
+    root.child("bodies").fail("the initial state's energy is not a finite number (a mass, a velocity or gravity too large)");
+  if (const std::optional<Penetration> p = initial_penetration(system, scene.initial.q))
+    root.child("contacts").fail("contact '" + system.contacts.contact(p->contact).name + "' starts " +
+                                format_time(p->depth) + " m deep (more than " + format_time(kStartDepthTolerance) +
+                                " simulation.contact.distance_tolerance); move the bodies apart");
+  if (const std::string problem = budget_problem(system); !problem.empty()) {
+    const Field simulation = root.child("simulation");
+    const bool steps = problem.starts_with("t_end / h");
+    const char* section = system.integrator == Integrator::time_stepping ? "time_stepping" : "drumwright";
+    (steps && simulation.child(section).has("h") ? simulation.child(section).child("h")
+     : !steps && simulation.has("output_interval") ? simulation.child("output_interval")
+                                                     : simulation.child("t_end"))
+        .fail(problem);
+  }
+}
+
 Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field root(file, doc, "");
   expect_section(root, "");
@@ -428,8 +473,10 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   System& system = scene.system;
   scene.source = file;
   scene.name = root.has("name") ? root.child("name").text() : stem_of(file);
-  if (!std::regex_match(scene.name, std::regex("[A-Za-z0-9_.-]+")))
-    root.child("name").fail("use letters, digits, '_', '-' and '.' only (it names the output directory)");
+  if (!valid_name(scene.name, ".-", true) || scene.name == "." || scene.name == "..")
+    (root.has("name") ? root.child("name") : root)
+        .fail(name_rule("the scene's name (or its file's name) uses letters, digits, '_', '-' and '.' only (it names "
+                        "the output directory)"));
   if (root.has("description")) scene.description = root.child("description").text();
 
   const Field world = root.child("world");
@@ -446,7 +493,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     Body b;
     const Field name = f.require("name");
     b.name = name.text();
-    if (!valid_name(b.name)) name.fail("body names use letters, digits and '_' and do not start with a digit");
+    if (!valid_name(b.name)) name.fail(name_rule("body names use letters, digits and '_' and do not start with a digit"));
     if (b.name == "world") name.fail("'world' is reserved for the fixed world frame");
     if (model.body_index(b.name) >= 0) name.fail("duplicate body name '" + b.name + "'");
     const std::string parent = f.has("parent") ? f.child("parent").text() : "world";
@@ -501,6 +548,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   scene.laws = read_law_settings(simulation, system.contacts.contacts());
   read_integrator(simulation, root.child("constraints"), system);
   if (root.has("output")) scene.output = read_output(root.child("output"));
+  check_run_is_possible(root, scene);
   return scene;
 }
 

@@ -89,6 +89,8 @@ void Field::expect_map(const std::vector<std::string>& allowed) const {
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == key;
     if (!ok) at.fail("unknown key '" + key + "' (allowed here: " + join(allowed) + ")");
+    // `key:` or `key: ~` once silently meant the default.
+    if (kv.second.IsNull()) at.fail("has no value (give one, or leave the key out for its default)");
   }
 }
 
@@ -141,6 +143,13 @@ long Field::integer() const {
   return static_cast<long>(x);
 }
 
+long Field::integer_in(long lo, long hi) const {
+  const long x = integer();
+  if (x < lo || x > hi)
+    fail("must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " + node_.Scalar());
+  return x;
+}
+
 bool Field::boolean() const {
   if (node_.IsScalar() && node_.Tag() != "!") {
     if (node_.Scalar() == "true") return true;
@@ -174,6 +183,18 @@ double Field::number_or(const std::string& key, double fallback) const {
 Vec3 Field::vec3_or(const std::string& key, const Vec3& fallback) const {
   const Field f = child(key);
   return f.defined() ? f.vec3() : fallback;
+}
+
+bool valid_name(std::string_view s, std::string_view extra, bool digit_first) {
+  if (s.empty() || s.size() > kMaxNameLength) return false;
+  if (!digit_first && std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && extra.find(c) == std::string_view::npos) return false;
+  return true;
+}
+
+std::string name_rule(const std::string& what) {
+  return what + " (at most " + std::to_string(kMaxNameLength) + " characters)";
 }
 
 YAML::Node parse_yaml_text(const std::string& text, const std::string& name) {

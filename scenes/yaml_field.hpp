@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -62,7 +63,8 @@ class Field {
   double number() const;
   double positive() const;
   double non_negative() const;
-  long integer() const;
+  long integer() const;  // a whole number of magnitude at most 9e15
+  long integer_in(long lo, long hi) const;
   bool boolean() const;
   std::string text() const;
   Vec3 vec3() const;
@@ -79,6 +81,14 @@ class Field {
   std::string path_;
   YAML::Mark mark_;
 };
+
+// Names become CSV columns, file and directory names: 1 to kMaxNameLength characters, letters,
+// digits, '_' and the characters of `extra`, not starting with a digit unless digit_first. A plain
+// scan: std::regex recursed once per character and overflowed the stack on long names.
+constexpr size_t kMaxNameLength = 100;
+bool valid_name(std::string_view s, std::string_view extra = "", bool digit_first = false);
+// A name rule, as a message says it: `what` followed by the length bound.
+std::string name_rule(const std::string& what);
 
 // One of a fixed set of words, as its enum value: "expected a, b or c, found 'x'" otherwise.
 template <class E>

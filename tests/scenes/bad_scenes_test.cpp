@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "scenes/scene.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -51,7 +54,7 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"halfspace_on_body.yaml", "bodies[0].shapes[0]", "halfspace is infinite"},
         BadScene{"density_without_shapes.yaml", "bodies[0].density", "needs at least one shape"},
         BadScene{"declared_planar_but_free.yaml", "world.planar", "declared planar"},
-        BadScene{"precision_out_of_range.yaml", "output.precision", "between 3 and 17"},
+        BadScene{"precision_out_of_range.yaml", "output.precision", "from 3 to 17"},
         BadScene{"angle_given_twice.yaml", "bodies[0].initial.theta_deg", "not both"},
         BadScene{"not_a_map.yaml", "", "expected a map"},
         BadScene{"unknown_shape_type.yaml", "bodies[0].shapes[0].type", "unknown shape type 'blob'"},
@@ -62,7 +65,7 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"contact_duplicate_name.yaml", "contacts[1].name", "duplicate contact name 'A'"},
         BadScene{"restitution_above_one.yaml", "materials.e", "between 0 and 1"},
         BadScene{"unknown_law.yaml", "simulation.law", "unknown impact law 'newton'"},
-        BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "between 3 and 64"},
+        BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "from 3 to 64"},
         BadScene{"randomize_quaternion.yaml", "randomize.ball.qw", "quaternion components"},
         BadScene{"randomize_unknown_coordinate.yaml", "randomize.ball.z", "unknown key 'ball.z'"},
         BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"},
@@ -79,7 +82,26 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"unknown_integrator.yaml", "simulation.integrator",
                  "expected event-driven, time-stepping or drumwright, found 'rk4'"},
         BadScene{"unknown_time_stepping_scheme.yaml", "simulation.time_stepping.scheme",
-                 "expected anitescu-potra or trapezoidal, found 'midpoint'"}};
+                 "expected anitescu-potra or trapezoidal, found 'midpoint'"},
+        // Once accepted silently (issue: nothing lost, nothing invented).
+        BadScene{"null_value.yaml", "bodies[0].initial.y", "has no value"},
+        BadScene{"null_tilde.yaml", "simulation.rtol", "has no value"},
+        BadScene{"integer_wraps.yaml", "simulation.routh.steps", "from 1 to 2000000000, found 4294967297"},
+        BadScene{"integer_too_large.yaml", "simulation.routh.steps", "from 1 to 2000000000, found 1e10"},
+        BadScene{"integer_negative_wrap.yaml", "simulation.sequential.max_impacts", "found -4294967295"},
+        BadScene{"outcome_named_like_a_column.yaml", "outcomes[0].name", "a column runs.csv always has"},
+        BadScene{"outcome_named_like_a_contact_column.yaml", "outcomes[0].name", "the column runs.csv has for contact 'A'"},
+        BadScene{"outcome_deg_on_a_length.yaml", "outcomes[0].final", "'ball.y' is not an angle"},
+        BadScene{"randomize_deg_on_a_length.yaml", "randomize.ball.x_deg", "unknown key 'ball.x_deg'"},
+        BadScene{"randomize_angle_twice.yaml", "randomize.ball.theta_deg", "give ball.theta or ball.theta_deg, not both"},
+        BadScene{"randomize_too_wide.yaml", "randomize.ball.x.uniform", "too wide"},
+        BadScene{"two_documents.yaml", "", "one YAML document"},
+        BadScene{"starts_penetrating.yaml", "contacts", "contact 'A' starts 5 m deep"},
+        BadScene{"infinite_energy.yaml", "bodies", "energy is not a finite number"},
+        BadScene{"too_many_rows.yaml", "simulation.output_interval", "1e+09 output rows, more than 10000000"},
+        BadScene{"too_many_fixed_steps.yaml", "simulation.time_stepping.h", "more than simulation.max_steps"},
+        BadScene{"name_too_long.yaml", "bodies[0].name", "at most 100 characters"},
+        BadScene{"contact_name_with_comma.yaml", "contacts[0].name", "contact names use letters"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 
@@ -129,6 +151,32 @@ TEST(BadScenes, MissingFileNamesThePath) {
     EXPECT_EQ(e.file(), "/nonexistent/scene.yaml");
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
   }
+}
+
+// A pipe or a device never ends: `check` and `run` once hung on them.
+TEST(BadScenes, OnlyARegularFileOfBoundedSizeIsRead) {
+  auto message = [](const std::string& path) {
+    try {
+      load_scene(path);
+    } catch (const SceneError& e) {
+      EXPECT_EQ(e.file(), path);
+      return e.message();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message("/dev/zero").find("not a regular file"), std::string::npos);
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("scene_files_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "fifo.yaml").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(message(fifo).find("not a regular file"), std::string::npos);
+  EXPECT_NE(message(dir.string()).find("not a regular file"), std::string::npos);
+  const std::filesystem::path huge = dir / "huge.yaml";
+  std::ofstream(huge) << "name: huge\n";
+  std::filesystem::resize_file(huge, kMaxSceneBytes + 1);
+  EXPECT_NE(message(huge.string()).find("larger than 16 MiB"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(BadScenes, EmptyFileIsNotAScene) {

@@ -17,10 +17,12 @@ bodies:
     joint: {type: free}
     density: 100
     shapes: [{name: crate_shape, type: box, size: [2, 4, 6], position: [0, 0, 1]}]
+    initial: {z: 3}
   - name: pill
     joint: {type: free}
     density: 100
     shapes: [{name: pill_shape, type: capsule, radius: 0.1, length: 1}]
+    initial: {x: 5, z: 1}
 materials:
   mu: 0.3
   e: 0.1
@@ -54,7 +56,7 @@ const char* const kPlanarBox = R"(
 world:
   shapes: [{name: floor, type: halfspace, normal: [0, 1, 0]}]
 bodies:
-  - {name: b, joint: {type: planar}, mass: 1, shapes: [{name: brick, type: box, size: [2, 1, 1]}]}
+  - {name: b, joint: {type: planar}, mass: 1, shapes: [{name: brick, type: box, size: [2, 1, 1]}], initial: {y: 0.5}}
 contacts:
   - {name: k, shape: brick, with: floor}
   - {name: tip, body: b, point: [1, 0, 0], with: floor, only_ahead_of: k.-x-y}

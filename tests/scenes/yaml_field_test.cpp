@@ -46,6 +46,33 @@ TEST(YamlField, SignsAndWholeNumbers) {
   EXPECT_NE(error_of([&] { f.child("n").non_negative(); }).message().find("must not be negative"), std::string::npos);
   EXPECT_EQ(f.child("w").integer(), 3);
   EXPECT_NE(error_of([&] { f.child("h").integer(); }).message().find("whole number"), std::string::npos);
+  EXPECT_EQ(f.child("w").integer_in(1, 3), 3);
+  EXPECT_EQ(error_of([&] { f.child("w").integer_in(4, 9); }).message(), "must be a whole number from 4 to 9, found 3");
+}
+
+// Names are checked by a scan, bounded in length: std::regex overflowed the stack on 30,000 characters.
+TEST(YamlField, NamesAreBoundedAndMadeOfAllowedCharacters) {
+  EXPECT_TRUE(valid_name("block_2"));
+  EXPECT_FALSE(valid_name("2block"));
+  EXPECT_TRUE(valid_name("2block", "", true));
+  EXPECT_FALSE(valid_name(""));
+  EXPECT_FALSE(valid_name("a.b"));
+  EXPECT_TRUE(valid_name("a.b", "."));
+  EXPECT_FALSE(valid_name("a,b", ".-"));
+  EXPECT_TRUE(valid_name(std::string(kMaxNameLength, 'a')));
+  EXPECT_FALSE(valid_name(std::string(kMaxNameLength + 1, 'a')));
+  EXPECT_FALSE(valid_name(std::string(1'000'000, 'a')));
+}
+
+// `key:` and `key: ~` once meant the default; now they are located errors.
+TEST(YamlField, AKeyWithoutAValueIsAnError) {
+  for (const std::string text : {"a: 1\nb:\n", "a: 1\nb: ~\n", "a: 1\nb: null\n"}) {
+    YAML::Node doc;
+    const Field f = root_of(text, doc);
+    const SceneError e = error_of([&] { f.expect_map({"a", "b"}); });
+    EXPECT_EQ(e.key(), "b") << text;
+    EXPECT_NE(e.message().find("has no value"), std::string::npos) << text;
+  }
 }
 
 TEST(YamlField, ErrorsAreLocatedAtTheKey) {
