@@ -5,6 +5,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/short_number.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -99,7 +101,7 @@ ConicQpResult solve_conic_qp(const ConicQp& p, const Eigen::VectorXd& x0, double
     t *= 8;
   }
   r.ok = false;
-  r.diagnostic = "barrier method did not converge (gap bound " + std::to_string(r.gap) + ")";
+  r.diagnostic = "barrier method did not converge (gap bound " + short_number(r.gap) + ")";
   return r;
 }
 

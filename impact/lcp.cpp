@@ -227,8 +227,8 @@ std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, c
                                                      double tolerance) {
   const int n = static_cast<int>(w.size());
   if (n > kMaxEnumeration)
-    throw std::invalid_argument("LCP enumeration is limited to " + std::to_string(kMaxEnumeration) +
-                                " variables; this problem has " + std::to_string(n));
+    throw std::invalid_argument("enumerating an LCP's 2^n complementary bases is limited to n = " +
+                                std::to_string(kMaxEnumeration) + " variables; this one has " + std::to_string(n));
   const double scale = 1.0 + (n ? w.cwiseAbs().maxCoeff() : 0.0);
   const double tol = tolerance * scale;
   std::vector<Eigen::VectorXd> solutions;

@@ -6,6 +6,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/short_number.hpp"
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
 
@@ -55,6 +56,11 @@ void step_rhs(double h, const Eigen::Ref<const Eigen::VectorXd>& draw, const Ste
 bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solution choice, Rng& rng,
                 Eigen::VectorXd& z, double& residual, std::string& why) {
   if (choice == RouthSettings::Solution::random) {
+    if (w.size() > kMaxEnumeration) {
+      why = "step LCP with " + std::to_string(w.size()) + " variables: solution: random enumerates its 2^n bases, " +
+            "at most " + std::to_string(kMaxEnumeration) + " variables (use solution: lemke)";
+      return false;
+    }
     const std::vector<Eigen::VectorXd> all = enumerate_lcp_solutions(s.W, w);
     // Distinct outcomes: solutions that change v identically are one.
     std::vector<Eigen::VectorXd> outcomes, distinct;
@@ -168,7 +174,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
       r.terminated = false;
       r.ok = false;
       r.diagnostic = "routh: a contact still approaches after " + std::to_string(r.steps) + " steps (h = " +
-                     std::to_string(h_) + " N s); raise the step count or h";
+                     short_number(h_) + " N s); raise the step count or h";
       break;
     }
     step_rhs(h_, draws, s, v, w);
