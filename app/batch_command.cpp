@@ -142,6 +142,13 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
   return join(cells);
 }
 
+long count_lines(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  long n = 0;
+  for (std::string line; std::getline(in, line) && n < 2;) ++n;
+  return n;
+}
+
 class Progress {
  public:
   Progress(long total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
@@ -283,8 +290,15 @@ int batch_command(const BatchOptions& o) {
                path.string(), counts.text(), wall, (end - next) / std::max(wall, 1e-9));
   if (o.plot) {
     if (!run_plot_tool("batch", dir)) return kExitOutput;
-    for (long run = first; run < std::min(end, o.trajectories); ++run)
+    for (long run = first; run < std::min(end, o.trajectories); ++run) {
+      const fs::path trajectory = fs::path(trajectory_dir(run)) / "trajectory.csv";
+      std::error_code ec;
+      if (fs::file_size(trajectory, ec) == 0 || ec || count_lines(trajectory) < 2) {
+        spdlog::warn("run {} stopped before its first row: nothing to plot in {}", run, trajectory.string());
+        continue;
+      }
       if (!plot_run(trajectory_dir(run), scene)) return kExitOutput;
+    }
   }
   return kExitOk;
 }

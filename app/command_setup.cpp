@@ -36,6 +36,7 @@ std::string override_integrator(Scene& scene, const std::string& name, double st
     if (system.integrator == Integrator::event_driven) return "--step: the event-driven integrator chooses its own steps";
     system.time_stepping.h = step;
     system.drumwright.h = step;
+    if (const std::string problem = budget_problem(system); !problem.empty()) return "--step: " + problem;
   }
   return "";
 }

@@ -62,6 +62,18 @@ int converge_command(const ConvergeOptions& options) {
       spdlog::error("--steps: step sizes must be positive numbers, found {}", h);
       return kExitUsage;
     }
+  for (double h : options.steps) {
+    Scene probe = scene;  // every step size is checked before the first run starts
+    if (const std::string error = override_integrator(probe, options.integrator.empty() && probe.system.integrator ==
+                                                                      Integrator::event_driven
+                                                                  ? "time-stepping"
+                                                                  : options.integrator,
+                                                      h);
+        !error.empty()) {
+      spdlog::error("--steps {}: {}", h, error.substr(error.find(": ") + 2));
+      return kExitUsage;
+    }
+  }
   if (!scene.system.pins.empty()) {
     spdlog::error("{}: the scene has pins (constraints), so there is no event-driven reference to converge to",
                   options.scene);

@@ -187,9 +187,19 @@ class SampleWriter {
   int precision_ = 12;
 };
 
-void write_ap_solutions(SampleWriter& writer, const ContactSpace& space, const Eigen::VectorXd& v_minus) {
-  const auto all = anitescu_potra_all_solutions(space, v_minus);
+// Every Anitescu-Potra solution; false, with `why`, when the LCP is too large to enumerate its
+// 2^n complementary bases.
+bool write_ap_solutions(SampleWriter& writer, const ContactSpace& space, const Eigen::VectorXd& v_minus,
+                        std::string& why) {
+  std::vector<ImpactResult> all;
+  try {
+    all = anitescu_potra_all_solutions(space, v_minus);
+  } catch (const std::invalid_argument& e) {
+    why = e.what();
+    return false;
+  }
   for (size_t k = 0; k < all.size(); ++k) writer.write(static_cast<long>(k), all[k]);
+  return true;
 }
 
 // Every cyclic sequential ordering, one starting at each contact; `print` lists them on stdout.
@@ -246,7 +256,10 @@ int impact_command(const ImpactOptions& o) {
   try {
     SampleWriter writer(path, scene, space, tol);
     if (o.all_solutions) {
-      write_ap_solutions(writer, space, v_minus);
+      if (std::string why; !write_ap_solutions(writer, space, v_minus, why)) {
+        spdlog::error("--all-solutions: {}; sample the law instead (without --all-solutions)", why);
+        return kExitUsage;
+      }
     } else if (o.orderings) {
       write_orderings(writer, scene, space, v_minus, seed, true);
     } else {
@@ -268,9 +281,15 @@ int impact_command(const ImpactOptions& o) {
     spdlog::info("wrote {} rows to {}", writer.rows(), path);
     if (o.plot) {  // the overlays of post_impact.png, in samples.csv's format
       const std::filesystem::path d(dir);
-      SampleWriter ap((d / "anitescu_potra.csv").string(), scene, space, tol);
-      write_ap_solutions(ap, space, v_minus);
-      ap.flush();
+      std::string why;
+      {
+        SampleWriter ap((d / "anitescu_potra.csv").string(), scene, space, tol);
+        if (write_ap_solutions(ap, space, v_minus, why)) ap.flush();
+      }
+      if (!why.empty()) {
+        spdlog::warn("post_impact.png: no Anitescu-Potra overlay: {}", why);
+        std::filesystem::remove(d / "anitescu_potra.csv");
+      }
       SampleWriter sequential((d / "sequential.csv").string(), scene, space, tol);
       write_orderings(sequential, scene, space, v_minus, seed, false);
       sequential.flush();

@@ -3,6 +3,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <limits>
+
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 
 namespace {
@@ -16,6 +19,9 @@ void add_verbosity(CLI::App* command, Verbosity& v) {
   command->add_flag("-q,--quiet", v.quiet, "Print only warnings and errors");
   command->add_flag("-v,--verbose", v.verbose, "Print debugging detail");
 }
+
+constexpr long long kMaxLL = std::numeric_limits<long long>::max();
+constexpr long long kMaxLong = std::numeric_limits<long>::max();
 
 }  // namespace
 
@@ -31,15 +37,16 @@ int main(int argc, char** argv) {
   RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv and DIR/events.csv");
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
-  run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)");
+  run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
+      ->check(not_empty());
   run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative)");
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
-      ->check(CLI::NonNegativeNumber);
-  run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, kMaxLL));
+  run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
   run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and (planar scenes) animation.gif");
   run_cmd->add_option("--integrator", run.integrator,
                       "Integrator, overriding the scene's simulation.integrator (event-driven, time-stepping, drumwright)");
-  run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());
   add_verbosity(run_cmd, verbosity);
 
   std::string check_scene;
@@ -52,12 +59,12 @@ int main(int argc, char** argv) {
   CLI::App* impact_cmd = app.add_subcommand(
       "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
-  impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)");
+  impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)")->check(not_empty());
   impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law");
-  impact_cmd->add_option("--samples", impact.samples, "Number of samples")->check(CLI::PositiveNumber);
-  impact_cmd->add_option("--seed", impact.seed, "Seed, overriding the scene's simulation.seed")->check(CLI::NonNegativeNumber);
+  impact_cmd->add_option("--samples", impact.samples, "Number of samples")->check(whole_number(1, kMaxLong));
+  impact_cmd->add_option("--seed", impact.seed, "Seed, overriding the scene's simulation.seed")->check(whole_number(0, kMaxLL));
   impact_cmd->add_option("--threads", impact.threads, "Worker threads (results do not depend on it)")
-      ->check(CLI::Range(1, 256));
+      ->check(whole_number(1, 256));
   impact_cmd->add_flag("--plot", impact.plot,
                        "Also write the Anitescu-Potra solutions and sequential orderings and draw post_impact.png");
   impact_cmd->add_flag("--all-solutions", impact.all_solutions,
@@ -70,21 +77,21 @@ int main(int argc, char** argv) {
   CLI::App* batch_cmd = app.add_subcommand(
       "batch", "Run a scene many times, each impact drawing from its law; write DIR/runs.csv and DIR/summary.json");
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
-  batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(CLI::PositiveNumber);
-  batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)");
+  batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong));
+  batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)")->check(not_empty());
   batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law");
   batch_cmd->add_option("--seed", batch.seed, "Seed S; run i uses a seed made from (S, i) alone")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, kMaxLL));
   batch_cmd->add_option("--threads", batch.threads, "Worker threads (results do not depend on it)")
-      ->check(CLI::Range(1, 256));
-  batch_cmd->add_option("--first", batch.first, "First run of this slice (default 0)")->check(CLI::NonNegativeNumber);
+      ->check(whole_number(1, 256));
+  batch_cmd->add_option("--first", batch.first, "First run of this slice (default 0)")->check(whole_number(0, kMaxLong));
   batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, kMaxLong));
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
   batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
   batch_cmd->add_option("--trajectories", batch.trajectories,
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, kMaxLong));
   add_verbosity(batch_cmd, verbosity);
 
   ConvergeOptions converge;
@@ -93,12 +100,13 @@ int main(int argc, char** argv) {
   converge_cmd->add_option("scene", converge.scene, "Scene file (YAML)")->required();
   converge_cmd->add_option("--steps", converge.steps, "Step sizes h, comma-separated (e.g. 0.01,0.005,0.0025)")
       ->required()
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(positive_finite());
   converge_cmd->add_option("--integrator", converge.integrator,
                            "time-stepping or drumwright (default: the scene's, time-stepping if it is event-driven)");
-  converge_cmd->add_option("-o,--output", converge.output_dir, "Output directory (default as for run)");
+  converge_cmd->add_option("-o,--output", converge.output_dir, "Output directory (default as for run)")->check(not_empty());
   converge_cmd->add_option("--law", converge.law, "Impact law of the event-driven reference");
-  converge_cmd->add_option("--seed", converge.seed, "Seed, overriding the scene's simulation.seed")->check(CLI::NonNegativeNumber);
+  converge_cmd->add_option("--seed", converge.seed, "Seed, overriding the scene's simulation.seed")->check(whole_number(0, kMaxLL));
   converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
   add_verbosity(converge_cmd, verbosity);
 
@@ -106,9 +114,15 @@ int main(int argc, char** argv) {
   std::string merge_output;
   CLI::App* merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
   merge_cmd->add_option("slices", merge_inputs, "Slice directories")->required();
-  merge_cmd->add_option("-o,--output", merge_output, "Output directory")->required();
+  merge_cmd->add_option("-o,--output", merge_output, "Output directory")->required()->check(not_empty());
   add_verbosity(merge_cmd, verbosity);
 
+  if (argc > 1) {
+    if (const std::string unknown = unknown_command(argv[1]); !unknown.empty()) {
+      spdlog::error("{}", unknown);
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -52,9 +52,13 @@ int run_command(const RunOptions& options) {
       };
     }
     Rng rng(seed);
+    // Only a batch run draws the randomize section: run --run I replays run I's draw, a plain run
+    // starts from the scene's initial values.
     std::vector<double> drawn;
-    const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
+    const State initial = options.run >= 0 ? draw_initial_state(scene.initial, scene.randomize, rng, drawn) : scene.initial;
     for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
+    if (options.run < 0 && !scene.randomize.empty())
+      spdlog::info("randomize: not drawn; the scene's initial values are used (--run I replays batch run I's draw)");
     RunStats stats;
     try {
       stats = simulate(system, *law, initial, rng, callbacks);

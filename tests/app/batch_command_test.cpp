@@ -107,6 +107,16 @@ TEST(Batch, ResumeRefusesAnotherBatch) {
   EXPECT_NE(garbage.err.find("line 6 is not the row of run 4"), std::string::npos) << garbage.err;
 }
 
+// A trajectory directory that cannot be created is exit 4 naming the file; it once aborted.
+TEST(Batch, AnUnwritableTrajectoryDirectoryExitsWithFour) {
+  const fs::path dir = fresh_dir("no_runs_dir");
+  std::ofstream(dir / "runs") << "a file where the runs/ directory goes";
+  const Result r = impactsim("batch " + kScene + " --runs 4 --seed 5 --trajectories 2 -q -o " + dir.string());
+  EXPECT_EQ(r.code, kExitOutput) << r.err;
+  EXPECT_NE(r.err.find("runs/0/trajectory.csv"), std::string::npos) << r.err;
+  EXPECT_EQ(read_all(dir / "runs.csv").rfind("run,seed,", 0), 0u);
+}
+
 // A count past the end of the batch stops at its last run, however large.
 TEST(Batch, AHugeCountStopsAtTheLastRun) {
   const fs::path dir = fresh_path("huge_count");

@@ -32,6 +32,10 @@ TEST(Converge, ConvergeReportsFirstOrderForTheSlidingBox) {
             kExitUsage);
   EXPECT_EQ(impactsim("converge " + scene("drumwright_pendulum.yaml") + " --steps 0.01,0.005 -o " + dir.string()).code,
             kExitUsage);
+  // Step sizes no run could finish are refused before the first run (they once ran for hours).
+  const Result tiny = impactsim("converge " + scene("bouncing_ball.yaml") + " --steps 1e-9,1e-10 -o " + dir.string());
+  EXPECT_EQ(tiny.code, kExitUsage);
+  EXPECT_NE(tiny.err.find("--steps 1e-09: t_end / h = 1e+10 steps"), std::string::npos) << tiny.err;
 }
 
 }  // namespace

@@ -58,5 +58,38 @@ TEST(Impact, ImpactWithoutAnImpactIsAClearError) {
   EXPECT_NE(r.err.find("no impact happens before t_end"), std::string::npos) << r.err;
 }
 
+// A box landing flat in 3-D: four corners at once, an Anitescu-Potra LCP of 40 variables.
+std::string flat_box(const fs::path& dir, const std::string& solution) {
+  const fs::path path = dir / "flat_box.yaml";
+  std::ofstream(path) << "name: flat_box\n"
+                         "world:\n"
+                         "  gravity: [0, 0, -9.81]\n"
+                         "  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]\n"
+                         "bodies:\n"
+                         "  - {name: box, joint: {type: free}, density: 100, initial: {z: 0.6},\n"
+                         "     shapes: [{name: box_shape, type: box, size: [1, 1, 1]}]}\n"
+                         "materials: {mu: 0.5, e: 0.0}\n"
+                         "contacts: [{name: c, shape: box_shape, with: ground}]\n"
+                         "simulation: {t_end: 1, law: routh, routh: {solution: "
+                      << solution << "}}\n";
+  return path.string();
+}
+
+// Enumerating 2^40 bases is refused with a message; it once aborted (uncaught std::invalid_argument).
+TEST(Impact, AllSolutionsOfAnLcpTooLargeToEnumerateIsAClearError) {
+  const fs::path dir = fresh_dir("flat_box");
+  const Result r = impactsim("impact " + flat_box(dir, "lemke") + " --all-solutions -o " + (dir / "out").string());
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("limited to n = 20 variables; this one has 40"), std::string::npos) << r.err;
+  // Routh with solution: random enumerates every step LCP: the run stops with the reason.
+  const Result routh = impactsim("run " + flat_box(dir, "random") + " -o " + (dir / "run").string());
+  EXPECT_EQ(routh.code, kExitSimulation) << routh.err;
+  EXPECT_NE(routh.err.find("solution: random enumerates its 2^n bases, at most 20 variables (use solution: lemke)"),
+            std::string::npos)
+      << routh.err;
+  // Sampling the same impact works.
+  EXPECT_EQ(impactsim("impact " + flat_box(dir, "lemke") + " --samples 8 -q -o " + (dir / "sampled").string()).code, 0);
+}
+
 }  // namespace
 }  // namespace impactsim

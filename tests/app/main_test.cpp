@@ -33,5 +33,27 @@ TEST(Cli, UnknownLawOnTheCommandLineIsAUsageError) {
   EXPECT_NE(r.err.find("unknown impact law 'nope'"), std::string::npos) << r.err;
 }
 
+// Values the command line once took silently (NaN steps, clamped seeds, an empty directory) or
+// reported with a 309-digit bound.
+TEST(Cli, BadValuesAreRefusedWithTheValueAsGiven) {
+  const std::string rocking = scene("rocking_block.yaml");
+  const std::string out = " -q -o " + fresh_dir("values").string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run " + rocking + " --step nan" + out, "--step: must be a finite number > 0, found 'nan'"},
+      {"impact " + rocking + " --samples 0" + out, "--samples: must be a whole number from 1 to 9223372036854775807, found '0'"},
+      {"run " + rocking + " --seed 9223372036854775808" + out, "found '9223372036854775808'"},
+      {"batch " + rocking + " --runs 1e3" + out, "--runs: must be a whole number from 1"},
+      {"run " + rocking + " -o ''", "--output: must not be empty"},
+      {"frobnicate", "unknown command 'frobnicate'"},
+      {"run " + scene("drumwright_pendulum.yaml") + " --step 1e-300" + out,
+       "--step: t_end / h = 1e+300 steps of h = 1e-300 s, more than simulation.max_steps = 10000000"}};
+  for (const auto& [args, message] : cases) {
+    const Result r = impactsim(args);
+    EXPECT_EQ(r.code, kExitUsage) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(r.err.find("000000000000000000000"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace impactsim

@@ -44,6 +44,15 @@ TEST(Merge, ADirectoryThatIsNoBatchIsRefused) {
   EXPECT_NE(r.err.find("batch.json: missing"), std::string::npos) << r.err;
 }
 
+TEST(Merge, AnOutputThatIsAFileIsRefusedWithTheReason) {
+  const fs::path s = fresh_path("to_file"), file = fresh_dir("file_out") / "merged";
+  batch(s, "");
+  std::ofstream(file) << "not a directory";
+  const Result r = impactsim("merge " + s.string() + " -o " + file.string());
+  EXPECT_EQ(r.code, kExitOutput);
+  EXPECT_NE(r.err.find(file.string() + ": cannot create the output directory"), std::string::npos) << r.err;
+}
+
 // merge S0 S1 -o S0 once overwrote S0 while reading it.
 TEST(Merge, MergingIntoASliceIsRefusedAndTheSliceKept) {
   const fs::path s0 = fresh_path("keep0"), s1 = fresh_path("keep1");

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/commands.hpp"
+#include "scenes/scene.hpp"
 #include "tests/app/cli.hpp"
 
 namespace impactsim {
@@ -120,6 +121,32 @@ TEST(Run, UnwritableOutputExitsWithFour) {
   const Result r = impactsim("run " + scene("double_pendulum.yaml") + " -o /proc/impactsim-cannot-write");
   EXPECT_EQ(r.code, kExitOutput) << r.err;
   EXPECT_NE(r.err.find("/proc/impactsim-cannot-write"), std::string::npos) << r.err;
+}
+
+// A run that could not reach t_end in the step budget stops within seconds, not after the hours
+// the remaining steps would take: the sphere stack pushed sideways stalls at t = 0.494 s.
+TEST(Run, ARunThatCannotFinishStopsEarlyWithTheReason) {
+  const fs::path dir = fresh_dir("sideways");
+  std::string text = read_all(scene("sphere_stack.yaml"));
+  const std::string down = "gravity: [0, 0, -9.81]";
+  text.replace(text.find(down), down.size(), "gravity: [-1, 0, -9.81]");
+  std::ofstream(dir / "stack.yaml") << text;
+  const Result r = impactsim("run " + (dir / "stack.yaml").string() + " -o " + (dir / "out").string());
+  EXPECT_EQ(r.code, kExitSimulation) << r.err;
+  EXPECT_NE(r.err.find("more steps, more than the"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("simulation.max_steps leaves"), std::string::npos) << r.err;
+}
+
+// A plain run starts from the scene's initial values; only a batch run (and run --run) draws them.
+TEST(Run, APlainRunDoesNotDrawTheRandomizeSection) {
+  const fs::path dir = fresh_dir("nominal");
+  const Result r = impactsim("run " + scene("rocking_block_random_tilt.yaml") + " -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("randomize: not drawn"), std::string::npos) << r.err;
+  const std::vector<std::string> rows = split_lines(read_all(dir / "trajectory.csv"));
+  ASSERT_GE(rows.size(), 2u);
+  const Scene nominal = load_scene(scene("rocking_block_random_tilt.yaml"));
+  EXPECT_DOUBLE_EQ(std::stod(split(rows[1])[3]), nominal.initial.q(2));  // theta at t = 0
 }
 
 TEST(Run, RunUnderEveryIntegrator) {
