@@ -156,13 +156,16 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
 // Stops, within seconds, a run that cannot reach t_end. Every sys.simulation.stall_window steps
 // (accepted and rejected) it compares the progress of the last window with what is left:
 //   - less than 1e-6 t_end: the step size collapsed (stalled);
-//   - at that pace t_end needs more steps than max_steps has left (step_limit, now rather than
-//     after the hours the remaining steps would take).
+//   - at that pace t_end needs more than kPaceMargin times the steps max_steps has left
+//     (step_limit, now rather than after the hours the remaining steps would take). The margin
+//     spares runs whose pace picks up later (a tumbling cube that comes to rest skips to t_end).
 std::string steps_text(double n) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", n);
   return text;
 }
+
+constexpr double kPaceMargin = 20;
 
 class StallWatch {
  public:
@@ -180,11 +183,11 @@ class StallWatch {
                             "integration stalled at t = " + pace +
                                 " (the step size collapsed; simulation.stall_window sets the window)");
     const double needed = (t_end_ - ode.t()) / advanced * static_cast<double>(steps - start_steps_);
-    if (needed > static_cast<double>(max_steps_ - steps))
+    if (needed > kPaceMargin * static_cast<double>(max_steps_ - steps))
       throw SimulationError(ode.t(), StopReason::step_limit,
                             "integration stopped at t = " + pace + "; at that pace t_end needs about " +
-                                steps_text(needed) + " more steps, more than the " + std::to_string(max_steps_ - steps) +
-                                " simulation.max_steps leaves");
+                                steps_text(needed) + " more steps, more than " + steps_text(kPaceMargin) + " times the " +
+                                std::to_string(max_steps_ - steps) + " simulation.max_steps leaves");
     start_steps_ = steps;
     start_t_ = ode.t();
   }

@@ -101,7 +101,7 @@ const std::vector<SceneKey> kKeys = {
     {"simulation", "max_steps", "integer 1..1e15", "10000000", "steps (accepted and rejected) before the run stops with an error", ""},
     {"simulation", "stall_window", "integer 0..1e15", "10000",
      "event-driven: every this many steps a run must have advanced 1e-6 `t_end` (else it stops as stalled) and be on "
-     "pace to reach `t_end` within `max_steps` (else it stops now); 0 never", ""},
+     "pace to reach `t_end` within 20 times the steps `max_steps` leaves (else it stops now); 0 never", ""},
     {"simulation", "law", "`anitescu-potra`, `routh`, `sequential`, `propagative`", "`anitescu-potra`",
      "the impact law (`--law` overrides it)", ""},
     {"simulation", "seed", "integer 0..9e15", "0", "seed of every random choice (`--seed` overrides it)", ""},
