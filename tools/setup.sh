@@ -10,6 +10,9 @@ packages=(
   python3-matplotlib python3-numpy
 )
 
+# `tools/setup.sh fuzz` adds clang, whose libFuzzer tools/fuzz.sh builds with.
+[[ "${1:-}" == "fuzz" ]] && packages+=(clang)
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
