@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
+#include "core/solve_columns.hpp"
 #include "impact/soft_constraints.hpp"
 
 namespace impactsim {
@@ -80,7 +81,7 @@ void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStep
   w.M_llt.compute(c.body.M);
   if (w.M_llt.info() != Eigen::Success) throw SimulationError(run.t, StopReason::singular_mass, "drumwright: the mass matrix is singular");
   w.a = w.M_llt.solve(w.f);
-  w.Minv_GT = w.M_llt.solve(rows.G.transpose());
+  w.Minv_GT = solve_columns(w.M_llt, rows.G.transpose());
   p.S = rows.G * w.Minv_GT;
   const Eigen::VectorXd phidot = rows.G * run.v;
   p.r = -rows.K.cwiseProduct(rows.phi) -

@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/solve_columns.hpp"
 #include "impact/conic_qp.hpp"
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
@@ -43,7 +44,7 @@ Reduced reduce(const Eigen::MatrixXd& H, const Eigen::VectorXd& g, const std::ve
   red.Hbb.compute(rows_cols(H, b, b));
   red.Hbx = rows_cols(H, b, x);
   red.gb = entries(g, b);
-  red.H -= red.Hbx.transpose() * red.Hbb.solve(red.Hbx);
+  red.H -= red.Hbx.transpose() * solve_columns(red.Hbb, red.Hbx);
   red.g -= red.Hbx.transpose() * red.Hbb.solve(red.gb);
   return red;
 }

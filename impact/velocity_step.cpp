@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/solve_columns.hpp"
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
 
@@ -21,7 +22,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   J << c.J_n, c.J_t;
   // P b and P J^T: M^-1 applied, then the joint directions projected out.
   Eigen::VectorXd Pb = M_llt.solve(b);
-  Eigen::MatrixXd PJT = M_llt.solve(J.transpose());
+  Eigen::MatrixXd PJT = solve_columns(M_llt, J.transpose());
   Eigen::MatrixXd Minv_nuT;
   Eigen::LLT<Eigen::MatrixXd> S_llt;
   if (nu.rows() > 0) {
@@ -33,7 +34,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
       return out;
     }
     Pb -= Minv_nuT * S_llt.solve(nu * Pb);
-    PJT -= Minv_nuT * S_llt.solve(nu * PJT);
+    PJT -= Minv_nuT * solve_columns(S_llt, nu * PJT);
   }
   Eigen::VectorXd f = Eigen::VectorXd::Zero(m + m * td);
   if (m > 0) {
