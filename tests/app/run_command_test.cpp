@@ -137,6 +137,21 @@ TEST(Run, ARunThatCannotFinishStopsEarlyWithTheReason) {
   EXPECT_NE(r.err.find("simulation.max_steps leaves"), std::string::npos) << r.err;
 }
 
+// An angle of 1e308 degrees has no digits left; such a run once hung at t_end. Now every law stops
+// it with the reason.
+TEST(Run, AnAngleOfNoPrecisionStopsWithTheReason) {
+  const fs::path dir = fresh_dir("huge_angle");
+  std::string text = read_all(scene("rocking_block.yaml"));
+  const std::string start = "initial: {y: 1.01}";
+  text.replace(text.find(start), start.size(), "initial: {y: 1.01, theta_deg: 1e308}");
+  std::ofstream(dir / "tilted.yaml") << text;
+  for (const std::string law : {"anitescu-potra", "routh", "sequential", "propagative"}) {
+    const Result r = impactsim("run " + (dir / "tilted.yaml").string() + " --law " + law + " -o " + (dir / law).string());
+    EXPECT_EQ(r.code, kExitSimulation) << law << ": " << r.err;
+    EXPECT_NE(r.err.find("rows up to t ="), std::string::npos) << law << ": " << r.err;
+  }
+}
+
 // A plain run starts from the scene's initial values; only a batch run (and run --run) draws them.
 TEST(Run, APlainRunDoesNotDrawTheRandomizeSection) {
   const fs::path dir = fresh_dir("nominal");
