@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+
 namespace impactsim {
 namespace {
 
@@ -197,19 +199,56 @@ std::string name_rule(const std::string& what) {
   return what + " (at most " + std::to_string(kMaxNameLength) + " characters)";
 }
 
+namespace {
+
+// Marks where each YAML document of a stream starts; ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// Refuses a stream of more than one document. YAML::LoadAll is not used: in yaml-cpp 0.7 a stray
+// ',' at the top level makes it loop for ever, adding a null document per turn without consuming
+// the token (yaml-cpp issue 1040, fixed upstream by pull request 1319). Here the parser is asked
+// for at most three documents, and one that starts where the previous one did is that stuck token.
+void check_single_document(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts documents;
+  while (documents.starts.size() < 3 && parser.HandleNextDocument(documents)) {
+    const auto& s = documents.starts;
+    if (s.size() >= 2 && s[s.size() - 1].pos == s[s.size() - 2].pos) {
+      const YAML::Mark m = s.back();
+      const char c = m.pos >= 0 && static_cast<std::size_t>(m.pos) < text.size() ? text[m.pos] : '?';
+      throw SceneError(name, m.line + 1, m.column + 1, "",
+                       std::string("YAML syntax error: unexpected '") + c + "' outside any list or map");
+    }
+  }
+  if (documents.starts.size() > 1) {
+    const YAML::Mark m = documents.starts[1];
+    throw SceneError(name, m.line + 1, m.column + 1, "",
+                     "a scene file holds one YAML document; this one has more than one");
+  }
+}
+
+}  // namespace
+
 YAML::Node parse_yaml_text(const std::string& text, const std::string& name) {
-  std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text);
+    check_single_document(text, name);
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw SceneError(name, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
   }
-  if (documents.size() > 1) {
-    const YAML::Mark m = documents[1].Mark();
-    throw SceneError(name, m.line >= 0 ? m.line + 1 : 0, m.line >= 0 ? m.column + 1 : 0, "",
-                     "a scene file holds one YAML document; this one has " + std::to_string(documents.size()));
-  }
-  return documents.empty() ? YAML::Node() : documents[0];
 }
 
 std::string read_scene_file(const std::string& path) {

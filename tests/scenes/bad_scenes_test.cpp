@@ -96,6 +96,7 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"randomize_angle_twice.yaml", "randomize.ball.theta_deg", "give ball.theta or ball.theta_deg, not both"},
         BadScene{"randomize_too_wide.yaml", "randomize.ball.x.uniform", "too wide"},
         BadScene{"two_documents.yaml", "", "one YAML document"},
+        BadScene{"stray_comma.yaml", "", "unexpected ',' outside any list or map"},
         BadScene{"starts_penetrating.yaml", "contacts", "contact 'A' starts 5 m deep"},
         BadScene{"infinite_energy.yaml", "bodies", "energy is not a finite number"},
         BadScene{"too_many_rows.yaml", "simulation.output_interval", "1e+09 output rows, more than 10000000"},
