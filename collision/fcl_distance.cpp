@@ -26,16 +26,14 @@ fcl::Transform3d transform(const Pose& pose) {
   return X;
 }
 
-}  // namespace
-
-FclDistance fcl_signed_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
+FclDistance fcl_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b, bool signed_distance) {
   FclDistance out;
   const auto ga = fcl_shape(a), gb = fcl_shape(b);
   if (!ga || !gb) {
     out.error = "FCL has no signed distance to a halfspace (FCL issue #392); use a point contact instead";
     return out;
   }
-  fcl::DistanceRequestd request(true, true);  // nearest points, signed distance
+  fcl::DistanceRequestd request(true, signed_distance);  // nearest points
   request.gjk_solver_type = fcl::GST_LIBCCD;
   request.distance_tolerance = 1e-12;  // the default 1e-6 leaves errors of ~1e-5 m
   fcl::DistanceResultd result;
@@ -50,6 +48,16 @@ FclDistance fcl_signed_distance(const Shape& a, const Pose& pose_a, const Shape&
   out.point_a = result.nearest_points[0];
   out.point_b = result.nearest_points[1];
   return out;
+}
+
+}  // namespace
+
+FclDistance fcl_signed_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
+  return fcl_distance(a, pose_a, b, pose_b, true);
+}
+
+FclDistance fcl_gjk_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
+  return fcl_distance(a, pose_a, b, pose_b, false);
 }
 
 }  // namespace impactsim

@@ -27,4 +27,10 @@ struct FclDistance {
 
 FclDistance fcl_signed_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b);
 
+// The distance of shapes that are apart, by GJK alone: EPA never runs. Debian's FCL is built with
+// its assertions on, and its EPA (libccd and its own solver alike) aborts the process on some
+// overlapping boxes, capsules and cylinders (FCL issues #322, #428). distance <= 0 means the shapes
+// overlap or touch, and the rest of the answer then means nothing.
+FclDistance fcl_gjk_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b);
+
 }  // namespace impactsim

@@ -63,5 +63,22 @@ TEST(FclDistance, WitnessPointsLieOnTheSurfaces) {
   EXPECT_NEAR((d.point_b - d.point_a).norm(), d.distance, 1e-6);
 }
 
+// GJK alone: the same distance as the signed query while apart, and no EPA (no depth) once the
+// shapes overlap: a box sunk 0.3 m into another reports no positive distance.
+TEST(FclDistance, GjkAloneMatchesWhileApartAndReportsOverlapAsNotPositive) {
+  Pose a, b;
+  b.p = Vec3(0.2, 0.1, 2.5);
+  b.R = Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized()).toRotationMatrix();
+  const Shape box = testing::box_shape(Vec3(1, 2, 1));
+  const FclDistance apart = fcl_gjk_distance(box, a, box, b), reference = fcl_signed_distance(box, a, box, b);
+  ASSERT_TRUE(apart.ok && reference.ok);
+  EXPECT_GT(apart.distance, 1.0);
+  EXPECT_NEAR(apart.distance, reference.distance, 1e-9);
+  b.p = Vec3(0.2, 0.1, 0.7);
+  const FclDistance overlapping = fcl_gjk_distance(box, a, box, b);
+  ASSERT_TRUE(overlapping.ok);
+  EXPECT_LE(overlapping.distance, 0.0);
+}
+
 }  // namespace
 }  // namespace impactsim

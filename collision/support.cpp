@@ -1,0 +1,32 @@
+#include "collision/support.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace impactsim {
+namespace {
+
+// +1 or -1 by the sign of x, 0 where |x| is below `tie` (a face or edge facing u: take its centre).
+double side(double x, double tie) { return x > tie ? 1.0 : (x < -tie ? -1.0 : 0.0); }
+
+}  // namespace
+
+Vec3 support_point(const Shape& s, const Vec3& u) {
+  const double tie = 1e-12 * u.norm();
+  switch (s.type) {
+    case ShapeType::sphere: return s.radius * u.normalized();
+    case ShapeType::box:
+      return Vec3(side(u.x(), tie) * s.size.x(), side(u.y(), tie) * s.size.y(), side(u.z(), tie) * s.size.z()) / 2;
+    case ShapeType::capsule: return Vec3(0, 0, side(u.z(), tie) * s.length / 2) + s.radius * u.normalized();
+    case ShapeType::cylinder: {
+      const double radial = std::hypot(u.x(), u.y());
+      Vec3 p(0, 0, side(u.z(), tie) * s.length / 2);
+      if (radial > tie) p.head<2>() = s.radius * u.head<2>() / radial;
+      return p;
+    }
+    case ShapeType::halfspace: break;
+  }
+  throw std::invalid_argument("a halfspace has no support point");
+}
+
+}  // namespace impactsim
