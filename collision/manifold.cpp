@@ -122,7 +122,8 @@ std::vector<PolyVertex> clip(const std::vector<PolyVertex>& poly, const Vec3& m,
 Manifold one_point(const PairDistance& d, const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
   Manifold m;
   m.normal = d.normal;
-  m.points.push_back({d.point_a, d.point_b, d.distance, feature_of(a, pa, d.point_a) + "|" + feature_of(b, pb, d.point_b)});
+  const std::string feature = feature_of(a, pa, d.point_a) + "|" + feature_of(b, pb, d.point_b);
+  m.points.push_back({d.point_a, d.point_b, d.distance, feature});
   return m;
 }
 

@@ -2,6 +2,9 @@
 // Models built directly in C++ (no YAML) so core is tested on its own, plus finite-difference helpers.
 #include <random>
 
+#include <Eigen/Geometry>
+
+#include "collision/fcl_distance.hpp"
 #include "collision/shape.hpp"
 #include "core/joint.hpp"
 #include "core/kinematics.hpp"
@@ -125,6 +128,36 @@ inline Shape sphere_shape(double radius) {
   s.type = ShapeType::sphere;
   s.radius = radius;
   return s;
+}
+
+// A capsule or cylinder: radius, length along its z axis.
+inline Shape round_shape(ShapeType type, double radius, double length) {
+  Shape s;
+  s.type = type;
+  s.radius = radius;
+  s.length = length;
+  return s;
+}
+
+// The halfspace { x : normal . x <= offset }.
+inline Shape halfspace_shape(const Vec3& normal, double offset) {
+  Shape s;
+  s.type = ShapeType::halfspace;
+  s.normal = normal;
+  s.offset = offset;
+  return s;
+}
+
+// A shape's frame in the world.
+inline Pose placed(const Vec3& p, const Mat3& R = Mat3::Identity()) {
+  Pose pose;
+  pose.p = p;
+  pose.R = R;
+  return pose;
+}
+
+inline Mat3 turned(const Vec3& axis, double angle) {
+  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
 }
 
 // Random q (unit quaternions) and v.

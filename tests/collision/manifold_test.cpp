@@ -14,23 +14,13 @@
 namespace impactsim {
 namespace {
 
+using testing::placed;
+using testing::turned;
+using testing::halfspace_shape;
+using testing::box_shape;
+using testing::sphere_shape;
+
 const double kPi = std::acos(-1.0);
-
-Pose at(const Vec3& p, const Mat3& R = Mat3::Identity()) {
-  Pose pose;
-  pose.p = p;
-  pose.R = R;
-  return pose;
-}
-
-Mat3 about(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
-
-Shape floor_shape() {
-  Shape s;
-  s.type = ShapeType::halfspace;
-  s.normal = Vec3::UnitZ();
-  return s;
-}
 
 std::vector<std::string> features(const Manifold& m) {
   std::vector<std::string> out;
@@ -51,47 +41,48 @@ void expect_points_on_surfaces(const Manifold& m, const Shape& a, const Pose& pa
 }
 
 TEST(ContactManifold, BoxOnAHalfspaceFlatOnAnEdgeAndOnACorner) {
-  const Shape box = testing::box_shape(Vec3(1, 0.6, 0.4)), floor = floor_shape();
-  Pose pa = at(Vec3(0.2, 0.1, 0.2 + 1e-5));  // flat, 10 um up
-  Manifold m = contact_manifold(box, pa, floor, at(Vec3::Zero()), 1e-4);
+  const Shape box = box_shape(Vec3(1, 0.6, 0.4)), floor = halfspace_shape(Vec3::UnitZ(), 0);
+  Pose pa = placed(Vec3(0.2, 0.1, 0.2 + 1e-5));  // flat, 10 um up
+  Manifold m = contact_manifold(box, pa, floor, placed(Vec3::Zero()), 1e-4);
   EXPECT_EQ(features(m), (std::vector<std::string>{"v0|surface", "v1|surface", "v2|surface", "v3|surface"}));
   for (const ManifoldPoint& p : m.points) EXPECT_NEAR(p.distance, 1e-5, 1e-12);
-  expect_points_on_surfaces(m, box, pa, floor, at(Vec3::Zero()));
+  expect_points_on_surfaces(m, box, pa, floor, placed(Vec3::Zero()));
   // On the edge along x (corners 0 and 1) after a turn of 30 degrees about x.
-  pa = at(Vec3(0, 0, 0.3 * std::sin(kPi / 6) + 0.2 * std::cos(kPi / 6)), about(Vec3::UnitX(), kPi / 6));
-  m = contact_manifold(box, pa, floor, at(Vec3::Zero()), 1e-4);
+  pa = placed(Vec3(0, 0, 0.3 * std::sin(kPi / 6) + 0.2 * std::cos(kPi / 6)), turned(Vec3::UnitX(), kPi / 6));
+  m = contact_manifold(box, pa, floor, placed(Vec3::Zero()), 1e-4);
   EXPECT_EQ(features(m), (std::vector<std::string>{"v0|surface", "v1|surface"}));
   // On one corner; and no manifold while 1 mm above with a 0.1 mm tolerance.
-  pa.R = about(Vec3(1, 1, 0), 0.5) * about(Vec3::UnitX(), kPi / 6);
-  pa.p.z() -= shape_pair_distance(box, pa, floor, at(Vec3::Zero())).distance;
-  EXPECT_EQ(contact_manifold(box, pa, floor, at(Vec3::Zero()), 1e-4).points.size(), 1u);
+  pa.R = turned(Vec3(1, 1, 0), 0.5) * turned(Vec3::UnitX(), kPi / 6);
+  pa.p.z() -= shape_pair_distance(box, pa, floor, placed(Vec3::Zero())).distance;
+  EXPECT_EQ(contact_manifold(box, pa, floor, placed(Vec3::Zero()), 1e-4).points.size(), 1u);
   pa.p.z() += 1e-3;
-  EXPECT_TRUE(contact_manifold(box, pa, floor, at(Vec3::Zero()), 1e-4).points.empty());
+  EXPECT_TRUE(contact_manifold(box, pa, floor, placed(Vec3::Zero()), 1e-4).points.empty());
   // The halfspace as A: the same corners, names mirrored.
-  pa = at(Vec3(0.2, 0.1, 0.2));
-  m = contact_manifold(floor, at(Vec3::Zero()), box, pa, 1e-6);
+  pa = placed(Vec3(0.2, 0.1, 0.2));
+  m = contact_manifold(floor, placed(Vec3::Zero()), box, pa, 1e-6);
   EXPECT_EQ(features(m), (std::vector<std::string>{"surface|v0", "surface|v1", "surface|v2", "surface|v3"}));
   EXPECT_TRUE(m.normal.isApprox(-Vec3::UnitZ()));
 }
 
 TEST(ContactManifold, BoxOnBoxAtRestHasFourCorners) {
-  const Shape top = testing::box_shape(Vec3(0.5, 0.5, 0.2)), bottom = testing::box_shape(Vec3(2, 2, 1));
-  const Pose pa = at(Vec3(0.3, -0.2, 0.6), about(Vec3::UnitZ(), 0.3)), pb = at(Vec3::Zero());
+  const Shape top = box_shape(Vec3(0.5, 0.5, 0.2)), bottom = box_shape(Vec3(2, 2, 1));
+  const Pose pa = placed(Vec3(0.3, -0.2, 0.6), turned(Vec3::UnitZ(), 0.3)), pb = placed(Vec3::Zero());
   const Manifold m = contact_manifold(top, pa, bottom, pb, 1e-6);
   EXPECT_EQ(features(m), (std::vector<std::string>{"v0|f+z", "v1|f+z", "v2|f+z", "v3|f+z"}));
   EXPECT_TRUE(m.normal.isApprox(Vec3::UnitZ()));
   expect_points_on_surfaces(m, top, pa, bottom, pb);
   // The big box on the small one: the small one's four top corners, on the big one's bottom face.
-  const Manifold flipped = contact_manifold(bottom, at(Vec3(0, 0, 0.6)), top, at(Vec3::Zero(), about(Vec3::UnitZ(), 0.3)), 1e-6);
+  const Pose below = placed(Vec3::Zero(), turned(Vec3::UnitZ(), 0.3));
+  const Manifold flipped = contact_manifold(bottom, placed(Vec3(0, 0, 0.6)), top, below, 1e-6);
   EXPECT_EQ(features(flipped), (std::vector<std::string>{"f-z|v4", "f-z|v5", "f-z|v6", "f-z|v7"}));
 }
 
 TEST(ContactManifold, BoxOnAnotherBoxsEdgeHasTwoPoints) {
   // The lower box turned 45 degrees about x: its top is the edge between corners 6 and 7 (+y, +z
   // turned up), 1 m long; the upper box, 0.6 m wide in x, rests flat on it.
-  const Shape upper = testing::box_shape(Vec3(0.6, 0.6, 0.2)), lower = testing::box_shape(Vec3(1, 1, 1));
-  const Pose pb = at(Vec3::Zero(), about(Vec3::UnitX(), kPi / 4));
-  const Pose pa = at(Vec3(0.1, 0.05, std::sqrt(0.5) + 0.1));
+  const Shape upper = box_shape(Vec3(0.6, 0.6, 0.2)), lower = box_shape(Vec3(1, 1, 1));
+  const Pose pb = placed(Vec3::Zero(), turned(Vec3::UnitX(), kPi / 4));
+  const Pose pa = placed(Vec3(0.1, 0.05, std::sqrt(0.5) + 0.1));
   const Manifold m = contact_manifold(upper, pa, lower, pb, 1e-6);
   ASSERT_EQ(m.points.size(), 2u);
   for (const ManifoldPoint& p : m.points) {
@@ -104,8 +95,8 @@ TEST(ContactManifold, BoxOnAnotherBoxsEdgeHasTwoPoints) {
 }
 
 TEST(ContactManifold, SquaresTurned45DegreesMeetInAnOctagon) {
-  const Shape plate = testing::box_shape(Vec3(1, 1, 0.1));
-  const Pose pa = at(Vec3(0, 0, 0.1), about(Vec3::UnitZ(), kPi / 4)), pb = at(Vec3::Zero());
+  const Shape plate = box_shape(Vec3(1, 1, 0.1));
+  const Pose pa = placed(Vec3(0, 0, 0.1), turned(Vec3::UnitZ(), kPi / 4)), pb = placed(Vec3::Zero());
   const Manifold m = contact_manifold(plate, pa, plate, pb, 1e-6);
   ASSERT_EQ(m.points.size(), 8u);
   for (const ManifoldPoint& p : m.points) {
@@ -116,8 +107,8 @@ TEST(ContactManifold, SquaresTurned45DegreesMeetInAnOctagon) {
 }
 
 TEST(ContactManifold, CurvedShapesTouchAtOnePoint) {
-  const Shape ball = testing::sphere_shape(0.5), box = testing::box_shape(Vec3(2, 2, 1));
-  const Pose pa = at(Vec3(0.3, 0.2, 1.0)), pb = at(Vec3::Zero());
+  const Shape ball = sphere_shape(0.5), box = box_shape(Vec3(2, 2, 1));
+  const Pose pa = placed(Vec3(0.3, 0.2, 1.0)), pb = placed(Vec3::Zero());
   const Manifold m = contact_manifold(ball, pa, box, pb, 1e-6);
   ASSERT_EQ(m.points.size(), 1u);
   EXPECT_EQ(m.points[0].feature, "surface|f+z");

@@ -21,30 +21,12 @@
 namespace impactsim {
 namespace {
 
-Shape make(ShapeType type, double radius, double length) {
-  Shape s;
-  s.type = type;
-  s.radius = radius;
-  s.length = length;
-  return s;
-}
-
-Shape halfspace(const Vec3& normal, double offset) {
-  Shape s;
-  s.type = ShapeType::halfspace;
-  s.normal = normal;
-  s.offset = offset;
-  return s;
-}
-
-Pose at(const Vec3& p, const Mat3& R = Mat3::Identity()) {
-  Pose pose;
-  pose.p = p;
-  pose.R = R;
-  return pose;
-}
-
-Mat3 about(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+using testing::placed;
+using testing::turned;
+using testing::halfspace_shape;
+using testing::round_shape;
+using testing::box_shape;
+using testing::sphere_shape;
 
 // h(u) of a placed solid, world frame.
 double world_support(const Shape& s, const Pose& pose, const Vec3& u) {
@@ -99,29 +81,29 @@ void expect_consistent(const PairDistance& d, double tol) {
 }
 
 TEST(ShapePairDistance, SolidsOverAHalfspaceMatchClosedForms) {
-  const Shape floor = halfspace(Vec3(0, 0, 2), 0.2);  // z <= 0.1: the normal need not be unit
+  const Shape floor = halfspace_shape(Vec3(0, 0, 2), 0.2);  // z <= 0.1: the normal need not be unit
   const double t = 0.3;
   struct Case {
     Shape shape;
     Mat3 R;
     double lowest;  // height of the lowest point above z = 0 for a centre at z = 1
   };
-  const Shape box = testing::box_shape(Vec3(0.4, 0.6, 1.0));
+  const Shape box = box_shape(Vec3(0.4, 0.6, 1.0));
   const std::vector<Case> cases = {
-      {testing::sphere_shape(0.5), about(Vec3::UnitX(), t), 1 - 0.5},
-      {box, about(Vec3::UnitX(), t), 1 - 0.3 * std::sin(t) - 0.5 * std::cos(t)},
-      {make(ShapeType::cylinder, 0.5, 1.0), about(Vec3::UnitY(), t), 1 - 0.5 * std::cos(t) - 0.5 * std::sin(t)},
-      {make(ShapeType::capsule, 0.2, 1.0), about(Vec3::UnitY(), t), 1 - 0.5 * std::cos(t) - 0.2},
-      {make(ShapeType::cylinder, 0.5, 1.0), about(Vec3(1, 1, 0), std::acos(-1.0) / 2), 1 - 0.5}};
+      {sphere_shape(0.5), turned(Vec3::UnitX(), t), 1 - 0.5},
+      {box, turned(Vec3::UnitX(), t), 1 - 0.3 * std::sin(t) - 0.5 * std::cos(t)},
+      {round_shape(ShapeType::cylinder, 0.5, 1.0), turned(Vec3::UnitY(), t), 1 - 0.5 * std::cos(t) - 0.5 * std::sin(t)},
+      {round_shape(ShapeType::capsule, 0.2, 1.0), turned(Vec3::UnitY(), t), 1 - 0.5 * std::cos(t) - 0.2},
+      {round_shape(ShapeType::cylinder, 0.5, 1.0), turned(Vec3(1, 1, 0), std::acos(-1.0) / 2), 1 - 0.5}};
   for (const Case& c : cases) {
     for (double shift : {0.0, -0.9}) {  // apart, then sunk into the floor
-      const Pose pa = at(Vec3(0.3, -0.2, 1 + shift), c.R);
-      const PairDistance d = shape_pair_distance(c.shape, pa, floor, at(Vec3::Zero()));
+      const Pose pa = placed(Vec3(0.3, -0.2, 1 + shift), c.R);
+      const PairDistance d = shape_pair_distance(c.shape, pa, floor, placed(Vec3::Zero()));
       expect_consistent(d, 1e-12);
       EXPECT_NEAR(d.distance, c.lowest + shift - 0.1, 1e-12) << shape_type_name(c.shape.type);
       EXPECT_TRUE(d.normal.isApprox(Vec3::UnitZ()));
       EXPECT_EQ(d.method, DistanceMethod::exact);
-      const PairDistance swapped = shape_pair_distance(floor, at(Vec3::Zero()), c.shape, pa);
+      const PairDistance swapped = shape_pair_distance(floor, placed(Vec3::Zero()), c.shape, pa);
       EXPECT_DOUBLE_EQ(swapped.distance, d.distance);
       EXPECT_TRUE(swapped.normal.isApprox(-Vec3::UnitZ()));
       EXPECT_TRUE(swapped.point_a.isApprox(d.point_b));
@@ -130,33 +112,33 @@ TEST(ShapePairDistance, SolidsOverAHalfspaceMatchClosedForms) {
 }
 
 TEST(ShapePairDistance, TwoHalfspacesAreRefused) {
-  const Shape h = halfspace(Vec3::UnitZ(), 0);
-  const PairDistance d = shape_pair_distance(h, at(Vec3::Zero()), h, at(Vec3(0, 0, 1)));
+  const Shape h = halfspace_shape(Vec3::UnitZ(), 0);
+  const PairDistance d = shape_pair_distance(h, placed(Vec3::Zero()), h, placed(Vec3(0, 0, 1)));
   EXPECT_FALSE(d.ok);
   EXPECT_NE(d.error.find("two halfspaces"), std::string::npos);
 }
 
 TEST(ShapePairDistance, HandWorkedPairs) {
   // Spheres: centre distance less the radii.
-  PairDistance d = shape_pair_distance(testing::sphere_shape(1), at(Vec3(3, 4, 0)), testing::sphere_shape(2),
-                                       at(Vec3::Zero()));
+  PairDistance d = shape_pair_distance(sphere_shape(1), placed(Vec3(3, 4, 0)), sphere_shape(2),
+                                       placed(Vec3::Zero()));
   expect_consistent(d, 1e-12);
   EXPECT_NEAR(d.distance, 2.0, 1e-12);
   EXPECT_TRUE(d.normal.isApprox(Vec3(0.6, 0.8, 0)));
   // Parallel capsules side by side, then crossing at right angles 0.1 m deep.
-  const Shape cap = make(ShapeType::capsule, 0.25, 2.0);
-  d = shape_pair_distance(cap, at(Vec3(1, 0, 0.5)), cap, at(Vec3::Zero()));
+  const Shape cap = round_shape(ShapeType::capsule, 0.25, 2.0);
+  d = shape_pair_distance(cap, placed(Vec3(1, 0, 0.5)), cap, placed(Vec3::Zero()));
   expect_consistent(d, 1e-12);
   EXPECT_NEAR(d.distance, 0.5, 1e-12);
-  d = shape_pair_distance(cap, at(Vec3(0, 0, 0.4), about(Vec3::UnitX(), std::acos(-1.0) / 2)), cap,
-                          at(Vec3::Zero(), about(Vec3::UnitY(), std::acos(-1.0) / 2)));
+  d = shape_pair_distance(cap, placed(Vec3(0, 0, 0.4), turned(Vec3::UnitX(), std::acos(-1.0) / 2)), cap,
+                          placed(Vec3::Zero(), turned(Vec3::UnitY(), std::acos(-1.0) / 2)));
   expect_consistent(d, 1e-12);
   EXPECT_NEAR(d.distance, -0.1, 1e-12);
   EXPECT_NEAR(std::abs(d.normal.z()), 1.0, 1e-12);
   // A box resting 1 cm above another, shifted and turned about the vertical, then 2 cm into it.
-  const Shape top = testing::box_shape(Vec3(1, 1, 0.5)), bottom = testing::box_shape(Vec3(2, 2, 1));
+  const Shape top = box_shape(Vec3(1, 1, 0.5)), bottom = box_shape(Vec3(2, 2, 1));
   for (double z : {0.76, 0.73}) {
-    d = shape_pair_distance(top, at(Vec3(0.3, 0.2, z), about(Vec3::UnitZ(), 0.4)), bottom, at(Vec3::Zero()));
+    d = shape_pair_distance(top, placed(Vec3(0.3, 0.2, z), turned(Vec3::UnitZ(), 0.4)), bottom, placed(Vec3::Zero()));
     expect_consistent(d, 1e-12);
     EXPECT_NEAR(d.distance, z - 0.75, 1e-12);
     EXPECT_TRUE(d.normal.isApprox(Vec3::UnitZ(), 1e-12));
@@ -165,8 +147,9 @@ TEST(ShapePairDistance, HandWorkedPairs) {
 
 // Every pair of solids, 40 random placements each, half apart and half overlapping.
 TEST(ShapePairDistance, EveryPairOfSolidsIsCertifiedByTheSupportFunction) {
-  const std::vector<Shape> solids = {testing::box_shape(Vec3(0.6, 1.0, 0.4)), testing::sphere_shape(0.45),
-                                     make(ShapeType::capsule, 0.3, 0.8), make(ShapeType::cylinder, 0.4, 0.7)};
+  const std::vector<Shape> solids = {box_shape(Vec3(0.6, 1.0, 0.4)), sphere_shape(0.45),
+                                     round_shape(ShapeType::capsule, 0.3, 0.8),
+                                     round_shape(ShapeType::cylinder, 0.4, 0.7)};
   std::mt19937 rng(12);
   std::normal_distribution<double> g;
   std::uniform_real_distribution<double> unit(0, 1);
@@ -174,10 +157,10 @@ TEST(ShapePairDistance, EveryPairOfSolidsIsCertifiedByTheSupportFunction) {
   for (const Shape& a : solids)
     for (const Shape& b : solids) {
       for (int trial = 0; trial < 40; ++trial) {
-        const Pose pb = at(Vec3::Zero(), about(Vec3(g(rng), g(rng), g(rng)), 3 * unit(rng)));
+        const Pose pb = placed(Vec3::Zero(), turned(Vec3(g(rng), g(rng), g(rng)), 3 * unit(rng)));
         const Vec3 dir = Vec3(g(rng), g(rng), g(rng)).normalized();
         const double reach = trial % 2 ? 0.5 + 0.5 * unit(rng) : 1.3 + unit(rng);  // overlapping, apart
-        const Pose pa = at(reach * dir, about(Vec3(g(rng), g(rng), g(rng)), 3 * unit(rng)));
+        const Pose pa = placed(reach * dir, turned(Vec3(g(rng), g(rng), g(rng)), 3 * unit(rng)));
         const double ref = reference_distance(a, pa, b, pb);
         const PairDistance d = shape_pair_distance(a, pa, b, pb);
         const std::string what = std::string(shape_type_name(a.type)) + "-" + std::string(shape_type_name(b.type)) +

@@ -13,21 +13,9 @@
 namespace impactsim {
 namespace {
 
-Shape capsule(double r, double l) {
-  Shape s;
-  s.type = ShapeType::capsule;
-  s.radius = r;
-  s.length = l;
-  return s;
-}
-
-Shape cylinder(double r, double l) {
-  Shape s;
-  s.type = ShapeType::cylinder;
-  s.radius = r;
-  s.length = l;
-  return s;
-}
+using testing::round_shape;
+using testing::box_shape;
+using testing::sphere_shape;
 
 // Points of the solid's surface: a grid in each coordinate chart, fine enough for 1e-3 m.
 std::vector<Vec3> surface_sample(const Shape& s) {
@@ -73,8 +61,8 @@ std::vector<Vec3> surface_sample(const Shape& s) {
 TEST(SupportPoint, IsTheFarthestPointOfTheSolidAlongU) {
   std::mt19937 rng(7);
   std::normal_distribution<double> g;
-  for (const Shape& s : {testing::box_shape(Vec3(0.4, 1.0, 2.2)), testing::sphere_shape(0.7), capsule(0.3, 1.2),
-                         cylinder(0.5, 0.2)}) {
+  for (const Shape& s : {box_shape(Vec3(0.4, 1.0, 2.2)), sphere_shape(0.7), round_shape(ShapeType::capsule, 0.3, 1.2),
+                         round_shape(ShapeType::cylinder, 0.5, 0.2)}) {
     const std::vector<Vec3> sample = surface_sample(s);
     for (int trial = 0; trial < 200; ++trial) {
       const Vec3 u = Vec3(g(rng), g(rng), g(rng)).normalized();
@@ -89,10 +77,10 @@ TEST(SupportPoint, IsTheFarthestPointOfTheSolidAlongU) {
 }
 
 TEST(SupportPoint, TakesTheCentreOfAFaceFacingU) {
-  EXPECT_TRUE(support_point(testing::box_shape(Vec3(2, 4, 6)), Vec3(0, 0, -1)).isApprox(Vec3(0, 0, -3)));
-  EXPECT_TRUE(support_point(testing::box_shape(Vec3(2, 4, 6)), Vec3(1, 1, 0)).isApprox(Vec3(1, 2, 0)));
-  EXPECT_TRUE(support_point(cylinder(1, 2), Vec3(0, 0, 5)).isApprox(Vec3(0, 0, 1)));
-  EXPECT_TRUE(support_point(capsule(1, 2), Vec3(3, 0, 0)).isApprox(Vec3(1, 0, 0)));
+  EXPECT_TRUE(support_point(box_shape(Vec3(2, 4, 6)), Vec3(0, 0, -1)).isApprox(Vec3(0, 0, -3)));
+  EXPECT_TRUE(support_point(box_shape(Vec3(2, 4, 6)), Vec3(1, 1, 0)).isApprox(Vec3(1, 2, 0)));
+  EXPECT_TRUE(support_point(round_shape(ShapeType::cylinder, 1, 2), Vec3(0, 0, 5)).isApprox(Vec3(0, 0, 1)));
+  EXPECT_TRUE(support_point(round_shape(ShapeType::capsule, 1, 2), Vec3(3, 0, 0)).isApprox(Vec3(1, 0, 0)));
 }
 
 TEST(SupportPoint, RefusesAHalfspace) {
