@@ -35,10 +35,19 @@ Broadphase::Broadphase(const ContactModel& contacts) {
     }
     group->contacts.push_back(i);
   }
+  // A feature's bounding sphere in A's body frame: the point with its radius, or a pair's whole shape.
+  auto sphere = [&](int i) -> std::pair<Vec3, double> {
+    const ContactDef& c = contacts.contact(i);
+    if (c.geometry_a < 0) return {c.point, c.radius};
+    const Shape& s = contacts.geometries()[c.geometry_a].shape;
+    return {s.position, bounding_radius(s)};
+  };
   for (Group& g : groups_) {
-    for (int i : g.contacts) g.center += contacts.contact(i).point / static_cast<double>(g.contacts.size());
-    for (int i : g.contacts)
-      g.radius = std::max(g.radius, (contacts.contact(i).point - g.center).norm() + contacts.contact(i).radius);
+    for (int i : g.contacts) g.center += sphere(i).first / static_cast<double>(g.contacts.size());
+    for (int i : g.contacts) {
+      const auto [centre, radius] = sphere(i);
+      g.radius = std::max(g.radius, (centre - g.center).norm() + radius);
+    }
   }
 }
 

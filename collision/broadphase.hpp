@@ -1,6 +1,6 @@
 #pragma once
 // Broadphase for the contact set: contacts are grouped by (first body, second solid); a bounding
-// sphere around a group's features and one around the solid (a halfspace is its own bound) give a
+// sphere around a group's features (a shape pair's feature is its whole first shape) and one around the solid (a halfspace is its own bound) give a
 // lower bound on every phi of the group. While that bound exceeds the margin, the group's exact
 // distances are not computed and the bound stands in for them: it is positive and never above the
 // true phi, so an impact guard cannot fire early or be missed (it fires only where phi <= 0, which

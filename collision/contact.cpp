@@ -4,6 +4,8 @@
 
 #include <Eigen/Geometry>
 
+#include "collision/shape_pair.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -54,24 +56,35 @@ PointDistance point_to_shape(const Shape& s, const Vec3& x) {
 ContactModel::ContactModel(std::vector<Geometry> geometries, std::vector<ContactDef> contacts, bool planar)
     : geometries_(std::move(geometries)), contacts_(std::move(contacts)), planar_(planar) {}
 
+Pose geometry_pose(const Geometry& g, const std::vector<Mat3>& R, const std::vector<Vec3>& p) {
+  if (g.body < 0) return {g.shape.rotation, g.shape.position};
+  return {R[g.body] * g.shape.rotation, p[g.body] + R[g.body] * g.shape.position};
+}
+
 ContactFrame ContactModel::frame(const std::vector<Mat3>& Rb, const std::vector<Vec3>& pb, int i) const {
   const ContactDef& c = contacts_[i];
   const Geometry& g = geometries_[c.geometry_b];
-  const Vec3 x = c.body_a < 0 ? c.point : Vec3(pb[c.body_a] + Rb[c.body_a] * c.point);
-  // B's shape frame in the world.
-  Mat3 R = g.shape.rotation;
-  Vec3 p = g.shape.position;
-  if (g.body >= 0) {
-    p = pb[g.body] + Rb[g.body] * p;
-    R = Rb[g.body] * R;
-  }
-  const PointDistance d = point_to_shape(g.shape, R.transpose() * (x - p));
+  const Pose b = geometry_pose(g, Rb, pb);
   ContactFrame f;
-  f.normal = R * d.gradient;
-  if (planar_) f.normal = unit_or(Vec3(f.normal.x(), f.normal.y(), 0), Vec3::UnitY());
-  f.phi = d.distance - c.radius;
-  f.point_a = x - c.radius * f.normal;
-  f.point_b = x - d.distance * f.normal;
+  if (c.geometry_a >= 0) {
+    // Two halfspaces are refused when the contact is made, and the search behind FCL never fails,
+    // so d.ok holds.
+    const PairDistance d = shape_pair_distance(geometries_[c.geometry_a].shape, geometry_pose(geometries_[c.geometry_a], Rb, pb),
+                                               g.shape, b);
+    f.normal = d.normal;
+    if (planar_) f.normal = unit_or(Vec3(f.normal.x(), f.normal.y(), 0), Vec3::UnitY());
+    f.phi = d.distance;
+    f.point_a = d.point_a;
+    f.point_b = d.point_b;
+  } else {
+    const Vec3 x = c.body_a < 0 ? c.point : Vec3(pb[c.body_a] + Rb[c.body_a] * c.point);
+    const PointDistance d = point_to_shape(g.shape, b.R.transpose() * (x - b.p));
+    f.normal = b.R * d.gradient;
+    if (planar_) f.normal = unit_or(Vec3(f.normal.x(), f.normal.y(), 0), Vec3::UnitY());
+    f.phi = d.distance - c.radius;
+    f.point_a = x - c.radius * f.normal;
+    f.point_b = x - d.distance * f.normal;
+  }
   if (planar_) {
     f.tangent1 = Vec3(f.normal.y(), -f.normal.x(), 0);
     f.tangent2 = Vec3::UnitZ();

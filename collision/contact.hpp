@@ -1,12 +1,15 @@
 #pragma once
 // Contacts: a fixed, enumerated set, each a point feature (a vertex, or a sphere's centre with its
 // radius) on a first body A against a convex solid on a second body B (halfspace, sphere, box,
-// capsule, cylinder; a cylinder is a disk in a planar scene).
+// capsule, cylinder; a cylinder is a disk in a planar scene), or a shape pair: a whole solid on A
+// against the solid on B, one contact at their closest (or deepest) points.
 //
 // Conventions (Halm and Posa eq. (12), (26)-(27)):
 // - phi is the signed distance from the feature's surface to B's surface [m]; negative = penetration.
-//   It is computed exactly from the point-to-primitive distance, not by FCL (whose signed distance
-//   fails against halfspaces and near touching: the issues listed in collision/fcl_distance.hpp).
+//   A point feature's is computed exactly from the point-to-primitive distance, not by FCL (whose
+//   signed distance fails against halfspaces and near touching: the issues listed in
+//   collision/fcl_distance.hpp). A shape pair's is shape_pair_distance (collision/shape_pair.hpp):
+//   exact forms where they exist, FCL's GJK for the other pairs apart.
 // - The normal n points from B to A (the gradient of B's distance field at the feature), so
 //   J_n v = n . (v_A - v_B) at the contact points is positive when the contact separates.
 // - Tangents: one in a planar scene, t = (n_y, -n_x, 0) (n turned clockwise about z: the floor's
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/fcl_distance.hpp"
 #include "collision/shape.hpp"
 
 namespace impactsim {
@@ -25,7 +29,7 @@ namespace impactsim {
 struct ContactDef {
   std::string name;
   int body_a = -1;            // first body (-1 is the world)
-  Vec3 point = Vec3::Zero();  // the feature on A, A's body frame [m]
+  Vec3 point = Vec3::Zero();  // the feature on A, A's body frame [m]; a shape pair: A's shape origin
   double radius = 0.0;        // > 0: a sphere (disk) of this radius around the point [m]
   int geometry_b = -1;        // index into the scene's geometries: the solid on the second body
   double mu = 0.0;            // Coulomb friction coefficient
@@ -34,6 +38,9 @@ struct ContactDef {
   // (along tangent1): a walker's swing foot passes through the ground at mid-stance, "foot
   // scuffing ignored" as in the compass-gait literature (Garcia et al. 1998). -1: always can.
   int only_ahead_of = -1;
+  // >= 0: a shape-pair contact, this geometry (on body_a, never a halfspace) against geometry_b;
+  // point and radius are then unused by phi. -1: a point feature.
+  int geometry_a = -1;
 };
 
 struct ContactFrame {
@@ -52,6 +59,9 @@ struct PointDistance {
   Vec3 gradient;
 };
 PointDistance point_to_shape(const Shape& shape, const Vec3& x_shape);
+
+// Where geometry g's shape frame is in the world, with its body at poses (R, p).
+Pose geometry_pose(const Geometry& g, const std::vector<Mat3>& R, const std::vector<Vec3>& p);
 
 class ContactModel {
  public:

@@ -229,12 +229,10 @@ PairDistance by_fcl(const Shape& a, const Pose& pa, const Shape& b, const Pose& 
   const FclDistance f = fcl_gjk_distance(a, pa, b, pb);
   PairDistance d;
   d.method = DistanceMethod::fcl;
-  if (!f.ok) {
-    d.error = f.error;
-    return d;
-  }
   const Vec3 gap = f.point_a - f.point_b;
-  if (!(f.distance > 1e-9) || !(gap.norm() > 1e-9)) return least_overlap(a, pa, b, pb);
+  // Where GJK fails, the search answers too: for convex solids apart, the best direction's gap is
+  // the distance (the separating-axis theorem), found to the search's precision.
+  if (!f.ok || !(f.distance > 1e-9) || !(gap.norm() > 1e-9)) return least_overlap(a, pa, b, pb);
   d.ok = true;
   d.distance = f.distance;
   d.point_a = f.point_a;

@@ -14,7 +14,7 @@
 // sphere against any solid (point to solid), capsule against capsule (segment to segment), and box
 // against box (vertices and edges when apart, the 15 separating axes when overlapping). Other pairs
 // go to FCL's GJK while apart, and to a search for the direction of least overlap when overlapping
-// (FCL's EPA is never run: it can abort the process); `method` says which answered.
+// or where GJK fails (FCL's EPA is never run: it can abort the process); `method` says which answered.
 #include <string>
 
 #include "collision/fcl_distance.hpp"
@@ -33,7 +33,7 @@ struct PairDistance {
   Vec3 point_a = Vec3::Zero();
   Vec3 point_b = Vec3::Zero();
   DistanceMethod method = DistanceMethod::exact;
-  std::string error;  // why ok is false (two halfspaces; FCL failed)
+  std::string error;  // why ok is false: two halfspaces, the only pair without a distance
 };
 
 PairDistance shape_pair_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b);

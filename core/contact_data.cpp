@@ -25,7 +25,8 @@ void add_point_rows(const Model& model, const Kinematics& kin, int body, const V
 bool on_static_halfspace(const ContactModel& contacts, int i) {
   const ContactDef& c = contacts.contact(i);
   const Geometry& g = contacts.geometries()[c.geometry_b];
-  return c.body_a >= 0 && g.body < 0 && g.shape.type == ShapeType::halfspace;
+  // A shape pair's contact point moves over its shape (a rim rolling): not the fixed feature below.
+  return c.body_a >= 0 && c.geometry_a < 0 && g.body < 0 && g.shape.type == ShapeType::halfspace;
 }
 
 // Spatial accelerations of the bodies at vdot = 0 (body coordinates).

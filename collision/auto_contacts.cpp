@@ -1,0 +1,89 @@
+#include "collision/auto_contacts.hpp"
+
+#include <utility>
+
+namespace impactsim {
+namespace {
+
+ContactDef point_contact(const std::string& name, const Geometry& a, const Vec3& point, double radius, int b) {
+  ContactDef c;
+  c.name = name;
+  c.body_a = a.body;
+  c.point = point;
+  c.radius = radius;
+  c.geometry_b = b;
+  return c;
+}
+
+ContactDef shape_pair(const std::vector<Geometry>& geometries, int a, int b) {
+  ContactDef c = point_contact(geometries[a].name + "@" + geometries[b].name, geometries[a], geometries[a].shape.position, 0.0, b);
+  c.geometry_a = a;
+  return c;
+}
+
+// The point features of `a` against a halfspace or (sphere) any solid.
+std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries, int a, int b, bool planar) {
+  const Geometry& ga = geometries[a];
+  const std::string with = "@" + geometries[b].name;
+  const Shape& s = ga.shape;
+  std::vector<ContactDef> out;
+  switch (s.type) {
+    case ShapeType::sphere: out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b)); break;
+    case ShapeType::box:
+      for (const BoxCorner& k : box_corners(s, planar))
+        out.push_back(point_contact(ga.name + "." + k.label + with, ga, k.point, 0.0, b));
+      break;
+    case ShapeType::capsule:
+      for (int end : {0, 1}) {
+        const Vec3 local(0, 0, (end ? 0.5 : -0.5) * s.length);
+        out.push_back(point_contact(ga.name + "." + std::to_string(end) + with, ga, s.position + s.rotation * local,
+                                    s.radius, b));
+      }
+      break;
+    case ShapeType::cylinder:
+      if (planar) out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b));
+      else out.push_back(shape_pair(geometries, a, b));
+      break;
+    case ShapeType::halfspace: break;  // never holds features: pair_contacts puts it second
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<BoxCorner> box_corners(const Shape& box, bool planar) {
+  std::vector<BoxCorner> out;
+  const Vec3 h = box.size / 2;
+  const int dims = planar ? 2 : 3;
+  const char axes[] = {'x', 'y', 'z'};
+  for (int k = 0; k < (1 << dims); ++k) {
+    const Vec3 signs(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
+    std::string label;
+    for (int d = 0; d < dims; ++d) label += std::string(signs[d] > 0 ? "+" : "-") + axes[d];
+    const Vec3 local(signs.x() * h.x(), signs.y() * h.y(), planar ? 0.0 : signs.z() * h.z());
+    out.push_back({label, box.position + box.rotation * local});
+  }
+  return out;
+}
+
+std::vector<ContactDef> pair_contacts(const std::vector<Geometry>& geometries, int g1, int g2, bool planar) {
+  const Geometry &x = geometries[g1], &y = geometries[g2];
+  if (x.body == y.body) throw std::invalid_argument("shapes '" + x.name + "' and '" + y.name + "' are on one body");
+  const ShapeType tx = x.shape.type, ty = y.shape.type;
+  if (tx == ShapeType::halfspace && ty == ShapeType::halfspace)
+    throw std::invalid_argument("shapes '" + x.name + "' and '" + y.name + "' are both halfspaces");
+  // The solid that holds the features first.
+  int a = g1, b = g2;
+  if (tx == ShapeType::halfspace || (ty == ShapeType::sphere && tx != ShapeType::sphere && ty != ShapeType::halfspace))
+    std::swap(a, b);
+  const ShapeType ta = geometries[a].shape.type, tb = geometries[b].shape.type;
+  if (tb == ShapeType::halfspace || ta == ShapeType::sphere) return features_against(geometries, a, b, planar);
+  if (ta == ShapeType::box && tb == ShapeType::box) {
+    std::vector<ContactDef> out = features_against(geometries, a, b, planar);
+    for (ContactDef& c : features_against(geometries, b, a, planar)) out.push_back(std::move(c));
+    return out;
+  }
+  return {shape_pair(geometries, a, b)};
+}
+
+}  // namespace impactsim
