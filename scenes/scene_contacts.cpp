@@ -1,5 +1,6 @@
 #include "scenes/scene_contacts.hpp"
 
+#include "collision/auto_contacts.hpp"
 #include "core/short_number.hpp"
 #include "scenes/scene_keys.hpp"
 
@@ -110,14 +111,86 @@ void apply_material(ContactDef& c, int body_b, const Materials& m) {
     }
 }
 
+// Bodies joined by a joint that constrains them (not free or planar) do not collide under `all`:
+// their shapes touch by design at the joint.
+bool jointed(const Model& model, int b1, int b2) {
+  for (auto [child, parent] : {std::pair{b1, b2}, std::pair{b2, b1}}) {
+    if (child < 0 || model.bodies[child].parent != parent) continue;
+    const JointType t = model.bodies[child].joint.type;
+    if (t != JointType::free && t != JointType::planar) return true;
+  }
+  return false;
+}
+
+std::vector<int> shapes_of(const std::vector<Geometry>& geometries, int body) {
+  std::vector<int> out;
+  for (size_t g = 0; g < geometries.size(); ++g)
+    if (geometries[g].body == body) out.push_back(static_cast<int>(g));
+  return out;
+}
+
+// Every shape of b1 against every shape of b2, with materials; `f` locates errors.
+void add_body_pair(const Field& f, int b1, int b2, const Materials& materials, const std::vector<Geometry>& geometries,
+                   bool planar, std::vector<ContactDef>& out) {
+  for (int g1 : shapes_of(geometries, b1))
+    for (int g2 : shapes_of(geometries, b2)) {
+      std::vector<ContactDef> defs;
+      try {
+        defs = pair_contacts(geometries, g1, g2, planar);
+      } catch (const std::invalid_argument& e) {
+        f.fail(e.what());
+      }
+      for (ContactDef& c : defs) {
+        apply_material(c, geometries[c.geometry_b].body, materials);
+        if (f.is_map() && f.has("mu")) c.mu = f.child("mu").non_negative();
+        if (f.is_map() && f.has("e")) c.e = restitution(f.child("e"));
+        out.push_back(std::move(c));
+      }
+    }
+}
+
+// `collide: all`, or a list of {bodies: [a, b], mu, e}: the automatic contacts of collision/auto_contacts.hpp.
+std::vector<ContactDef> read_collide(const Field& f, const Materials& materials, const Model& model,
+                                     const std::vector<Geometry>& geometries) {
+  std::vector<ContactDef> out;
+  if (!f.defined()) return out;
+  const int n = static_cast<int>(model.bodies.size());
+  if (!f.is_sequence()) {
+    if (f.is_map() || f.text() != "all") f.fail("expected `all` or a list of {bodies: [a, b]} entries");
+    for (int b1 = -1; b1 < n; ++b1)
+      for (int b2 = b1 + 1; b2 < n; ++b2)
+        if (!jointed(model, b1, b2)) add_body_pair(f, b1, b2, materials, geometries, model.planar, out);
+    return out;
+  }
+  std::set<std::pair<int, int>> seen;
+  for (const Field& p : f.elements()) {
+    expect_section(p, "collide");
+    const std::vector<Field> b = p.require("bodies").elements();
+    if (b.size() != 2) p.child("bodies").fail("expected two body names");
+    const int b1 = body_named(b[0], model), b2 = body_named(b[1], model);
+    if (b1 == b2) p.child("bodies").fail("a body does not collide with itself");
+    for (int body : {b1, b2})
+      if (shapes_of(geometries, body).empty())
+        p.child("bodies").fail("body '" + (body < 0 ? std::string("world") : model.bodies[body].name) + "' has no shapes");
+    if (!seen.insert(std::minmax(b1, b2)).second) p.child("bodies").fail("this pair is listed twice");
+    add_body_pair(p, b1, b2, materials, geometries, model.planar, out);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_field, const Model& model,
-                                      const std::vector<Geometry>& geometries) {
+std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_field, const Field& collide,
+                                      const Model& model, const std::vector<Geometry>& geometries) {
   const Materials materials = read_materials(materials_field, model);
   std::vector<ContactDef> out;
-  if (!list.defined()) return out;
   std::set<std::string> names;
+  if (!list.defined()) {
+    out = read_collide(collide, materials, model, geometries);
+    for (const ContactDef& c : out)
+      if (!names.insert(c.name).second) collide.fail("two contacts are named '" + c.name + "'; name the shapes apart");
+    return out;
+  }
   std::vector<std::pair<size_t, size_t>> ranges;  // per entry of the list: its first contact and count
   for (const Field& f : list.elements()) {
     expect_section(f, "contacts");
@@ -163,6 +236,11 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
     if (it == out.end()) o.fail("unknown contact '" + other + "'");
     if (static_cast<size_t>(it - out.begin()) == ranges[k].first) o.fail("a contact cannot be ahead of itself");
     out[ranges[k].first].only_ahead_of = static_cast<int>(it - out.begin());
+  }
+  for (ContactDef& c : read_collide(collide, materials, model, geometries)) {
+    if (!names.insert(c.name).second)
+      collide.fail("contact '" + c.name + "' is also listed in `contacts`; name the shapes or contacts apart");
+    out.push_back(std::move(c));
   }
   return out;
 }

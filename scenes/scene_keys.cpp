@@ -15,6 +15,7 @@ const std::vector<SceneKey> kKeys = {
     {"", "bodies", "list", "required", "at least one body; a parent is listed before its children", ""},
     {"", "materials", "map", "", "friction and restitution, see below", ""},
     {"", "contacts", "list", "", "the scene's contacts, see below; none means a contact-free scene", ""},
+    {"", "collide", "`all` or list", "", "bodies whose shapes make contacts automatically, see below", ""},
     {"", "constraints", "list", "", "pins: bilateral constraints for the fixed-step integrators, see below", ""},
     {"", "randomize", "map", "", "initial coordinates drawn per batch run, see below", ""},
     {"", "outcomes", "list", "", "extra columns of a batch's `runs.csv`, see below", ""},
@@ -74,6 +75,10 @@ const std::vector<SceneKey> kKeys = {
     {"contacts", "mu", "number >= 0", "the materials'", "friction, overriding the materials", ""},
     {"contacts", "e", "number in [0, 1]", "the materials'", "restitution, overriding the materials", ""},
     {"contacts", "only_ahead_of", "contact name", "", "point contacts only: cannot impact while behind that contact, below", ""},
+
+    {"collide", "bodies", "`[a, b]`, body names or `world`", "required", "every shape of a against every shape of b", ""},
+    {"collide", "mu", "number >= 0", "from `materials`", "friction of the pair's contacts", ""},
+    {"collide", "e", "number in [0, 1]", "from `materials`", "restitution of the pair's contacts", ""},
 
     {"constraints", "name", "letters, digits, `_ . -`", "required", "unique", ""},
     {"constraints", "type", "`pin`", "required", "", ""},

@@ -452,7 +452,8 @@ void check_run_is_possible(const Field& root, const Scene& scene) {
   if (!std::isfinite(kinetic) || !std::isfinite(potential))
     root.child("bodies").fail("the initial state's energy is not a finite number (a mass, a velocity or gravity too large)");
   if (const std::optional<Penetration> p = initial_penetration(system, scene.initial.q))
-    root.child("contacts").fail("contact '" + system.contacts.contact(p->contact).name + "' starts " +
+    (root.has("contacts") ? root.child("contacts") : root.child("collide"))
+        .fail("contact '" + system.contacts.contact(p->contact).name + "' starts " +
                                 format_time(p->depth) + " m deep (more than " + format_time(kStartDepthTolerance) +
                                 " simulation.contact.distance_tolerance); move the bodies apart");
   if (const std::string problem = budget_problem(system); !problem.empty()) {
@@ -535,7 +536,8 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     for (size_t j = 0; j < i; ++j)
       if (geometries[i].name == geometries[j].name)
         root.fail("two shapes are named '" + geometries[i].name + "'; shape names must be unique");
-  std::vector<ContactDef> contacts = read_contacts(root.child("contacts"), root.child("materials"), model, geometries);
+  std::vector<ContactDef> contacts = read_contacts(root.child("contacts"), root.child("materials"), root.child("collide"), model,
+                                                   geometries);
   system.contacts = ContactModel(std::move(geometries), std::move(contacts), model.planar);
   system.pins = read_pins(root.child("constraints"), model, scene.initial.q);
   scene.randomize = read_randomize(root.child("randomize"), model);

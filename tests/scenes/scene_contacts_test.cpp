@@ -95,5 +95,90 @@ TEST(SceneContacts, MistakesAreLocated) {
             "contacts[0].shape: a halfspace has no contact points; put it on the `with` side");
 }
 
+// `collide`: contacts from the shapes of the bodies named, with the usual materials and per-pair
+// overrides; `all` leaves out bodies joined by a revolute (or prismatic, fixed) joint.
+constexpr const char* kCollide = R"(
+world:
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - {name: base, joint: {type: free}, density: 100, shapes: [{name: base_box, type: box, size: [1, 1, 1]}], initial: {z: 0.5}}
+  - {name: arm, parent: base, joint: {type: revolute, origin: [0, 0, 1]}, density: 100,
+     shapes: [{name: arm_box, type: box, size: [0.2, 0.2, 1]}]}
+  - {name: ball, joint: {type: free}, density: 100, shapes: [{name: ball_shape, type: sphere, radius: 0.1}], initial: {x: 3, z: 1}}
+materials:
+  mu: 0.3
+  pairs: [{bodies: [ball, world], e: 0.5}]
+collide: all
+simulation: {t_end: 1}
+)";
+
+std::vector<std::string> contact_names(const Scene& s) {
+  std::vector<std::string> out;
+  for (const ContactDef& c : s.system.contacts.contacts()) out.push_back(c.name);
+  return out;
+}
+
+TEST(SceneContacts, CollideAllMakesEveryPairsContactsButJointedOnes) {
+  const Scene s = load_scene_text(kCollide, "collide.yaml");
+  // ground: 8 + 8 + 1; base-arm is jointed; base-ball 1, arm-ball 1.
+  ASSERT_EQ(s.system.contacts.size(), 19);
+  const std::vector<std::string> n = contact_names(s);
+  EXPECT_EQ(n[0], "base_box.-x-y-z@ground");
+  EXPECT_EQ(n[8], "arm_box.-x-y-z@ground");
+  EXPECT_EQ(n[16], "ball_shape@ground");
+  EXPECT_EQ(n[17], "ball_shape@base_box");
+  EXPECT_EQ(n[18], "ball_shape@arm_box");
+  EXPECT_EQ(s.system.contacts.contact(16).e, 0.5);
+  EXPECT_EQ(s.system.contacts.contact(16).mu, 0.3);
+  EXPECT_EQ(s.system.contacts.contact(17).e, 0.0);
+}
+
+TEST(SceneContacts, CollidePairsTakeTheirOwnMaterialsAndFollowListedContacts) {
+  std::string text = kCollide;
+  text.replace(text.find("collide: all"), 12,
+               "contacts: [{name: tip, body: arm, point: [0, 0, 0.5], with: ground}]\n"
+               "collide:\n  - {bodies: [ball, world], mu: 0.9}\n  - {bodies: [arm, base], e: 0.2}");
+  const Scene s = load_scene_text(text, "collide.yaml");
+  const std::vector<std::string> n = contact_names(s);
+  ASSERT_EQ(n.size(), 18u);  // tip, the ball on the ground, 16 box corners
+  EXPECT_EQ(n[0], "tip");
+  EXPECT_EQ(n[1], "ball_shape@ground");
+  EXPECT_EQ(s.system.contacts.contact(1).mu, 0.9);
+  EXPECT_EQ(s.system.contacts.contact(1).e, 0.5);
+  EXPECT_EQ(n[2], "arm_box.-x-y-z@base_box");
+  EXPECT_EQ(s.system.contacts.contact(2).e, 0.2);
+  EXPECT_EQ(s.system.contacts.contact(2).mu, 0.3);
+}
+
+TEST(SceneContacts, CollideMistakesAreLocated) {
+  auto error = [](const std::string& to) {
+    std::string text = kCollide;
+    text.replace(text.find("collide: all"), 12, to);
+    try {
+      load_scene_text(text, "collide.yaml");
+    } catch (const SceneError& e) {
+      return e.key() + ": " + e.message();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error("collide: some"), "collide: expected `all` or a list of {bodies: [a, b]} entries");
+  EXPECT_EQ(error("collide: [{bodies: [ball, ball]}]"), "collide[0].bodies: a body does not collide with itself");
+  EXPECT_EQ(error("collide: [{bodies: [ball]}]"), "collide[0].bodies: expected two body names");
+  EXPECT_EQ(error("collide: [{bodies: [ball, nobody]}]"), "collide[0].bodies[1]: unknown body 'nobody'");
+  EXPECT_EQ(error("collide: [{bodies: [ball, base]}, {bodies: [base, ball]}]"),
+            "collide[1].bodies: this pair is listed twice");
+  EXPECT_EQ(error("collide: [{bodies: [ball, world], e: 2}]"), "collide[0].e: restitution must be between 0 and 1, found 2");
+  EXPECT_EQ(error("collide: [{bodies: [ball, world], friction: 2}]").substr(0, 30), "collide[0].friction: unknown k");
+  // Shape names may hold '.' and '-', so a sphere can be named like a box's corner.
+  std::string text = kCollide;
+  text.replace(text.find("name: ball_shape"), 16, "name: base_box.-x-y-z");
+  try {
+    load_scene_text(text, "collide.yaml");
+    ADD_FAILURE() << "accepted";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.key() + ": " + e.message(), "collide: two contacts are named 'base_box.-x-y-z@ground'; name the shapes apart");
+  }
+}
+
 }  // namespace
 }  // namespace impactsim

@@ -63,6 +63,7 @@ bodies:
 materials: {mu: 0.5, e: 0, pairs: [{bodies: [b, world], mu: 0.5, e: 0}]}
 contacts:
   - {name: c, body: b, point: [0, 0, 0], radius: 0.1, with: ground, mu: 0.5, e: 0}
+collide: [{bodies: [b, world], mu: 0.5, e: 0}]
 constraints:
   - {name: p, type: pin, body: b, point: [0, 0, 0], to: world, at: [0, 0, 1]}
 randomize: {b.s: {uniform: [0, 0.1]}}
@@ -96,7 +97,7 @@ YAML::Node section_node(YAML::Node root, std::string_view section, std::string_v
   if (s == "bodies") return path = "bodies[0]", root["bodies"][0];
   if (s == "bodies.joint") return path = "bodies[0].joint", root["bodies"][0]["joint"];
   if (s == "materials.pairs") return path = "materials.pairs[0]", root["materials"]["pairs"][0];
-  if (s == "contacts" || s == "constraints" || s == "outcomes") return path = s + "[0]", root[s][0];
+  if (s == "contacts" || s == "collide" || s == "constraints" || s == "outcomes") return path = s + "[0]", root[s][0];
   if (s == "randomize.<coordinate>") return path = "randomize.b.s", root["randomize"]["b.s"];
   if (s == "shapes") {
     if (only.starts_with("halfspace")) return path = "world.shapes[0]", root["world"]["shapes"][0];
