@@ -2,11 +2,15 @@
 // impact times, rest after impacts, sliding distances, Zeno handling, energy and penetration.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <optional>
 
+#include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
+#include "core/system.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
@@ -220,6 +224,94 @@ TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
   const Quat orientation(r.q.back()[3], r.q.back()[4], r.q.back()[5], r.q.back()[6]);
   const Eigen::Vector3d up = orientation.toRotationMatrix().transpose() * Eigen::Vector3d::UnitZ();
   EXPECT_NEAR(up.cwiseAbs().maxCoeff(), 1.0, 1e-6);
+}
+
+std::vector<std::string> contact_names(const SceneRun& r, const std::vector<int>& ids) {
+  std::vector<std::string> out;
+  for (int i : ids) out.push_back(r.scene.system.contacts.contact(i).name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// box_stack (automatic contacts): each box lands flat on the one below, its four bottom corners
+// at once, and the column ends at rest, stacked, each box on the top face of the one below.
+class BoxStack : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BoxStack, ComesToRestStacked) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_stack.yaml");
+  scene.law = GetParam();
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
+  ASSERT_EQ(impacts.size(), 3u);
+  EXPECT_EQ(contact_names(r, impacts[0].contacts),
+            (std::vector<std::string>{"bottom_box.+x+y-z@ground", "bottom_box.+x-y-z@ground", "bottom_box.-x+y-z@ground",
+                                      "bottom_box.-x-y-z@ground"}));
+  EXPECT_EQ(impacts[1].contacts.size(), 8u);  // the bottom box's four on the ground, the middle box's four on it
+  EXPECT_EQ(impacts[2].contacts.size(), 12u);
+  EXPECT_LT(r.v.back().norm(), 1e-9);
+  for (int b = 0; b < 3; ++b) EXPECT_NEAR(r.q.back()[7 * b + 2], 0.05 + 0.1 * b, 1e-8) << "box " << b;
+  // At rest: four corners of each box on the solid below, every other contact open.
+  const std::vector<bool> closed = closed_contacts(r.scene.system, r.q.back(), r.v.back());
+  std::map<std::string, int> per_pair;
+  for (size_t i = 0; i < closed.size(); ++i)
+    if (closed[i]) ++per_pair[r.scene.system.contacts.contact(static_cast<int>(i)).name.substr(0, 6) + "@" +
+                             r.scene.system.contacts.geometries()[r.scene.system.contacts.contact(static_cast<int>(i)).geometry_b].name];
+  EXPECT_EQ(per_pair, (std::map<std::string, int>{{"bottom@ground", 4}, {"middle@bottom_box", 4}, {"top_bo@middle_box", 4}}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Laws, BoxStack, ::testing::Values("anitescu-potra", "propagative"),
+                         [](const auto& info) { return info.param == "propagative" ? "propagative" : "anitescu_potra"; });
+
+// box_on_edge: the plate lands across the ridge on the ridge's two end corners (the two edge-face
+// contacts of a box on a box's edge) and comes to rest on the side its centre started on.
+TEST(Hybrid, BoxOnEdgeLandsOnTheTwoEdgeCornersAndTipsToItsCentresSide) {
+  for (double offset : {-0.02, 0.01, 0.03}) {
+    Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_edge.yaml");
+    scene.initial.q[0] = offset;
+    const SceneRun r = simulate(std::move(scene));
+    expect_invariants(r);
+    const std::vector<Event> impacts = of_kind(r, EventKind::impact);
+    ASSERT_GE(impacts.size(), 2u);
+    EXPECT_EQ(contact_names(r, impacts[0].contacts),
+              (std::vector<std::string>{"ridge.-x+y+z@plate", "ridge.-x-y+z@plate"}));
+    EXPECT_LT(r.v.back().norm(), 1e-9);
+    EXPECT_GT(r.q.back()[0] * offset, 0) << "offset " << offset << " final x " << r.q.back()[0];
+    // Leaning on the ridge with one short edge on the ground: the plate's centre at
+    // 0.4 sin(tilt) + 0.02 cos(tilt) above the ground, tilt from the ridge height.
+    EXPECT_GT(r.q.back()[2], 0.1);
+  }
+}
+
+// A shape-pair contact (a cylinder over a box: FCL's GJK) has J_n v = d phi / dt.
+TEST(Hybrid, ShapePairContactJacobianIsTheRateOfItsDistance) {
+  const Scene s = load_scene_text(R"(
+world:
+  shapes: [{name: table, type: box, size: [1, 1, 0.2]}]
+bodies:
+  - name: can
+    joint: {type: free}
+    density: 100
+    shapes: [{name: can_shape, type: cylinder, radius: 0.1, length: 0.3}]
+    initial: {x: 0.2, z: 0.5, rpy_deg: [30, 20, 0], vx: 0.3, vz: -1, wx: 2, wy: -1, wz: 0.5}
+collide: all
+simulation: {t_end: 1}
+)", "can.yaml");
+  ASSERT_EQ(s.system.contacts.size(), 1);
+  EXPECT_EQ(s.system.contacts.contact(0).geometry_a, 0);
+  ContactData data(s.system.model, s.system.contacts);
+  compute_contact_data(s.system.model, s.system.contacts, s.initial.q, s.initial.v, {}, data);
+  const double h = 1e-6;
+  auto phi_at = [&](double dt) {
+    Eigen::VectorXd q(s.system.model.nq);
+    integrate_configuration(s.system.model, s.initial.q, s.initial.v, dt, q);
+    Kinematics kin(s.system.model);
+    update_kinematics(s.system.model, q, kin);
+    return s.system.contacts.frame(kin.R, kin.p, 0).phi;
+  };
+  const double rate = (phi_at(h) - phi_at(-h)) / (2 * h);
+  EXPECT_GT(data.frames[0].phi, 0.05);
+  EXPECT_NEAR(data.jac.of(0).row(0).dot(s.initial.v), rate, 1e-5);
 }
 
 // A planar block sliding on the ground decelerates at mu g and sticks at t = v0 / (mu g), having
