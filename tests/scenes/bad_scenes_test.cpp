@@ -102,7 +102,9 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"too_many_rows.yaml", "simulation.output_interval", "1e+09 output rows, more than 10000000"},
         BadScene{"too_many_fixed_steps.yaml", "simulation.time_stepping.h", "more than simulation.max_steps"},
         BadScene{"name_too_long.yaml", "bodies[0].name", "at most 100 characters"},
-        BadScene{"contact_name_with_comma.yaml", "contacts[0].name", "contact names use letters"}};
+        BadScene{"contact_name_with_comma.yaml", "contacts[0].name", "contact names use letters"},
+        BadScene{"collide_body_without_shapes.yaml", "collide[0].bodies", "body 'ball' has no shapes"},
+        BadScene{"collide_not_all.yaml", "collide", "expected `all` or a list of {bodies: [a, b]} entries"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 
