@@ -58,44 +58,32 @@ int geometry_named(const Field& f, const std::vector<Geometry>& geometries) {
   f.fail("unknown shape '" + name + "' (shapes are named by their `name` key, or <body>_<index>)");
 }
 
-std::string corner_label(const Vec3& signs, int dims) {
-  std::string s;
-  const char axes[] = {'x', 'y', 'z'};
-  for (int k = 0; k < dims; ++k) s += std::string(signs[k] > 0 ? "+" : "-") + axes[k];
-  return s;
-}
-
 // The point features of a shape on body `body`: sphere and disk centres, capsule ends, box corners.
 std::vector<ContactDef> shape_features(const Field& f, const Geometry& g, bool planar, const std::string& name) {
   const Shape& s = g.shape;
   std::vector<ContactDef> out;
-  auto add = [&](const std::string& n, const Vec3& local, double radius) {
+  auto add = [&](const std::string& n, const Vec3& point, double radius) {  // point in the body frame
     ContactDef c;
     c.name = n;
     c.body_a = g.body;
-    c.point = s.position + s.rotation * local;
+    c.point = point;
     c.radius = radius;
     out.push_back(c);
   };
+  auto at = [&](const Vec3& local) -> Vec3 { return s.position + s.rotation * local; };
   switch (s.type) {
-    case ShapeType::sphere: add(name, Vec3::Zero(), s.radius); break;
+    case ShapeType::sphere: add(name, at(Vec3::Zero()), s.radius); break;
     case ShapeType::cylinder:
       if (!planar) f.fail("a cylinder's contacts in 3-D are not point features; give contact points instead");
-      add(name, Vec3::Zero(), s.radius);
+      add(name, at(Vec3::Zero()), s.radius);
       break;
     case ShapeType::capsule:
-      add(name + ".0", Vec3(0, 0, -s.length / 2), s.radius);
-      add(name + ".1", Vec3(0, 0, s.length / 2), s.radius);
+      add(name + ".0", at(Vec3(0, 0, -s.length / 2)), s.radius);
+      add(name + ".1", at(Vec3(0, 0, s.length / 2)), s.radius);
       break;
-    case ShapeType::box: {
-      const Vec3 h = s.size / 2;
-      const int dims = planar ? 2 : 3;
-      for (int k = 0; k < (1 << dims); ++k) {
-        const Vec3 signs(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
-        add(name + "." + corner_label(signs, dims), Vec3(signs.x() * h.x(), signs.y() * h.y(), planar ? 0.0 : signs.z() * h.z()), 0.0);
-      }
+    case ShapeType::box:
+      for (const BoxCorner& k : box_corners(s, planar)) add(name + "." + k.label, k.point, 0.0);
       break;
-    }
     case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
   }
   return out;
