@@ -1,11 +1,14 @@
 #include "app/plot_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <sys/wait.h>
 
 #include <spdlog/spdlog.h>
+
+#include "collision/mesh.hpp"
 
 #include "core/kinematics.hpp"
 
@@ -24,6 +27,28 @@ Polyline circle(const Vec3& centre, double r) {
   }
   p.push_back(centre);  // a spoke, so that turning shows
   return p;
+}
+
+// The closed outline of points' shadow on the plane z = 0 (Andrew's monotone chain).
+Polyline shadow_outline(std::vector<Vec3> points) {
+  std::sort(points.begin(), points.end(), [](const Vec3& a, const Vec3& b) {
+    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+  });
+  auto turn = [](const Vec3& o, const Vec3& a, const Vec3& b) {
+    return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
+  };
+  Polyline hull;
+  for (int pass = 0; pass < 2; ++pass) {
+    const size_t start = hull.size();
+    for (const Vec3& p : points) {
+      while (hull.size() >= start + 2 && turn(hull[hull.size() - 2], hull.back(), p) <= 0) hull.pop_back();
+      hull.push_back(Vec3(p.x(), p.y(), 0));
+    }
+    hull.pop_back();
+    std::reverse(points.begin(), points.end());
+  }
+  if (!hull.empty()) hull.push_back(hull.front());
+  return hull;
 }
 
 // A shape's outline in its body's frame (the plane z = 0 of a planar scene).
@@ -54,6 +79,11 @@ Polyline outline(const Shape& s) {
       }
       p.push_back(p.front());
       return p;
+    }
+    case ShapeType::convex: {
+      std::vector<Vec3> points;
+      for (const Vec3& v : s.hull->vertices) points.push_back(o + R * v);
+      return shadow_outline(points);
     }
     case ShapeType::halfspace: {
       const Vec3 n = s.normal.normalized(), t(-n.y(), n.x(), 0);

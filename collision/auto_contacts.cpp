@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "collision/mesh.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -43,6 +45,10 @@ std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries
     case ShapeType::cylinder:
       if (planar) out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b));
       else out.push_back(shape_pair(geometries, a, b));
+      break;
+    case ShapeType::convex:
+      for (size_t k = 0; k < s.hull->vertices.size(); ++k)
+        out.push_back(point_contact(ga.name + ".v" + std::to_string(k) + with, ga, s.position + s.rotation * s.hull->vertices[k], 0.0, b));
       break;
     case ShapeType::halfspace: break;  // never holds features: pair_contacts puts it second
   }

@@ -4,8 +4,9 @@
 //
 // The model is the papers' (Halm and Posa sec. 3; Anitescu and Potra): one contact per supporting
 // feature, a fixed set whose members open and close as the bodies move. For each pair of geometries:
-// - a solid against a halfspace: a box's corners (4 in a planar scene), a capsule's two end spheres,
-//   a sphere's (or planar disk's) centre with its radius; a 3-D cylinder is one shape-pair contact;
+// - a solid against a halfspace: a box's corners (4 in a planar scene), a convex polyhedron's
+//   vertices, a capsule's two end spheres, a sphere's (or planar disk's) centre with its radius; a
+//   3-D cylinder is one shape-pair contact;
 // - a sphere against any solid: its centre with its radius, against that solid (exact);
 // - box against box: each box's corners against the other box (vertex-face contacts; two boxes
 //   whose edges cross with no corner touching are not seen);
@@ -15,7 +16,8 @@
 // where the rule above needs it; mu and e are left for the caller.
 //
 // Names are stable, built from the shapes and features: `<A>.<corner>@<B>` for corners (the corner's
-// signs in A's shape axes, `+x-y+z`), `<A>.0@<B>` and `<A>.1@<B>` for a capsule's ends, `<A>@<B>` for a
+// signs in A's shape axes, `+x-y+z`), `<A>.v<k>@<B>` for a convex polyhedron's vertex k (its index in
+// the hull), `<A>.0@<B>` and `<A>.1@<B>` for a capsule's ends, `<A>@<B>` for a
 // sphere or a shape pair, A being the shape that holds the feature.
 #include <stdexcept>
 #include <vector>

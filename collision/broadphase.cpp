@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "collision/mesh.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -12,6 +14,11 @@ double bounding_radius(const Shape& s) {
     case ShapeType::capsule: return s.radius + s.length / 2;
     case ShapeType::cylinder: return std::hypot(s.radius, s.length / 2);
     case ShapeType::halfspace: return 0.0;
+    case ShapeType::convex: {
+      double r = 0.0;
+      for (const Vec3& v : s.hull->vertices) r = std::max(r, v.norm());
+      return r;
+    }
   }
   return 0.0;
 }

@@ -1,9 +1,11 @@
 #include "collision/contact.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Geometry>
 
+#include "collision/mesh.hpp"
 #include "collision/shape_pair.hpp"
 
 namespace impactsim {
@@ -32,6 +34,50 @@ PointDistance point_to_rectangle_of_revolution(const Vec3& x, double r, double h
   return {d2.distance, d2.gradient.x() * radial + Vec3(0, 0, d2.gradient.y())};
 }
 
+// The point of triangle (a, b, c) closest to p (Ericson, Real-Time Collision Detection, sec. 5.1.5).
+Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+  const double denom = 1 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// Signed distance to a convex polyhedron: inside, the nearest face plane (the largest plane
+// distance); outside, the nearest point of the surface.
+PointDistance point_to_convex(const TriangleMesh& hull, const Vec3& x) {
+  double plane = -std::numeric_limits<double>::infinity();
+  Vec3 plane_normal = Vec3::UnitZ();
+  for (const auto& t : hull.triangles) {
+    const Vec3 &a = hull.vertices[t[0]], &b = hull.vertices[t[1]], &c = hull.vertices[t[2]];
+    const Vec3 n = (b - a).cross(c - a).normalized();
+    const double d = n.dot(x - a);
+    if (d > plane) plane = d, plane_normal = n;
+  }
+  if (plane <= 0) return {plane, plane_normal};
+  double best = std::numeric_limits<double>::infinity();
+  Vec3 nearest = x;
+  for (const auto& t : hull.triangles) {
+    const Vec3 c = closest_on_triangle(x, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
+    const double d = (x - c).squaredNorm();
+    if (d < best) best = d, nearest = c;
+  }
+  const double distance = std::sqrt(best);
+  return {distance, distance > 1e-300 ? Vec3((x - nearest) / distance) : plane_normal};
+}
+
 Vec3 unit_or(const Vec3& v, const Vec3& fallback) {
   const double n = v.norm();
   return n > 1e-300 ? Vec3(v / n) : fallback;
@@ -49,6 +95,7 @@ PointDistance point_to_shape(const Shape& s, const Vec3& x) {
       return {(x - axis_point).norm() - s.radius, unit_or(x - axis_point, Vec3::UnitX())};
     }
     case ShapeType::cylinder: return point_to_rectangle_of_revolution(x, s.radius, s.length / 2);
+    case ShapeType::convex: return point_to_convex(*s.hull, x);
   }
   return {0.0, Vec3::UnitZ()};
 }

@@ -3,6 +3,8 @@
 
 #include <memory>
 
+#include "collision/mesh.hpp"
+
 #include <fcl/narrowphase/distance.h>
 
 namespace impactsim {
@@ -14,6 +16,12 @@ std::shared_ptr<fcl::CollisionGeometryd> fcl_shape(const Shape& s) {
     case ShapeType::sphere: return std::make_shared<fcl::Sphered>(s.radius);
     case ShapeType::cylinder: return std::make_shared<fcl::Cylinderd>(s.radius, s.length);
     case ShapeType::capsule: return std::make_shared<fcl::Capsuled>(s.radius, s.length);
+    case ShapeType::convex: {
+      auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(s.hull->vertices.begin(), s.hull->vertices.end());
+      auto faces = std::make_shared<std::vector<int>>();  // FCL's layout: a count, then the indices
+      for (const auto& t : s.hull->triangles) faces->insert(faces->end(), {3, t[0], t[1], t[2]});
+      return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(s.hull->triangles.size()), faces);
+    }
     case ShapeType::halfspace: break;
   }
   return nullptr;

@@ -2,7 +2,8 @@
 // Triangle meshes from OBJ and STL files, read by assimp. Polygons are triangulated, lines and
 // points dropped, and vertices at the same position welded (STL repeats each vertex per triangle),
 // so a closed surface comes back closed (collision/mesh.hpp). Units are the file's numbers, taken
-// as metres; every mesh of the file is taken, in the file's own coordinates.
+// as metres; every mesh of the file is taken, in the file's own coordinates. Debian's assimp holds
+// coordinates as float, so they come back rounded to about 1e-7 relative.
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "collision/shape.hpp"
 
+#include "collision/mesh.hpp"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -30,7 +32,8 @@ Mat3 unit_density_inertia(const Shape& s, double volume) {
                           2 * m_hemi * (0.4 * r2 + L * L / 4 + 3.0 * L * s.radius / 8);
       return Vec3(side, side, axial).asDiagonal();
     }
-    case ShapeType::halfspace: break;
+    case ShapeType::halfspace:
+    case ShapeType::convex: break;  // shape_mass_properties takes the mesh's own
   }
   return Mat3::Zero();
 }
@@ -44,6 +47,7 @@ std::string_view shape_type_name(ShapeType type) {
     case ShapeType::cylinder: return "cylinder";
     case ShapeType::capsule: return "capsule";
     case ShapeType::halfspace: return "halfspace";
+    case ShapeType::convex: return "convex";
   }
   return "?";
 }
@@ -56,11 +60,18 @@ double shape_volume(const Shape& s) {
     case ShapeType::cylinder: return pi * r * r * s.length;
     case ShapeType::capsule: return pi * r * r * s.length + 4.0 / 3.0 * pi * r * r * r;
     case ShapeType::halfspace: return std::numeric_limits<double>::infinity();
+    case ShapeType::convex: return mesh_volume(*s.hull);
   }
   return 0.0;
 }
 
 MassProperties shape_mass_properties(const Shape& s, double density) {
+  if (s.type == ShapeType::convex) {
+    MassProperties p = mesh_mass_properties(*s.hull, density);
+    p.com = s.position + s.rotation * p.com;
+    p.inertia = s.rotation * p.inertia * s.rotation.transpose();
+    return p;
+  }
   const double volume = shape_volume(s);
   MassProperties p;
   p.mass = density * volume;

@@ -8,7 +8,10 @@
 //   where z is the plane's normal);
 // - capsule: `radius`, cylinder part `length` along z, hemispherical caps beyond it (FCL's convention);
 // - halfspace: the solid { x : normal . x <= offset } in the shape frame; the normal points out of
-//   the solid. Only static (world or fixed) bodies may carry one: it has infinite volume.
+//   the solid. Only static (world or fixed) bodies may carry one: it has infinite volume;
+// - convex: the convex polyhedron `hull`, a closed, outward, convex triangle mesh in the shape frame
+//   (collision/mesh.hpp), from listed vertices (their convex hull) or a mesh file.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +23,9 @@ namespace impactsim {
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
-enum class ShapeType { box, sphere, cylinder, capsule, halfspace };
+enum class ShapeType { box, sphere, cylinder, capsule, halfspace, convex };
+
+struct TriangleMesh;  // collision/mesh.hpp
 
 struct Shape {
   ShapeType type = ShapeType::sphere;
@@ -29,6 +34,7 @@ struct Shape {
   double length = 0.0;
   Vec3 normal = Vec3::UnitZ();
   double offset = 0.0;
+  std::shared_ptr<const TriangleMesh> hull;  // convex only: shared, never changed once made
   Vec3 position = Vec3::Zero();         // shape origin in the body frame [m]
   Mat3 rotation = Mat3::Identity();     // shape axes in the body frame
 };

@@ -1,5 +1,7 @@
 #include "collision/support.hpp"
 
+#include "collision/mesh.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -23,6 +25,14 @@ Vec3 support_point(const Shape& s, const Vec3& u) {
       Vec3 p(0, 0, side(u.z(), tie) * s.length / 2);
       if (radial > tie) p.head<2>() = s.radius * u.head<2>() / radial;
       return p;
+    }
+    case ShapeType::convex: {
+      // The first vertex of greatest u . x: ties (a face or edge facing u) go to the lowest index.
+      const std::vector<Vec3>& v = s.hull->vertices;
+      size_t best = 0;
+      for (size_t i = 1; i < v.size(); ++i)
+        if (u.dot(v[i]) > u.dot(v[best]) + tie) best = i;
+      return v[best];
     }
     case ShapeType::halfspace: break;
   }
