@@ -1,6 +1,7 @@
 #include "scenes/scene_contacts.hpp"
 
 #include "collision/auto_contacts.hpp"
+#include "collision/mesh.hpp"
 #include "core/short_number.hpp"
 #include "scenes/scene_keys.hpp"
 
@@ -83,6 +84,9 @@ std::vector<ContactDef> shape_features(const Field& f, const Geometry& g, bool p
       break;
     case ShapeType::box:
       for (const BoxCorner& k : box_corners(s, planar)) add(name + "." + k.label, k.point, 0.0);
+      break;
+    case ShapeType::convex:
+      for (size_t k = 0; k < s.hull->vertices.size(); ++k) add(name + ".v" + std::to_string(k), at(s.hull->vertices[k]), 0.0);
       break;
     case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
   }

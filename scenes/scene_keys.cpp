@@ -44,7 +44,7 @@ const std::vector<SceneKey> kKeys = {
     {"bodies.joint", "axis", "`[x, y, z]`, non-zero", "z for revolute, x for prismatic",
      "revolute and prismatic only; in the joint frame; normalized", "revolute prismatic"},
 
-    {"shapes", "type", "`box`, `sphere`, `cylinder`, `capsule`, `halfspace`", "required", "the solid", ""},
+    {"shapes", "type", "`box`, `sphere`, `cylinder`, `capsule`, `halfspace`, `convex`, `mesh`", "required", "the solid", ""},
     {"shapes", "name", "letters, digits, `_ . -`", "`<body>_<index>` (or `world_<index>`)", "unique among the scene's shapes", ""},
     {"shapes", "position", "`[x, y, z]`", "`[0, 0, 0]`", "the shape frame's origin in the body frame, m", ""},
     {"shapes", "rpy_deg", "`[roll, pitch, yaw]`", "`[0, 0, 0]`", "the shape frame's orientation in the body frame", ""},
@@ -57,6 +57,12 @@ const std::vector<SceneKey> kKeys = {
      "halfspace only: the solid is `normal . x <= offset` in the shape frame; the normal (normalized) points out of it",
      "halfspace"},
     {"shapes", "offset", "number", "0", "halfspace only: see `normal`, m", "halfspace"},
+    {"shapes", "vertices", "list of `[x, y, z]`, at least 4", "required",
+     "convex only: the shape is their convex hull (Qhull), in the shape frame, m", "convex"},
+    {"shapes", "file", "path to an OBJ or STL file", "required",
+     "mesh only: relative to the scene file's directory; units are metres; a closed, outward, convex surface unless `hull`",
+     "mesh"},
+    {"shapes", "hull", "bool", "false", "mesh only: collide with (and weigh) the convex hull of the file's vertices", "mesh"},
 
     {"materials", "mu", "number >= 0", "0", "Coulomb friction coefficient of every contact", ""},
     {"materials", "e", "number in [0, 1]", "0", "Newton restitution coefficient of every contact", ""},

@@ -16,6 +16,7 @@
 #include "scenes/scene_integrators.hpp"
 #include "scenes/scene_contacts.hpp"
 #include "scenes/scene_keys.hpp"
+#include "scenes/scene_meshes.hpp"
 #include "scenes/sha256.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -48,7 +49,7 @@ constexpr long kMaxIntCount = 2'000'000'000;
 constexpr long kMaxCount = 1'000'000'000'000'000;
 constexpr long kMaxSeed = 9'000'000'000'000'000;
 
-Shape read_shape(const Field& f, bool static_body) {
+Shape read_shape(const Field& f, bool static_body, const std::string& scene_file) {
   if (!f.is_map()) f.fail("expected a map describing a shape (type, and its dimensions)");
   const Field type = f.require("type");
   const std::string t = type.text();
@@ -69,8 +70,12 @@ Shape read_shape(const Field& f, bool static_body) {
     s.type = ShapeType::halfspace;
     s.normal = unit_vector(f.require("normal"));
     s.offset = f.number_or("offset", 0.0);
+  } else if (t == "convex" || t == "mesh") {
+    expect_section(f, "shapes", t);  // before reading a file a misspelt key would make irrelevant
+    s.type = ShapeType::convex;
+    s.hull = read_hull(f, t, scene_file);
   } else {
-    type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule or halfspace)");
+    type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule, halfspace, convex or mesh)");
   }
   expect_section(f, "shapes", t);
   s.position = f.vec3_or("position", Vec3::Zero());
@@ -78,12 +83,13 @@ Shape read_shape(const Field& f, bool static_body) {
   return s;
 }
 
-std::vector<Geometry> read_shapes(const Field& list, int body, const std::string& owner, bool static_body) {
+std::vector<Geometry> read_shapes(const Field& list, int body, const std::string& owner, bool static_body,
+                                  const std::string& scene_file) {
   std::vector<Geometry> out;
   for (const Field& f : list.elements()) {
     Geometry g;
     g.body = body;
-    g.shape = read_shape(f, static_body);
+    g.shape = read_shape(f, static_body, scene_file);
     g.name = f.has("name") ? f.child("name").text() : owner + "_" + std::to_string(out.size());
     if (f.has("name") && !valid_name(g.name, ".-", true))
       f.child("name").fail(name_rule("shape names use letters, digits, '_', '.' and '-'"));
@@ -483,7 +489,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field world = root.child("world");
   if (world.defined()) expect_section(world, "world");
   std::vector<Geometry> geometries;
-  if (world.has("shapes")) geometries = read_shapes(world.child("shapes"), -1, "world", true);
+  if (world.has("shapes")) geometries = read_shapes(world.child("shapes"), -1, "world", true, file);
 
   Model& model = system.model;
   const Field bodies = root.require("bodies");
@@ -506,7 +512,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     b.joint = read_joint(f.require("joint"));
     const int index = static_cast<int>(model.bodies.size());
     std::vector<Geometry> shapes;
-    if (f.has("shapes")) shapes = read_shapes(f.child("shapes"), index, b.name, false);
+    if (f.has("shapes")) shapes = read_shapes(f.child("shapes"), index, b.name, false, file);
     read_mass(f, shapes, b);
     model.bodies.push_back(b);
     geometries.insert(geometries.end(), shapes.begin(), shapes.end());

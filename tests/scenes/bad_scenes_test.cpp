@@ -104,7 +104,8 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"name_too_long.yaml", "bodies[0].name", "at most 100 characters"},
         BadScene{"contact_name_with_comma.yaml", "contacts[0].name", "contact names use letters"},
         BadScene{"collide_body_without_shapes.yaml", "collide[0].bodies", "body 'ball' has no shapes"},
-        BadScene{"collide_not_all.yaml", "collide", "expected `all` or a list of {bodies: [a, b]} entries"}};
+        BadScene{"collide_not_all.yaml", "collide", "expected `all` or a list of {bodies: [a, b]} entries"},
+        BadScene{"mesh_missing_file.yaml", "bodies[0].shapes[0].file", "no such mesh file"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 

@@ -39,6 +39,9 @@ TEST(SceneKeys, SectionsHoldUniqueKeysAndVariantsFilterThem) {
   EXPECT_EQ(section_keys("bodies.joint", "revolute").back(), "axis");
 }
 
+// Where the scene below pretends to live: its mesh file is found relative to it.
+const std::string kKeysFile = std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/keys.yaml";
+
 // A scene that sets every declared key (an entry of each list section, a shape of each type).
 const char* const kEverything = R"(
 name: keys
@@ -59,6 +62,8 @@ bodies:
       - {name: ball, type: sphere, radius: 0.1}
       - {name: brick, type: box, size: [0.1, 0.1, 0.1]}
       - {name: can, type: cylinder, radius: 0.1, length: 0.2}
+      - {name: gem, type: convex, vertices: [[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]}
+      - {name: part, type: mesh, file: ../../scenes/meshes/chamfered_box.obj, hull: false}
     initial: {s: 0}
 materials: {mu: 0.5, e: 0, pairs: [{bodies: [b, world], mu: 0.5, e: 0}]}
 contacts:
@@ -101,7 +106,11 @@ YAML::Node section_node(YAML::Node root, std::string_view section, std::string_v
   if (s == "randomize.<coordinate>") return path = "randomize.b.s", root["randomize"]["b.s"];
   if (s == "shapes") {
     if (only.starts_with("halfspace")) return path = "world.shapes[0]", root["world"]["shapes"][0];
-    const int k = only.starts_with("box") ? 1 : only.starts_with("cylinder") ? 2 : 0;
+    const int k = only.starts_with("box")        ? 1
+                  : only.starts_with("cylinder") ? 2
+                  : only.starts_with("convex")   ? 3
+                  : only.starts_with("mesh")     ? 4
+                                                 : 0;
     return path = "bodies[0].shapes[" + std::to_string(k) + "]", root["bodies"][0]["shapes"][k];
   }
   path = s;
@@ -113,7 +122,7 @@ YAML::Node section_node(YAML::Node root, std::string_view section, std::string_v
   return node;
 }
 
-TEST(SceneKeys, TheBaseSceneLoads) { EXPECT_NO_THROW(load_scene_text(kEverything, "keys.yaml")); }
+TEST(SceneKeys, TheBaseSceneLoads) { EXPECT_NO_THROW(load_scene_text(kEverything, kKeysFile)); }
 
 TEST(SceneKeys, EveryDeclaredKeyIsRead) {
   // Keys of which an entry takes exactly one: testing one, the others go.
@@ -132,7 +141,7 @@ TEST(SceneKeys, EveryDeclaredKeyIsRead) {
     out << root;
     const std::string where = path.empty() ? key : path + "." + key;
     try {
-      load_scene_text(out.c_str(), "keys.yaml");
+      load_scene_text(out.c_str(), kKeysFile);
       ADD_FAILURE() << where << " = [[]] was accepted: the loader does not read it";
     } catch (const SceneError& e) {
       EXPECT_EQ(e.key().rfind(where, 0), 0u) << where << ": the error is at " << e.key() << ": " << e.message();

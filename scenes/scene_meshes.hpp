@@ -1,0 +1,21 @@
+#pragma once
+// The polyhedral shapes of a scene: `convex` (the hull of listed vertices) and `mesh` (a closed,
+// convex triangle mesh from an OBJ or STL file, or its hull), as the convex hull a Shape holds.
+#include <memory>
+#include <string>
+
+#include "collision/mesh.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+
+// The largest mesh file read [bytes]: a robot part is far smaller; more is a mistake.
+constexpr long long kMaxMeshFileBytes = 64ll << 20;
+
+// The hull of shape entry `f` of type `type` ("convex" or "mesh"). A mesh's `file` is relative to
+// the directory of `scene_file`. Located errors (SceneError): a missing, unreadable or oversized
+// file, no triangles, an open or inward mesh, a non-convex mesh without `hull: true`, vertices that
+// span no volume.
+std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string& type, const std::string& scene_file);
+
+}  // namespace impactsim
