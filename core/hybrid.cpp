@@ -183,11 +183,15 @@ class StallWatch {
                             "integration stalled at t = " + pace +
                                 " (the step size collapsed; simulation.stall_window sets the window)");
     const double needed = (t_end_ - ode.t()) / advanced * static_cast<double>(steps - start_steps_);
-    if (needed > kPaceMargin * static_cast<double>(max_steps_ - steps))
+    // steps counts rejected tries too, so it can pass max_steps before the step cap (accepted steps) does.
+    const long left = std::max(0L, static_cast<long>(max_steps_ - steps));
+    if (needed > kPaceMargin * static_cast<double>(left))
       throw SimulationError(ode.t(), StopReason::step_limit,
                             "integration stopped at t = " + pace + "; at that pace t_end needs about " +
-                                steps_text(needed) + " more steps, more than " + steps_text(kPaceMargin) + " times the " +
-                                std::to_string(max_steps_ - steps) + " simulation.max_steps leaves");
+                                steps_text(needed) + " more steps, " +
+                                (left > 0 ? "more than " + steps_text(kPaceMargin) + " times the " + std::to_string(left) +
+                                                " simulation.max_steps leaves"
+                                          : std::string("and the simulation.max_steps steps are spent")));
     start_steps_ = steps;
     start_t_ = ode.t();
   }
