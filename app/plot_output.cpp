@@ -80,6 +80,14 @@ Polyline outline(const Shape& s) {
       p.push_back(p.front());
       return p;
     }
+    case ShapeType::cone: {
+      std::vector<Vec3> points = {o + R * Vec3(0, 0, s.length / 2)};
+      for (int k = 0; k < 32; ++k) {
+        const double a = 2 * M_PI * k / 32;
+        points.push_back(o + R * Vec3(s.radius * std::cos(a), s.radius * std::sin(a), -s.length / 2));
+      }
+      return shadow_outline(points);
+    }
     case ShapeType::convex: {
       std::vector<Vec3> points;
       for (const Vec3& v : s.hull->vertices) points.push_back(o + R * v);

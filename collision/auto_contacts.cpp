@@ -46,6 +46,7 @@ std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries
       if (planar) out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b));
       else out.push_back(shape_pair(geometries, a, b));
       break;
+    case ShapeType::cone: out.push_back(shape_pair(geometries, a, b)); break;
     case ShapeType::convex:
       for (size_t k = 0; k < s.hull->vertices.size(); ++k)
         out.push_back(point_contact(ga.name + ".v" + std::to_string(k) + with, ga, s.position + s.rotation * s.hull->vertices[k], 0.0, b));

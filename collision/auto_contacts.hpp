@@ -6,7 +6,7 @@
 // feature, a fixed set whose members open and close as the bodies move. For each pair of geometries:
 // - a solid against a halfspace: a box's corners (4 in a planar scene), a convex polyhedron's
 //   vertices, a capsule's two end spheres, a sphere's (or planar disk's) centre with its radius; a
-//   3-D cylinder is one shape-pair contact;
+//   3-D cylinder or a cone is one shape-pair contact;
 // - a sphere against any solid: its centre with its radius, against that solid (exact);
 // - box against box: each box's corners against the other box (vertex-face contacts; two boxes
 //   whose edges cross with no corner touching are not seen);

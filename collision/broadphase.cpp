@@ -12,7 +12,8 @@ double bounding_radius(const Shape& s) {
     case ShapeType::sphere: return s.radius;
     case ShapeType::box: return s.size.norm() / 2;
     case ShapeType::capsule: return s.radius + s.length / 2;
-    case ShapeType::cylinder: return std::hypot(s.radius, s.length / 2);
+    case ShapeType::cylinder:
+    case ShapeType::cone: return std::hypot(s.radius, s.length / 2);
     case ShapeType::halfspace: return 0.0;
     case ShapeType::convex: {
       double r = 0.0;

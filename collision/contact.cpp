@@ -78,6 +78,28 @@ PointDistance point_to_convex(const TriangleMesh& hull, const Vec3& x) {
   return {distance, distance > 1e-300 ? Vec3((x - nearest) / distance) : plane_normal};
 }
 
+// Signed distance to a cone of base radius r at z = -h and apex at z = +h, in its half-plane
+// (rho, z), rho >= 0: the triangle (0, -h), (r, -h), (0, h), whose boundary there is the base and
+// the slant side.
+PointDistance point_to_cone(const Vec3& x, double r, double h) {
+  const double rho = std::hypot(x.x(), x.y());
+  const Vec3 radial = rho > 1e-300 ? Vec3(x.x() / rho, x.y() / rho, 0) : Vec3::UnitX();
+  const Eigen::Vector2d p(rho, x.z()), base0(0, -h), rim(r, -h), apex(0, h);
+  const Eigen::Vector2d slant_normal = Eigen::Vector2d(2 * h, r).normalized();
+  const double to_base = -h - p.y(), to_slant = slant_normal.dot(p - rim);
+  auto to_3d = [&](const Eigen::Vector2d& g) { return Vec3(g.x() * radial + Vec3(0, 0, g.y())); };
+  if (to_base <= 0 && to_slant <= 0)
+    return to_base >= to_slant ? PointDistance{to_base, Vec3(0, 0, -1)} : PointDistance{to_slant, to_3d(slant_normal)};
+  auto nearest_on = [&](const Eigen::Vector2d& a, const Eigen::Vector2d& b) -> Eigen::Vector2d {
+    const Eigen::Vector2d d = b - a;
+    return a + std::clamp((p - a).dot(d) / d.squaredNorm(), 0.0, 1.0) * d;
+  };
+  const Eigen::Vector2d on_base = nearest_on(base0, rim), on_slant = nearest_on(rim, apex);
+  const Eigen::Vector2d nearest = (p - on_base).squaredNorm() <= (p - on_slant).squaredNorm() ? on_base : on_slant;
+  const double distance = (p - nearest).norm();
+  return {distance, distance > 1e-300 ? to_3d((p - nearest) / distance) : to_3d(slant_normal)};
+}
+
 Vec3 unit_or(const Vec3& v, const Vec3& fallback) {
   const double n = v.norm();
   return n > 1e-300 ? Vec3(v / n) : fallback;
@@ -96,6 +118,7 @@ PointDistance point_to_shape(const Shape& s, const Vec3& x) {
     }
     case ShapeType::cylinder: return point_to_rectangle_of_revolution(x, s.radius, s.length / 2);
     case ShapeType::convex: return point_to_convex(*s.hull, x);
+    case ShapeType::cone: return point_to_cone(x, s.radius, s.length / 2);
   }
   return {0.0, Vec3::UnitZ()};
 }

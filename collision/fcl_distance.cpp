@@ -16,6 +16,7 @@ std::shared_ptr<fcl::CollisionGeometryd> fcl_shape(const Shape& s) {
     case ShapeType::sphere: return std::make_shared<fcl::Sphered>(s.radius);
     case ShapeType::cylinder: return std::make_shared<fcl::Cylinderd>(s.radius, s.length);
     case ShapeType::capsule: return std::make_shared<fcl::Capsuled>(s.radius, s.length);
+    case ShapeType::cone: return std::make_shared<fcl::Coned>(s.radius, s.length);
     case ShapeType::convex: {
       auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(s.hull->vertices.begin(), s.hull->vertices.end());
       auto faces = std::make_shared<std::vector<int>>();  // FCL's layout: a count, then the indices

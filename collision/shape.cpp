@@ -32,6 +32,10 @@ Mat3 unit_density_inertia(const Shape& s, double volume) {
                           2 * m_hemi * (0.4 * r2 + L * L / 4 + 3.0 * L * s.radius / 8);
       return Vec3(side, side, axial).asDiagonal();
     }
+    case ShapeType::cone: {
+      const double side = m * (3.0 / 20.0 * r2 + 3.0 / 80.0 * L * L);
+      return Vec3(side, side, 0.3 * m * r2).asDiagonal();
+    }
     case ShapeType::halfspace:
     case ShapeType::convex: break;  // shape_mass_properties takes the mesh's own
   }
@@ -48,6 +52,7 @@ std::string_view shape_type_name(ShapeType type) {
     case ShapeType::capsule: return "capsule";
     case ShapeType::halfspace: return "halfspace";
     case ShapeType::convex: return "convex";
+    case ShapeType::cone: return "cone";
   }
   return "?";
 }
@@ -61,6 +66,7 @@ double shape_volume(const Shape& s) {
     case ShapeType::capsule: return pi * r * r * s.length + 4.0 / 3.0 * pi * r * r * r;
     case ShapeType::halfspace: return std::numeric_limits<double>::infinity();
     case ShapeType::convex: return mesh_volume(*s.hull);
+    case ShapeType::cone: return pi * r * r * s.length / 3.0;
   }
   return 0.0;
 }
@@ -75,7 +81,7 @@ MassProperties shape_mass_properties(const Shape& s, double density) {
   const double volume = shape_volume(s);
   MassProperties p;
   p.mass = density * volume;
-  p.com = s.position;
+  p.com = s.type == ShapeType::cone ? Vec3(s.position + s.rotation * Vec3(0, 0, -s.length / 4)) : s.position;
   p.inertia = density * s.rotation * unit_density_inertia(s, volume) * s.rotation.transpose();
   return p;
 }

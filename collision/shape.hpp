@@ -7,6 +7,8 @@
 // - cylinder: `radius`, `length` along the shape's z axis, centred (a disk in a planar scene,
 //   where z is the plane's normal);
 // - capsule: `radius`, cylinder part `length` along z, hemispherical caps beyond it (FCL's convention);
+// - cone: base `radius` at z = -length/2, apex at z = +length/2 (FCL's convention: the origin is
+//   halfway up the axis, not the centre of mass, which is length/4 below it);
 // - halfspace: the solid { x : normal . x <= offset } in the shape frame; the normal points out of
 //   the solid. Only static (world or fixed) bodies may carry one: it has infinite volume;
 // - convex: the convex polyhedron `hull`, a closed, outward, convex triangle mesh in the shape frame
@@ -23,7 +25,7 @@ namespace impactsim {
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
-enum class ShapeType { box, sphere, cylinder, capsule, halfspace, convex };
+enum class ShapeType { box, sphere, cylinder, capsule, halfspace, convex, cone };
 
 struct TriangleMesh;  // collision/mesh.hpp
 

@@ -26,6 +26,14 @@ Vec3 support_point(const Shape& s, const Vec3& u) {
       if (radial > tie) p.head<2>() = s.radius * u.head<2>() / radial;
       return p;
     }
+    case ShapeType::cone: {
+      // The apex, or the base rim's point furthest along u (the base's centre where u is axial).
+      const double radial = std::hypot(u.x(), u.y()), h = s.length / 2;
+      Vec3 rim(0, 0, -h);
+      if (radial > tie) rim.head<2>() = s.radius * u.head<2>() / radial;
+      const Vec3 apex(0, 0, h);
+      return u.dot(apex) >= u.dot(rim) - tie ? apex : rim;
+    }
     case ShapeType::convex: {
       // The first vertex of greatest u . x: ties (a face or edge facing u) go to the lowest index.
       const std::vector<Vec3>& v = s.hull->vertices;

@@ -88,6 +88,7 @@ std::vector<ContactDef> shape_features(const Field& f, const Geometry& g, bool p
     case ShapeType::convex:
       for (size_t k = 0; k < s.hull->vertices.size(); ++k) add(name + ".v" + std::to_string(k), at(s.hull->vertices[k]), 0.0);
       break;
+    case ShapeType::cone: f.fail("a cone's contacts are not point features; use `collide`, or give contact points");
     case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
   }
   return out;

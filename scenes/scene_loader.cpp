@@ -61,10 +61,10 @@ Shape read_shape(const Field& f, bool static_body, const std::string& scene_file
   } else if (t == "sphere") {
     s.type = ShapeType::sphere;
     s.radius = f.require("radius").positive();
-  } else if (t == "cylinder" || t == "capsule") {
-    s.type = t == "cylinder" ? ShapeType::cylinder : ShapeType::capsule;
+  } else if (t == "cylinder" || t == "capsule" || t == "cone") {
+    s.type = t == "cylinder" ? ShapeType::cylinder : t == "capsule" ? ShapeType::capsule : ShapeType::cone;
     s.radius = f.require("radius").positive();
-    s.length = t == "cylinder" ? f.require("length").positive() : f.require("length").non_negative();
+    s.length = t == "capsule" ? f.require("length").non_negative() : f.require("length").positive();
   } else if (t == "halfspace") {
     if (!static_body) f.fail("a halfspace is infinite and may only be part of the world (world.shapes)");
     s.type = ShapeType::halfspace;
@@ -75,7 +75,7 @@ Shape read_shape(const Field& f, bool static_body, const std::string& scene_file
     s.type = ShapeType::convex;
     s.hull = read_hull(f, t, scene_file);
   } else {
-    type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule, halfspace, convex or mesh)");
+    type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule, cone, halfspace, convex or mesh)");
   }
   expect_section(f, "shapes", t);
   s.position = f.vec3_or("position", Vec3::Zero());

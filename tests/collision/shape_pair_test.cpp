@@ -149,7 +149,8 @@ TEST(ShapePairDistance, HandWorkedPairs) {
 TEST(ShapePairDistance, EveryPairOfSolidsIsCertifiedByTheSupportFunction) {
   const std::vector<Shape> solids = {box_shape(Vec3(0.6, 1.0, 0.4)), sphere_shape(0.45),
                                      round_shape(ShapeType::capsule, 0.3, 0.8),
-                                     round_shape(ShapeType::cylinder, 0.4, 0.7)};
+                                     round_shape(ShapeType::cylinder, 0.4, 0.7),
+                                     round_shape(ShapeType::cone, 0.45, 0.9)};
   std::mt19937 rng(12);
   std::normal_distribution<double> g;
   std::uniform_real_distribution<double> unit(0, 1);

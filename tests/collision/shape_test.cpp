@@ -80,6 +80,24 @@ TEST(Shape, CylinderMatchesNumericalIntegration) {
   EXPECT_NEAR(exact.inertia(2, 2), numeric.inertia(2, 2), 5e-3 * exact.inertia(2, 2));
 }
 
+// FCL's cone: base radius r at z = -L/2, apex at +L/2; its centre of mass L/4 below the origin.
+TEST(Shape, ConeMatchesNumericalIntegration) {
+  Shape c;
+  c.type = ShapeType::cone;
+  c.radius = 0.4;
+  c.length = 0.896;  // base and apex on the integration grid's cell faces (cells of 0.008)
+  const MassProperties exact = shape_mass_properties(c, 1.0);
+  const MassProperties numeric = integrate_solid(
+      [&](const Vec3& x) { return std::abs(x.z()) <= 0.448 && std::hypot(x.x(), x.y()) <= c.radius * (0.448 - x.z()) / 0.896; },
+      0.6, 150);
+  EXPECT_NEAR(exact.mass, std::acos(-1.0) * 0.16 * 0.896 / 3, 1e-15);
+  EXPECT_NEAR(exact.mass, numeric.mass, 2e-3 * exact.mass);
+  EXPECT_NEAR(exact.com.z(), -0.224, 1e-15);
+  EXPECT_NEAR(numeric.com.z(), -0.224, 2e-3);
+  EXPECT_NEAR(exact.inertia(0, 0), numeric.inertia(0, 0), 5e-3 * exact.inertia(0, 0));
+  EXPECT_NEAR(exact.inertia(2, 2), numeric.inertia(2, 2), 5e-3 * exact.inertia(2, 2));
+}
+
 TEST(Shape, CapsuleOfZeroLengthIsASphere) {
   Shape c, s;
   c.type = ShapeType::capsule;

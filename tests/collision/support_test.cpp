@@ -52,6 +52,11 @@ std::vector<Vec3> surface_sample(const Shape& s) {
           for (double sign : {-1.0, 1.0})
             out.push_back(Vec3(b * s.radius * std::cos(theta), b * s.radius * std::sin(theta), sign * s.length / 2));
           break;
+        case ShapeType::cone:  // the slant side from rim to apex, and the base disk
+          out.push_back(Vec3((1 - b) * s.radius * std::cos(theta), (1 - b) * s.radius * std::sin(theta), (b - 0.5) * s.length));
+          out.push_back(Vec3(b * s.radius * std::cos(theta), b * s.radius * std::sin(theta), -s.length / 2));
+          break;
+        case ShapeType::convex:  // tests/collision/convex_shape_test.cpp compares it with the box
         case ShapeType::halfspace: break;
       }
     }
@@ -62,7 +67,7 @@ TEST(SupportPoint, IsTheFarthestPointOfTheSolidAlongU) {
   std::mt19937 rng(7);
   std::normal_distribution<double> g;
   for (const Shape& s : {box_shape(Vec3(0.4, 1.0, 2.2)), sphere_shape(0.7), round_shape(ShapeType::capsule, 0.3, 1.2),
-                         round_shape(ShapeType::cylinder, 0.5, 0.2)}) {
+                         round_shape(ShapeType::cylinder, 0.5, 0.2), round_shape(ShapeType::cone, 0.5, 0.8)}) {
     const std::vector<Vec3> sample = surface_sample(s);
     for (int trial = 0; trial < 200; ++trial) {
       const Vec3 u = Vec3(g(rng), g(rng), g(rng)).normalized();

@@ -2,6 +2,8 @@
 // friction and restitution resolved per contact, per body pair, else per scene; only_ahead_of.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "scenes/scene.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -148,6 +150,26 @@ TEST(SceneContacts, CollidePairsTakeTheirOwnMaterialsAndFollowListedContacts) {
   EXPECT_EQ(n[2], "arm_box.-x-y-z@base_box");
   EXPECT_EQ(s.system.contacts.contact(2).e, 0.2);
   EXPECT_EQ(s.system.contacts.contact(2).mu, 0.3);
+}
+
+// A cone (FCL's convention, the origin halfway up its axis) gets its mass from its shape and one
+// shape-pair contact with the ground.
+TEST(SceneContacts, ACone) {
+  const Scene s = load_scene_text(R"(
+world:
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - {name: top, joint: {type: free}, density: 1000, shapes: [{name: cone, type: cone, radius: 0.1, length: 0.3}],
+     initial: {z: 1}}
+collide: all
+simulation: {t_end: 1}
+)", "cone.yaml");
+  const Body& b = s.system.model.bodies[0];
+  EXPECT_NEAR(b.mass, 1000 * std::acos(-1.0) * 0.01 * 0.3 / 3, 1e-12);
+  EXPECT_NEAR(b.com.z(), -0.075, 1e-15);
+  ASSERT_EQ(s.system.contacts.size(), 1);
+  EXPECT_EQ(s.system.contacts.contact(0).name, "cone@ground");
+  EXPECT_EQ(s.system.contacts.contact(0).geometry_a, 1);  // the world's ground is geometry 0
 }
 
 TEST(SceneContacts, CollideMistakesAreLocated) {
