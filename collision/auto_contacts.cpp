@@ -81,7 +81,7 @@ std::vector<ContactDef> pair_contacts(const std::vector<Geometry>& geometries, i
     throw std::invalid_argument("shapes '" + x.name + "' and '" + y.name + "' are both halfspaces");
   // The solid that holds the features first.
   int a = g1, b = g2;
-  if (tx == ShapeType::halfspace || (ty == ShapeType::sphere && tx != ShapeType::sphere && ty != ShapeType::halfspace))
+  if (tx == ShapeType::halfspace || (ty == ShapeType::sphere && tx != ShapeType::sphere))
     std::swap(a, b);
   const ShapeType ta = geometries[a].shape.type, tb = geometries[b].shape.type;
   if (tb == ShapeType::halfspace || ta == ShapeType::sphere) return features_against(geometries, a, b, planar);
