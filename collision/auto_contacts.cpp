@@ -23,36 +23,16 @@ ContactDef shape_pair(const std::vector<Geometry>& geometries, int a, int b) {
   return c;
 }
 
-// The point features of `a` against a halfspace or (sphere) any solid.
+// The point features of `a` against a halfspace or (sphere) any solid; one shape-pair contact for a
+// shape without point features. `a` is never a halfspace: pair_contacts puts it second.
 std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries, int a, int b, bool planar) {
   const Geometry& ga = geometries[a];
-  const std::string with = "@" + geometries[b].name;
-  const Shape& s = ga.shape;
+  const std::vector<PointFeature> features = point_features(ga.shape, planar);
+  if (features.empty()) return {shape_pair(geometries, a, b)};
   std::vector<ContactDef> out;
-  switch (s.type) {
-    case ShapeType::sphere: out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b)); break;
-    case ShapeType::box:
-      for (const BoxCorner& k : box_corners(s, planar))
-        out.push_back(point_contact(ga.name + "." + k.label + with, ga, k.point, 0.0, b));
-      break;
-    case ShapeType::capsule:
-      for (int end : {0, 1}) {
-        const Vec3 local(0, 0, (end ? 0.5 : -0.5) * s.length);
-        out.push_back(point_contact(ga.name + "." + std::to_string(end) + with, ga, s.position + s.rotation * local,
-                                    s.radius, b));
-      }
-      break;
-    case ShapeType::cylinder:
-      if (planar) out.push_back(point_contact(ga.name + with, ga, s.position, s.radius, b));
-      else out.push_back(shape_pair(geometries, a, b));
-      break;
-    case ShapeType::cone: out.push_back(shape_pair(geometries, a, b)); break;
-    case ShapeType::convex:
-      for (size_t k = 0; k < s.hull->vertices.size(); ++k)
-        out.push_back(point_contact(ga.name + ".v" + std::to_string(k) + with, ga, s.position + s.rotation * s.hull->vertices[k], 0.0, b));
-      break;
-    case ShapeType::halfspace: break;  // never holds features: pair_contacts puts it second
-  }
+  for (const PointFeature& k : features)
+    out.push_back(point_contact(ga.name + (k.label.empty() ? "" : "." + k.label) + "@" + geometries[b].name, ga,
+                                k.point, k.radius, b));
   return out;
 }
 
@@ -69,6 +49,30 @@ std::vector<BoxCorner> box_corners(const Shape& box, bool planar) {
     for (int d = 0; d < dims; ++d) label += std::string(signs[d] > 0 ? "+" : "-") + axes[d];
     const Vec3 local(signs.x() * h.x(), signs.y() * h.y(), planar ? 0.0 : signs.z() * h.z());
     out.push_back({label, box.position + box.rotation * local});
+  }
+  return out;
+}
+
+std::vector<PointFeature> point_features(const Shape& s, bool planar) {
+  auto at = [&](const Vec3& local) -> Vec3 { return s.position + s.rotation * local; };
+  std::vector<PointFeature> out;
+  switch (s.type) {
+    case ShapeType::sphere: out.push_back({"", at(Vec3::Zero()), s.radius}); break;
+    case ShapeType::cylinder:
+      if (planar) out.push_back({"", at(Vec3::Zero()), s.radius});
+      break;
+    case ShapeType::capsule:
+      out.push_back({"0", at(Vec3(0, 0, -s.length / 2)), s.radius});
+      out.push_back({"1", at(Vec3(0, 0, s.length / 2)), s.radius});
+      break;
+    case ShapeType::box:
+      for (const BoxCorner& k : box_corners(s, planar)) out.push_back({k.label, k.point, 0.0});
+      break;
+    case ShapeType::convex:
+      for (size_t k = 0; k < s.hull->vertices.size(); ++k) out.push_back({std::string("v").append(std::to_string(k)), at(s.hull->vertices[k]), 0.0});
+      break;
+    case ShapeType::cone:
+    case ShapeType::halfspace: break;
   }
   return out;
 }

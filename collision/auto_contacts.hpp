@@ -33,6 +33,17 @@ struct BoxCorner {
 };
 std::vector<BoxCorner> box_corners(const Shape& box, bool planar);
 
+// A point feature of a shape: a vertex (radius 0), or a sphere's centre with its radius.
+struct PointFeature {
+  std::string label;  // "" for a sphere's or disk's centre; "0", "1" for a capsule's ends; a box
+                      // corner's signs ("+x-y+z"); "v<k>" for a polyhedron's vertex k
+  Vec3 point;         // in the body frame [m]
+  double radius;      // [m]
+};
+// The point features of a shape, which carry all its contacts against a halfspace (and a sphere's
+// against anything); empty where its contacts are not points: a 3-D cylinder, a cone, a halfspace.
+std::vector<PointFeature> point_features(const Shape& s, bool planar);
+
 // The contacts between geometries g1 and g2 (indices into `geometries`), geometry_b and body_a set.
 // Throws std::invalid_argument for two halfspaces or two shapes of the same body.
 std::vector<ContactDef> pair_contacts(const std::vector<Geometry>& geometries, int g1, int g2, bool planar);

@@ -59,37 +59,25 @@ int geometry_named(const Field& f, const std::vector<Geometry>& geometries) {
   f.fail("unknown shape '" + name + "' (shapes are named by their `name` key, or <body>_<index>)");
 }
 
-// The point features of a shape on body `body`: sphere and disk centres, capsule ends, box corners.
+// The point features of a shape on body g.body (collision/auto_contacts.hpp), named `name` and its
+// feature labels: sphere and disk centres, capsule ends, box corners, polyhedron vertices.
 std::vector<ContactDef> shape_features(const Field& f, const Geometry& g, bool planar, const std::string& name) {
-  const Shape& s = g.shape;
+  const std::vector<PointFeature> features = point_features(g.shape, planar);
+  if (features.empty()) {
+    switch (g.shape.type) {
+      case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
+      case ShapeType::cone: f.fail("a cone's contacts are not point features; use `collide`, or give contact points");
+      default: f.fail("a cylinder's contacts in 3-D are not point features; give contact points instead");
+    }
+  }
   std::vector<ContactDef> out;
-  auto add = [&](const std::string& n, const Vec3& point, double radius) {  // point in the body frame
+  for (const PointFeature& k : features) {
     ContactDef c;
-    c.name = n;
+    c.name = k.label.empty() ? name : name + "." + k.label;
     c.body_a = g.body;
-    c.point = point;
-    c.radius = radius;
+    c.point = k.point;
+    c.radius = k.radius;
     out.push_back(c);
-  };
-  auto at = [&](const Vec3& local) -> Vec3 { return s.position + s.rotation * local; };
-  switch (s.type) {
-    case ShapeType::sphere: add(name, at(Vec3::Zero()), s.radius); break;
-    case ShapeType::cylinder:
-      if (!planar) f.fail("a cylinder's contacts in 3-D are not point features; give contact points instead");
-      add(name, at(Vec3::Zero()), s.radius);
-      break;
-    case ShapeType::capsule:
-      add(name + ".0", at(Vec3(0, 0, -s.length / 2)), s.radius);
-      add(name + ".1", at(Vec3(0, 0, s.length / 2)), s.radius);
-      break;
-    case ShapeType::box:
-      for (const BoxCorner& k : box_corners(s, planar)) add(name + "." + k.label, k.point, 0.0);
-      break;
-    case ShapeType::convex:
-      for (size_t k = 0; k < s.hull->vertices.size(); ++k) add(name + ".v" + std::to_string(k), at(s.hull->vertices[k]), 0.0);
-      break;
-    case ShapeType::cone: f.fail("a cone's contacts are not point features; use `collide`, or give contact points");
-    case ShapeType::halfspace: f.fail("a halfspace has no contact points; put it on the `with` side");
   }
   return out;
 }
