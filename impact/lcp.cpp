@@ -133,6 +133,8 @@ double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Ei
 
 namespace {
 
+constexpr int kProximalIterations = 60;
+
 LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
   const int n = static_cast<int>(w.size());
   LcpSolution out;
@@ -189,6 +191,53 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
   return out;
 }
 
+// The proximal-point sequence (Rockafellar 1976; Cottle, Pang and Stone §5.6): z_{k+1} solves
+// LCP(W + rho I, w - rho z_k). For copositive W (every impact and contact-force LCP here: the
+// friction rows cancel in z^T W z) W + rho I is strictly copositive, so Lemke's method solves each
+// subproblem (Cottle-Pang-Stone 4.4.9) however singular W is; a fixed point solves LCP(W, w) itself,
+// since (W + rho I) z + w - rho z = W z + w. Each rho from small to large (better conditioned,
+// slower to converge) is iterated until the residual of the original problem is accepted.
+LcpSolution solve_proximal(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+  const int n = static_cast<int>(w.size());
+  const double scale = std::max(W.diagonal().cwiseAbs().maxCoeff(), 1e-300);
+  LcpSolution best;
+  best.status = LcpSolution::Status::inaccurate;
+  best.residual = INFINITY;
+  Eigen::MatrixXd W_rho = W;
+  for (double rel : {1e-10, 1e-8, 1e-6, 1e-4, 1e-2}) {
+    const double rho = rel * scale;
+    W_rho.diagonal() = W.diagonal().array() + rho;
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+    for (int k = 0; k < kProximalIterations; ++k) {
+      LcpOptions sub = options;
+      sub.accept_tolerance = INFINITY;  // judged below against the original problem
+      LcpSolution s = lemke_once(W_rho, w - rho * z, sub);
+      best.pivots += s.pivots;
+      if (s.status != LcpSolution::Status::solved) break;
+      const double step = (s.z - z).cwiseAbs().maxCoeff();
+      z = s.z;
+      Eigen::VectorXd polished = polish(W, w, z).cwiseMax(0.0);
+      for (const Eigen::VectorXd* c : {&z, &polished}) {
+        const double r = lcp_residual(W, w, *c);
+        if (r < best.residual) {
+          best.z = *c;
+          best.residual = r;
+        }
+      }
+      if (best.residual <= options.accept_tolerance) {
+        best.status = LcpSolution::Status::solved;
+        best.method = LcpSolution::Method::proximal;
+        best.slack = W * best.z + w;
+        return best;
+      }
+      if (step <= 1e-15 * (1.0 + z.cwiseAbs().maxCoeff())) break;  // converged to a point that is not accepted
+    }
+  }
+  if (best.z.size() == 0) best.z = Eigen::VectorXd::Zero(n);
+  best.slack = W * best.z + w;
+  return best;
+}
+
 }  // namespace
 
 // Degenerate problems (redundant contacts make W singular) leave entries of order 1e-13 where
@@ -198,9 +247,10 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
 // solution.
 LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
   LcpSolution first = lemke_once(W, w, options);
-  if (first.ok() || first.status == LcpSolution::Status::pivot_limit) return first;
+  // A pivot limit the caller set is final: it capped the effort on purpose.
+  if (first.ok() || (first.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0)) return first;
   for (double tol : {1e-15, 1e-18}) {
-    if (tol >= options.pivot_tolerance) continue;
+    if (tol >= options.pivot_tolerance || first.status == LcpSolution::Status::pivot_limit) continue;
     LcpOptions retry = options;
     retry.pivot_tolerance = tol;
     LcpSolution s = lemke_once(W, w, retry);
@@ -217,8 +267,13 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
       s.slack = W * s.z + w;
       s.residual = lcp_residual(W, w, s.z);
       s.pivots = first.pivots;
+      s.method = LcpSolution::Method::enumeration;
       if (s.residual <= options.accept_tolerance) return s;
     }
+  }
+  if (LcpSolution s = solve_proximal(W, w, options); s.ok()) {
+    s.pivots += first.pivots;
+    return s;
   }
   return first;
 }
