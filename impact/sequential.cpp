@@ -7,6 +7,8 @@
 namespace impactsim {
 namespace {
 
+constexpr int kRoundsPerContact = 10;
+
 // Position of scene contact `id` within the impact, or -1.
 int position(const ContactSpace& c, int id) {
   if (c.ids.empty()) return id < c.contacts() ? id : -1;
@@ -18,8 +20,10 @@ int position(const ContactSpace& c, int id) {
 class SequentialImpact : public PreparedImpact {
  public:
   SequentialImpact(const ContactSpace& c, const Eigen::VectorXd& v_minus, const SequentialSettings& settings)
-      : v_minus_(v_minus), M_(c.M), J_n_(c.J_n), tangent_dim_(c.tangent_dim), settings_(settings) {
+      : v_minus_(v_minus), M_(c.M), J_n_(c.J_n), tangent_dim_(c.tangent_dim), settings_(settings), whole_(c),
+        whole_operator_(anitescu_potra_operator(c)) {
     const int m = c.contacts();
+    cap_ = settings.max_impacts > 0 ? settings.max_impacts : kRoundsPerContact * m;
     for (int i = 0; i < m; ++i) {
       singles_.push_back(contact_subspace(c, {i}));
       operators_.push_back(anitescu_potra_operator(singles_.back()));
@@ -41,9 +45,8 @@ class SequentialImpact : public PreparedImpact {
     for (int turn = 0;; ++turn) {
       const Eigen::VectorXd vn = J_n_ * r.v_plus;
       if (vn.minCoeff() >= -settings_.tolerance) break;
-      if (r.steps >= settings_.max_impacts) {
-        r.ok = r.terminated = false;
-        r.diagnostic = "sequential: contacts still approach after " + std::to_string(r.steps) + " single impacts";
+      if (r.steps >= cap_) {
+        finish_simultaneously(r);
         break;
       }
       const int i = next_contact(turn, vn, rng);
@@ -66,6 +69,24 @@ class SequentialImpact : public PreparedImpact {
   }
 
  private:
+  // Past the cap: one Anitescu-Potra impact over every contact from the current velocity.
+  void finish_simultaneously(ImpactResult& r) const {
+    r.terminated = false;
+    const ImpactResult rest = solve_anitescu_potra(whole_, whole_operator_, r.v_plus);
+    r.diagnostic = "sequential: contacts still approached after " + std::to_string(r.steps) +
+                   " single impacts; the rest was resolved simultaneously (Anitescu-Potra)";
+    if (!rest.ok) {
+      r.ok = false;
+      r.diagnostic += ": " + rest.diagnostic;
+      return;
+    }
+    r.v_plus = rest.v_plus;
+    r.impulse_n += rest.impulse_n;
+    r.impulse_t += rest.impulse_t;
+    r.lcp_residual = std::max(r.lcp_residual, rest.lcp_residual);
+    r.lcp_solves += rest.lcp_solves;
+  }
+
   // The contact resolved at `turn`, given the normal velocities vn.
   int next_contact(int turn, const Eigen::VectorXd& vn, Rng& rng) const {
     const int m = static_cast<int>(vn.size());
@@ -86,8 +107,11 @@ class SequentialImpact : public PreparedImpact {
   SequentialSettings settings_;
   std::vector<ContactSpace> singles_;
   std::vector<AnitescuPotraOperator> operators_;
+  ContactSpace whole_;
+  AnitescuPotraOperator whole_operator_;
   std::vector<int> list_;
   int start_ = 0;
+  int cap_ = 0;
 };
 
 }  // namespace

@@ -20,8 +20,12 @@ struct SequentialSettings {
   // the first contact.
   std::vector<int> list;    // for Order::list
   int start = 0;            // first contact for Order::cyclic
-  int max_impacts = 100;    // single impacts before the sample is flagged as not terminated
-  double tolerance = 1e-8;  // [m/s] a contact with J_n v >= -tolerance no longer approaches
+  // The authors' stopping rule (Halm and Posa's released code: 10 rounds of single impacts, a
+  // contact approaches while J_n v < -2.2e-6). Past the cap the sample is flagged as not terminated
+  // and what still approaches is resolved by one simultaneous Anitescu-Potra impact over the
+  // impact's contacts, so the law always ends with no contact approaching.
+  int max_impacts = 0;       // single impacts allowed; 0: 10 per contact of the impact
+  double tolerance = 2.2e-6; // [m/s] a contact with J_n v >= -tolerance no longer approaches
 };
 
 class SequentialLaw : public ImpactLaw {

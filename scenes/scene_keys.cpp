@@ -162,7 +162,10 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.sequential", "start", "contact name", "the first contact", "where a cyclic order starts", ""},
     {"simulation.sequential", "list", "list of contact names", "",
      "resolved in turn, the list repeated; contacts not in an impact are skipped", ""},
-    {"simulation.sequential", "max_impacts", "integer 1..2e9", "100", "single impacts before the sample is flagged", ""},
+    {"simulation.sequential", "max_impacts", "integer 1..2e9", "10 per contact of the impact",
+     "single impacts before the rest is resolved simultaneously (Anitescu-Potra) and the sample flagged", ""},
+    {"simulation.sequential", "tolerance", "number > 0", "2.2e-6",
+     "m/s; a contact with J_n v >= -tolerance no longer approaches", ""},
 
     {"simulation.propagative", "R", "number in [0, 1]", "the smallest `e` of the impact's contacts",
      "energetic restitution: 1 elastic, 0 plastic", ""},

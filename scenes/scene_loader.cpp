@@ -285,6 +285,7 @@ LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& con
     if (q.has("max_impacts")) {
       s.sequential.max_impacts = static_cast<int>(q.child("max_impacts").integer_in(1, kMaxIntCount));
     }
+    if (q.has("tolerance")) s.sequential.tolerance = q.child("tolerance").positive();
   }
   if (const Field p = f.child("propagative"); p.defined()) {
     expect_section(p, "simulation.propagative");

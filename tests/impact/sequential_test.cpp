@@ -57,14 +57,34 @@ TEST(Sequential, ListOrderAndRandomOrder) {
   EXPECT_LT(a_first, 250);
 }
 
-TEST(Sequential, CapIsFlagged) {
+// Past the cap the rest is resolved by one simultaneous impact: flagged, but finished, with no
+// contact approaching and no energy gained.
+TEST(Sequential, CapFlagsTheSampleAndFinishesSimultaneously) {
   SequentialSettings s;
   s.max_impacts = 1;
   Rng rng(1);
   const ImpactResult r = SequentialLaw(s).resolve(rocking_block(), rocking_block_drop(), rng);
   EXPECT_FALSE(r.terminated);
-  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.ok) << r.diagnostic;
   EXPECT_NE(r.diagnostic.find("after 1 single impacts"), std::string::npos);
+  EXPECT_EQ(r.ordering.size(), 1u);
+  EXPECT_GE((rocking_block().J_n * r.v_plus).minCoeff(), -1e-12);
+  EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus);
+  EXPECT_GE(r.impulse_n.minCoeff(), 0.0);
+}
+
+// The default cap is the authors' 10 rounds: 10 single impacts per contact.
+TEST(Sequential, DefaultCapIsTenPerContact) {
+  SequentialSettings s;
+  s.tolerance = 0;
+  ContactSpace c = testing::ball_chain(3, 0.0);
+  Rng rng(1);
+  // Three balls in a row, the first two moving into the third: plastic single impacts pass the
+  // motion on in geometrically shrinking steps and never exactly end under a tolerance of 0.
+  const ImpactResult r = SequentialLaw(s).resolve(c, Eigen::Vector3d(1, 0.5, 0), rng);
+  EXPECT_FALSE(r.terminated);
+  EXPECT_EQ(r.ordering.size(), 20u);
+  EXPECT_GE((c.J_n * r.v_plus).minCoeff(), -1e-12);
 }
 
 }  // namespace
