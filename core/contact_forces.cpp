@@ -9,6 +9,11 @@
 namespace impactsim {
 namespace {
 
+// Singular values of a mode's force system below this fraction of the largest count as zero: a
+// nearly redundant contact set (a row of leaning dominoes) must not turn rounding and drift
+// correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
+double kRankThreshold = 1e-7;
+
 // Unit slip direction of a sliding contact: its tangential velocity while that still points the
 // way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
 // slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
@@ -135,6 +140,10 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
   ContactModes modes = p.trial;
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
+    modes.reference_n[i] = sol.z[a];
+    const auto st = std::find(p.stick.begin(), p.stick.end(), i);
+    if (st != p.stick.end())
+      modes.reference_t[i].head(td) = p.layout.D * sol.z.segment(nc + static_cast<int>(st - p.stick.begin()) * k, k);
     const bool unloaded = sol.z[a] <= force_tol;
     if (sol.slack[a] > accel_tol || (unloaded && !preference.open.empty() && preference.open[i])) {
       modes.mode[i] = ContactMode::open;  // accelerates away, or its load just reached zero: lift-off
@@ -175,6 +184,8 @@ ContactModes ContactModes::all_open(int contacts) {
   ContactModes m;
   m.mode.assign(contacts, ContactMode::open);
   m.slip.assign(contacts, Eigen::Vector2d::UnitX());
+  m.reference_n.assign(contacts, 0.0);
+  m.reference_t.assign(contacts, Eigen::Vector2d::Zero());
   return m;
 }
 
@@ -228,8 +239,24 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
   }
   if (!solved) {
+    // The solution nearest the reference forces: lambda = ref + A^+ (target - A ref).
+    w.reference.resize(rows);
+    row = static_cast<int>(w.closed.size());
+    for (size_t k = 0; k < w.closed.size(); ++k) {
+      const int i = w.closed[k];
+      const bool known = static_cast<int>(modes.reference_n.size()) == m;  // modes built by hand may lack them
+      w.reference[k] = known ? modes.reference_n[i] : 0.0;
+      if (modes.mode[i] == ContactMode::stick) {
+        if (known) w.reference.segment(row, td) = modes.reference_t[i].head(td);
+        else w.reference.segment(row, td).setZero();
+        row += td;
+      }
+    }
+    w.cod.setThreshold(kRankThreshold);
     w.cod.compute(w.A);
+    w.target.noalias() -= w.A * w.reference;
     w.lambda = w.cod.solve(w.target);
+    w.lambda += w.reference;
   }
   out.vdot.noalias() += w.Minv_GT * w.lambda;
   row = static_cast<int>(w.closed.size());
@@ -253,6 +280,8 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   // Every contact opens unless chosen; slip directions of contacts that stay open are kept.
   modes.mode.assign(contacts.size(), ContactMode::open);
   modes.slip.resize(contacts.size(), Eigen::Vector2d::UnitX());
+  modes.reference_n.assign(contacts.size(), 0.0);
+  modes.reference_t.assign(contacts.size(), Eigen::Vector2d::Zero());
   if (candidates.empty()) return true;
   if (body.M_llt.info() != Eigen::Success) {
     diagnostic = "the mass matrix is not positive definite";

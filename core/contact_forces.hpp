@@ -26,6 +26,12 @@ using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 struct ContactModes {
   std::vector<ContactMode> mode;      // one per contact
   std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)
+  // The forces the acceleration LCP chose with the modes (normal [N]; tangential in tangent
+  // coordinates, sticking contacts). Where redundant contacts leave the mode's forces undetermined
+  // (a block on four corners), the phase takes the distribution nearest these, which the LCP made
+  // non-negative, rather than the least-norm one, which can pull.
+  std::vector<double> reference_n;
+  std::vector<Eigen::Vector2d> reference_t;
   int closed() const;
   bool is_closed(int i) const { return mode[i] != ContactMode::open; }
   static ContactModes all_open(int contacts);
@@ -38,7 +44,7 @@ void closed_flags(const ContactModes& modes, std::vector<bool>& out);
 // A lambda = target with A = Jc M^-1 G^T (Jc the constrained rows, G the force directions).
 struct ModeForceScratch {
   std::vector<int> closed;
-  Eigen::VectorXd target, lambda;
+  Eigen::VectorXd target, lambda, reference;
   Eigen::MatrixXd G, Jc, Minv_GT, A;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
