@@ -12,7 +12,7 @@ namespace {
 // Singular values of a mode's force system below this fraction of the largest count as zero: a
 // nearly redundant contact set (a row of leaning dominoes) must not turn rounding and drift
 // correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
-double kRankThreshold = 1e-7;
+constexpr double kRankThreshold = 1e-7;
 
 // Unit slip direction of a sliding contact: its tangential velocity while that still points the
 // way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
