@@ -5,6 +5,7 @@
 #include <Eigen/QR>
 
 #include "core/guards.hpp"
+#include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
 namespace {
@@ -75,6 +76,22 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
   log(e);
 }
 
+// Painleve: an impact without collision, whatever the law. The laws resolve approach (Routh's
+// process, the sequential and propagative orderings all start from J_n v < 0 and return the zero
+// impulse here); the jam that stops the slip is the Anitescu-Potra LCP's nonzero solution, reached
+// by a virtual approach far below the velocity tolerance, so that the contacts stay candidates.
+void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
+                                    Eigen::VectorXd& v, const EventLog& log) {
+  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
+  const ImpactResult r = solve_without_collision(space, v, 1e-3 * sys.contact.velocity_tolerance);
+  if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
+  Event e{.t = t, .kind = EventKind::iwc, .contacts = set, .law = "anitescu-potra",
+          .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
+          .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
+  v = r.v_plus;
+  log(e);
+}
+
 // The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve
 // direction can fail that even when the acceleration LCP was solvable. Judged at the acceleration
 // level like the LCP, without drift correction: a touching contact 0.2 um open that the LCP leaves
@@ -139,7 +156,7 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
   }
 }
 
-void choose_modes(const System& sys, const ImpactLaw& law, Rng& rng, double t, const std::vector<FiredGuard>& fired,
+void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
@@ -167,9 +184,14 @@ void choose_modes(const System& sys, const ImpactLaw& law, Rng& rng, double t, c
       modes = chosen;
       break;
     }
-    if (attempt > 0) throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
+    if (attempt > 2) throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
     // Painleve: no consistent contact forces; an impact without collision resolves it.
-    apply_impact(sys, law, rng, data, t, candidates, EventKind::iwc, v, log);
+    // Over every touching contact, separating ones too: the jam must not leave one approaching.
+    std::vector<int> set;
+    for (int i = 0; i < sys.contacts.size(); ++i)
+      if (need[i]) set.push_back(i);
+    compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
+    apply_impact_without_collision(sys, data, t, set, v, log);
   }
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
 }

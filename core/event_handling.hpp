@@ -12,6 +12,9 @@
 // J_i v+ = 0 (normal and tangential), by the projection in the kinetic metric
 //   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
 // which never adds energy, and is logged as `zeno`.
+// Painleve: where the acceleration LCP has no consistent solution, an impact without collision
+// (`iwc`) jams the sliding contacts by the Anitescu-Potra LCP's nonzero solution, whatever the law
+// (impact/anitescu_potra.hpp, solve_without_collision).
 #include <functional>
 #include <vector>
 
@@ -35,7 +38,7 @@ void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, doubl
 
 // The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
 // start); an impact without collision (changing v) where no consistent contact forces exist.
-void choose_modes(const System& system, const ImpactLaw& law, Rng& rng, double t, const std::vector<FiredGuard>& fired,
+void choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log);
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,

@@ -129,7 +129,7 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   ContactData& c = d.contact;
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
   resolve_impacts(sys, law, rng, t, d.phase.modes, d.scratch.v, c, log);
-  choose_modes(sys, law, rng, t, fired, d.scratch.v, d.phase.modes, c, d.forces, log);
+  choose_modes(sys, t, fired, d.scratch.v, d.phase.modes, c, d.forces, log);
   closed_flags(d.phase.modes, d.phase.closed);
   d.phase.any_closed = d.phase.modes.closed() > 0;
   x.tail(sys.model.nv) = d.scratch.v;

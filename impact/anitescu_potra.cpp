@@ -65,6 +65,25 @@ ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOper
   return r;
 }
 
+ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorXd& v_minus, double approach,
+                                     const LcpOptions& options) {
+  ContactSpace plastic = c;
+  plastic.e.setZero(c.contacts());
+  const AnitescuPotraOperator op = anitescu_potra_operator(plastic);
+  CoulombLcp lcp = build_anitescu_potra_lcp(plastic, op, v_minus);
+  lcp.w.head(c.contacts()).array() -= approach;
+  const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
+  ImpactResult r = anitescu_potra_outcome(plastic, op, lcp, v_minus, s.z);
+  r.lcp_solves = 1;
+  if (!s.ok()) {
+    r.ok = false;
+    r.v_plus = v_minus;
+    r.diagnostic = "impact without collision: Anitescu-Potra LCP with " + std::to_string(lcp.w.size()) +
+                   " variables: " + describe(s.status) + " (residual " + std::to_string(s.residual) + ")";
+  }
+  return r;
+}
+
 std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
   return std::make_unique<PreparedAnitescuPotra>(solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_));
 }

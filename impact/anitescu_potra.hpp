@@ -34,6 +34,16 @@ ImpactResult anitescu_potra_outcome(const ContactSpace& contacts, const Anitescu
 ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const AnitescuPotraOperator& op,
                                   const Eigen::VectorXd& v_minus, const LcpOptions& options = {});
 
+// An impact without collision (a tangential impact; Genot and Brogliato): where a sliding contact
+// has no consistent force (Painleve), friction must stop it by an impulse although nothing
+// approaches. The plastic Anitescu-Potra LCP at v_minus has then two kinds of solution, the zero
+// impulse (the slide goes on, still inconsistent) and the jam (the contact sticks, lambda_n > 0);
+// lowering every normal velocity by `approach` [m/s, > 0, tiny] excludes the zero one, and for a
+// Painleve slide leaves only the jam, whose normal impulse cannot vanish as approach -> 0. Every
+// contact leaves with J_n v+ >= approach; kinetic energy can rise by at most approach * sum Lambda_n.
+ImpactResult solve_without_collision(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, double approach,
+                                     const LcpOptions& options = {});
+
 class AnitescuPotraLaw : public ImpactLaw {
  public:
   explicit AnitescuPotraLaw(LcpOptions options = {}) : options_(options) {}

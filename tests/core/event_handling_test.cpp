@@ -62,8 +62,7 @@ TEST(EventHandling, ABallAtRestOnTheGroundSticksAndRests) {
   Ball b;
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
-  Rng rng(0);
-  choose_modes(b.sys, *make_law("anitescu-potra"), rng, 2.0, {}, v, b.modes, b.data, b.forces, b.log);
+  choose_modes(b.sys, 2.0, {}, v, b.modes, b.data, b.forces, b.log);
   EXPECT_EQ(b.modes.mode[0], ContactMode::stick);
   EXPECT_TRUE(b.events.empty());  // open -> stick is no event of its own
   std::vector<bool> closed;
@@ -97,9 +96,7 @@ TEST(EventHandling, ALoadedContactLiftsOffWhenItsGuardFired) {
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
   v(2) = 0.5;
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
-  Rng rng(0);
-  choose_modes(b.sys, *make_law("anitescu-potra"), rng, 0.7, {{0, GuardKind::liftoff}}, v, b.modes, b.data, b.forces,
-               b.log);
+  choose_modes(b.sys, 0.7, {{0, GuardKind::liftoff}}, v, b.modes, b.data, b.forces, b.log);
   EXPECT_EQ(b.modes.mode[0], ContactMode::open);
   ASSERT_EQ(b.events.size(), 1u);
   EXPECT_EQ(b.events[0].kind, EventKind::liftoff);

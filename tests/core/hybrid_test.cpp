@@ -297,6 +297,33 @@ TEST_P(Dominoes, TheFirstTopplesTheRow) {
 
 INSTANTIATE_TEST_SUITE_P(Laws, Dominoes, ::testing::Values("anitescu-potra", "sequential"), law_test_name);
 
+// Painleve after an impact: a law that leaves a foot sliding where mu is large (Routh's sample in
+// ramone, mu = 1e5; the frictionless propagative law in ramone, compass_gait and disk_stack) gives
+// the acceleration LCP no solution. An impact without collision jams the slide and the run goes on
+// to t_end; each one removes kinetic energy with pushing impulses.
+using SceneLaw = std::pair<std::string, std::string>;
+class PainleveAfterImpact : public ::testing::TestWithParam<SceneLaw> {};
+
+TEST_P(PainleveAfterImpact, IsJammedAndTheRunGoesOn) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + GetParam().first + ".yaml");
+  scene.law = GetParam().second;
+  const double t_end = scene.system.simulation.t_end;
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  EXPECT_DOUBLE_EQ(r.t.back(), t_end);
+  const std::vector<Event> iwc = of_kind(r, EventKind::iwc);
+  ASSERT_FALSE(iwc.empty());
+  for (const Event& e : iwc) {
+    EXPECT_LT(e.kinetic_after, e.kinetic_before) << "t = " << e.t;
+    for (double p : e.impulse_n) EXPECT_GE(p, 0.0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, PainleveAfterImpact,
+                         ::testing::Values(SceneLaw{"ramone", "routh"}, SceneLaw{"ramone", "propagative"},
+                                           SceneLaw{"compass_gait", "propagative"}, SceneLaw{"disk_stack", "propagative"}),
+                         [](const ::testing::TestParamInfo<SceneLaw>& info) { return info.param.first + "_" + info.param.second; });
+
 // box_on_edge: the plate lands across the ridge on the ridge's two end corners (the two edge-face
 // contacts of a box on a box's edge) and comes to rest on the side its centre started on.
 TEST(Hybrid, BoxOnEdgeLandsOnTheTwoEdgeCornersAndTipsToItsCentresSide) {

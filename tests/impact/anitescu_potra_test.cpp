@@ -160,5 +160,54 @@ TEST(AnitescuPotra, InvariantsOnRandomImpacts) {
   }
 }
 
+// A uniform rod (1 kg, 2 m, I = 1/3 kg m^2) at a = 30 degrees, its lower end on the ground and
+// sliding at u_t = -1 m/s, v = (vx, vy, omega). With J_n = [0, 1, -cos a], J_t = [1, 0, sin a],
+// W_nn = 1 + 3 cos^2 a, W_tt = 1 + 3 sin^2 a, W_nt = -3 sin a cos a; the slide has no consistent
+// force (Painleve) for mu > W_nn / (3 sin a cos a) = 2.50.
+ContactSpace sliding_rod(double mu) {
+  const double a = M_PI / 6;
+  ContactSpace c;
+  c.M = Eigen::Vector3d(1, 1, 1.0 / 3).asDiagonal();
+  c.J_n = Eigen::RowVector3d(0, 1, -std::cos(a));
+  c.J_t = Eigen::RowVector3d(1, 0, std::sin(a));
+  c.mu = Eigen::VectorXd::Constant(1, mu);
+  c.e = Eigen::VectorXd::Constant(1, 0.5);  // ignored: no collision
+  return c;
+}
+
+TEST(AnitescuPotra, ImpactWithoutCollisionJamsAPainleveSlide) {
+  const ContactSpace c = sliding_rod(3.5);
+  const Eigen::Vector3d v(-1, 0, 0);
+  const double approach = 1e-9;
+  const ImpactResult r = solve_without_collision(c, v, approach);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  // The jam: P = -W^-1 [0; u_t], so Lambda_n = W_nt u_t / det, Lambda_t = -W_nn u_t / det, det = 4.
+  const double a = M_PI / 6, W_nn = 1 + 3 * std::cos(a) * std::cos(a), W_nt = -3 * std::sin(a) * std::cos(a);
+  EXPECT_NEAR(r.impulse_n[0], W_nt * -1.0 / 4, 1e-8);
+  EXPECT_NEAR(r.impulse_t[0], W_nn / 4, 1e-8);
+  EXPECT_NEAR((c.J_t * r.v_plus)(0), 0.0, 1e-8);  // it sticks
+  const double vn = (c.J_n * r.v_plus)(0);
+  EXPECT_GE(vn, approach * (1 - 1e-6));
+  EXPECT_LE(vn, 1e-8);
+  EXPECT_LT(r.kinetic_energy_plus, r.kinetic_energy_minus - 0.1);
+  // Why the virtual approach: the plain plastic LCP has the zero impulse (the slide goes on, still
+  // without forces) as a second solution, which Lemke may return.
+  const std::vector<ImpactResult> all = anitescu_potra_all_solutions(c, v);
+  ASSERT_EQ(all.size(), 2u);
+  const double still = std::min((all[0].v_plus - v).norm(), (all[1].v_plus - v).norm());
+  EXPECT_LT(still, 1e-12);
+}
+
+TEST(AnitescuPotra, ImpactWithoutCollisionLeavesAConsistentSlideAlone) {
+  // mu = 1 < 2.5: the slide has a pushing normal force; the virtual approach costs a negligible impulse.
+  const ContactSpace c = sliding_rod(1.0);
+  const Eigen::Vector3d v(-1, 0, 0);
+  const ImpactResult r = solve_without_collision(c, v, 1e-9);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  EXPECT_LT(r.impulse_n[0], 1e-9);
+  EXPECT_LT((r.v_plus - v).norm(), 1e-8);
+  EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus + 1e-9 * r.impulse_n[0] + 1e-18);
+}
+
 }  // namespace
 }  // namespace impactsim
