@@ -95,23 +95,35 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
 // The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve
 // direction can fail that even when the acceleration LCP was solvable. Judged at the acceleration
 // level like the LCP, without drift correction: a touching contact 0.2 um open that the LCP leaves
-// unloaded would need a pull of 1e-7 N to be drawn shut, which is numerics, not Painleve.
-bool consistent(const System& sys, const ContactModes& chosen, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+// unloaded would need a pull of 1e-7 N to be drawn shut, which is numerics, not Painleve. A contact
+// the LCP left unloaded at zero acceleration may go either way; where holding it shut takes a pull
+// (a nearly redundant pair, such as two leaning dominoes' corners on each other, amplifies the
+// LCP's rounding into one), it opens instead.
+bool consistent(const System& sys, ContactModes& chosen, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 ContactData& data, ModeForces& forces, std::string& why) {
   std::vector<bool> closed;
-  closed_flags(chosen, closed);
-  compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
-  if (!constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, chosen, forces)) {
-    why = "the mass matrix is not positive definite";
-    return false;
-  }
-  const double tol = 1e-9 * (1.0 + forces.lambda_n.cwiseAbs().maxCoeff());
-  for (int i = 0; i < sys.contacts.size(); ++i)
-    if (closed[i] && forces.lambda_n[i] < -tol) {
-      why = "contact '" + sys.contacts.contact(i).name + "' would need a pulling normal force (Painleve)";
+  for (int round = 0; round <= sys.contacts.size(); ++round) {
+    closed_flags(chosen, closed);
+    compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
+    if (!constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, chosen, forces)) {
+      why = "the mass matrix is not positive definite";
       return false;
     }
-  return true;
+    const double tol = 1e-9 * (1.0 + forces.lambda_n.cwiseAbs().maxCoeff());
+    int pulling = -1;
+    for (int i = 0; i < sys.contacts.size(); ++i)
+      if (closed[i] && forces.lambda_n[i] < -tol && (pulling < 0 || forces.lambda_n[i] < forces.lambda_n[pulling])) pulling = i;
+    if (pulling < 0) return true;
+    const bool unloaded = static_cast<int>(chosen.reference_n.size()) == sys.contacts.size() &&
+                          chosen.reference_n[pulling] <= tol;
+    if (!unloaded) {
+      why = "contact '" + sys.contacts.contact(pulling).name + "' would need a pulling normal force (Painleve)";
+      return false;
+    }
+    chosen.mode[pulling] = ContactMode::open;
+  }
+  why = "no mode of the contacts gives pushing forces";
+  return false;
 }
 
 // Lift-off, stick and slip events, each listing the contacts that changed that way.

@@ -20,6 +20,29 @@ double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, 
   return b;  // the fired side: g(b) <= 0
 }
 
+namespace {
+
+// An impact guard measures phi from kPhiMargin below its contact's level at the phase's start, so
+// that it is armed at once; its event is then placed where phi comes back down to that level
+// (g = kPhiMargin) wherever the contact rose above it after the start. Ending kPhiMargin lower than
+// it left would give each bounce m g kPhiMargin of energy, more than a 1 um/s bounce loses. A
+// contact that starts a hair above its level and sinks slowly (a grazing domino) has not risen:
+// its level would be crossed at once, again and again.
+double back_to_level(FunctionRef<double(double)> guard, const Guard& g, double ta, double ga, double t_cross) {
+  constexpr double above = kPhiMargin + kLevelNoise;
+  double ts = ta, gs = g.risen ? ga : -INFINITY;
+  for (double f : {0.5, 0.25, 0.75, 0.125, 0.375, 0.625, 0.875}) {
+    if (gs > above) break;
+    ts = ta + f * (t_cross - ta);
+    gs = guard(ts);
+  }
+  if (!(gs > above)) return t_cross;  // never above its level: the margin's crossing stands
+  const auto level = [&](double t) { return guard(t) - kPhiMargin; };
+  return locate_crossing(level, ts, t_cross, gs - kPhiMargin, guard(t_cross) - kPhiMargin);
+}
+
+}  // namespace
+
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
   const double h = t1 - t0;
@@ -38,7 +61,9 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
         guards_at(t, g);
         return g[j];
       };
-      earliest = std::min(earliest, locate_crossing(guard, ta, tb, ga[j], gb[j]));
+      double t_cross = locate_crossing(guard, ta, tb, ga[j], gb[j]);
+      if (guards[j].kind == GuardKind::impact) t_cross = back_to_level(guard, guards[j], ta, ga[j], t_cross);
+      earliest = std::min(earliest, t_cross);
     }
     if (earliest < kGuardInactive) {
       LocatedEvent event;
@@ -50,6 +75,8 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
       return event;
     }
     arm_guards(guards, gb);
+    for (int j = 0; j < n; ++j)
+      if (guards[j].kind == GuardKind::impact && gb[j] > kPhiMargin + kLevelNoise && gb[j] != kGuardInactive) guards[j].risen = true;
     ta = tb;
     ga = gb;
   }

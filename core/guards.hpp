@@ -26,10 +26,13 @@ struct Guard {
   bool armed = false;    // has been positive in this phase: only an armed guard fires
   double floor = 0.0;    // impact guards: phi is measured from here [m]
   bool passing = false;  // impact guards of gated contacts: behind the other contact this phase
+  bool risen = false;    // impact guards: phi was above the level it started at, at a scanned time after the start
 };
 
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
 constexpr double kPhiMargin = 1e-13;  // [m]
+// phi above a contact's starting level by less than this is rounding, not a rise [m].
+constexpr double kLevelNoise = 1e-15;
 
 // Contacts with only_ahead_of (collision/contact.hpp) pass through the surface while behind the
 // other contact, and may come out ahead of it still below the surface.
