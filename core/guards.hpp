@@ -9,7 +9,9 @@
 //             stick    s . J_t v, s the phase's slip     [m/s]
 // An open contact's impact guard measures phi from just below where the phase starts (its floor),
 // so a contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step
-// still fires; the floor costs at most kPhiMargin of penetration.
+// still fires; the floor costs at most kPhiMargin of penetration. Where the contact rose above its
+// starting level, the event is placed where it comes back down to that level (core/event_locate.cpp),
+// so a bounce never ends lower than it began.
 #include <limits>
 #include <vector>
 
