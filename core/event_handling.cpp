@@ -162,9 +162,14 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
     if (round > 100) throw SimulationError(t, StopReason::impacts_unending, "impacts at t = " + format_time(t) + " s do not terminate");
     double fastest = 0;
     for (int i : hitting) fastest = std::max(fastest, -normal_velocity(data, i, v));
-    const std::vector<int> set = touching_not_separating(sys, modes, data, v);
-    if (fastest < sys.contact.v_zeno) close_contacts(data, t, set, v, log);
-    else apply_impact(sys, law, rng, data, t, set, EventKind::impact, v, log);
+    if (fastest < sys.contact.v_zeno) {
+      close_contacts(data, t, touching_not_separating(sys, modes, data, v), v, log);  // a projection: it would pull separating ones back
+      continue;
+    }
+    std::vector<int> set;  // every touching contact, separating ones too: an impulse elsewhere may turn them round
+    for (int i = 0; i < sys.contacts.size(); ++i)
+      if (touches(sys, modes, data, i)) set.push_back(i);
+    apply_impact(sys, law, rng, data, t, set, EventKind::impact, v, log);
   }
 }
 

@@ -6,8 +6,9 @@
 //
 // Contact sets at the event (event-loop design notes): a contact touches when phi is within the
 // distance tolerance (and a gated contact is not behind); it impacts when it touches and
-// approaches faster than the velocity tolerance; the impact set is every touching contact that is
-// not separating, since the closed ones are coupled to the approaching ones through M^-1.
+// approaches faster than the velocity tolerance; the impact set is every touching contact, as in the
+// papers, since the others are coupled to the approaching ones through M^-1 (an impulse elsewhere
+// can turn a separating contact round; the laws decide whether it takes part).
 // Zeno: an impact whose fastest approach is below v_zeno closes every contact of its set,
 // J_i v+ = 0 (normal and tangential), by the projection in the kinetic metric
 //   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,

@@ -12,7 +12,7 @@ bool impact_at(const System& sys, const Eigen::VectorXd& q, const Eigen::VectorX
   bool approaching = false;
   for (int i = 0; i < sys.contacts.size(); ++i) {
     const double vn = data.jac.of(i).row(0).dot(v);
-    if (data.frames[i].phi > settings.distance_tolerance || vn > settings.velocity_tolerance) continue;
+    if (data.frames[i].phi > settings.distance_tolerance) continue;  // separating ones too, as the papers
     set.push_back(i);
     approaching = approaching || vn < -settings.velocity_tolerance;
   }

@@ -9,7 +9,7 @@ struct ImpactState {
   double t = 0.0;
   Eigen::VectorXd q;
   Eigen::VectorXd v_minus;  // the pre-impact velocity
-  ContactSpace space;       // every touching contact that is not separating, ids = system contact indices
+  ContactSpace space;       // every touching contact, separating ones too; ids = system contact indices
 };
 
 // The impact set at (q, v), if a contact of it approaches.

@@ -40,6 +40,30 @@ TEST(FirstImpact, AnImpactAtTheInitialStateIsTakenThere) {
   EXPECT_FALSE(impact_at(s.system, s.initial.q, -s.initial.v, space));
 }
 
+// box_wall with the box also rising at 1 cm/s: the floor corner A touches but separates when B hits
+// the wall. The papers' impact set has every touching contact, so B's impulse can turn A round: the
+// outcomes are the Routh set of the shipped scene (most samples at rest, the rest with A sliding and
+// B leaving), not only what follows an impact at B alone.
+TEST(FirstImpact, ATouchingContactThatSeparatesIsInTheImpactSet) {
+  Scene s = shipped("box_wall");
+  s.initial.v(1) = 0.01;
+  ImpactState impact;
+  ASSERT_TRUE(find_first_impact(s.system, *make_law("routh"), s.initial, impact));
+  EXPECT_EQ(impact.t, 0.0);
+  ASSERT_EQ(impact.space.contacts(), 2);
+  EXPECT_GT((impact.space.J_n * impact.v_minus)(0), 0.005);  // A separates
+  const auto prepared = make_law("routh", s.laws)->prepare(impact.space, impact.v_minus);
+  Rng rng(3);
+  int rest = 0;
+  const int n = 400;
+  for (int k = 0; k < n; ++k) rest += prepared->draw(rng).v_plus.norm() < 1e-9;
+  EXPECT_GT(rest, 0.7 * n);  // the shipped scene: 84 % at rest
+  EXPECT_LT(rest, 0.95 * n);
+  // At B alone the impact could not stop the box: A, lifting, takes no impulse.
+  ContactSpace b_only = contact_subspace(impact.space, {1});
+  EXPECT_GT(make_law("anitescu-potra")->resolve(b_only, impact.v_minus, rng).v_plus.norm(), 0.01);
+}
+
 TEST(FirstImpact, NoContactNoImpact) {
   const Scene s = shipped("double_pendulum");
   ImpactState impact;

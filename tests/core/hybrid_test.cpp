@@ -536,6 +536,20 @@ TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
   EXPECT_NEAR(std::abs(forces.lambda_t(0, 0)), 0.5 * forces.lambda_n[0], 1e-6 * forces.lambda_n[0]);  // on the cone's edge
 }
 
+// The event loop's impact set holds every touching contact too: box_wall rising at 1 cm/s (A
+// separating) still stops dead under the simultaneous law, as the shipped scene does.
+TEST(Hybrid, TheImpactSetHoldsSeparatingTouchingContacts) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_wall.yaml");
+  scene.initial.v(1) = 0.01;
+  scene.law = "anitescu-potra";
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_EQ(r.events[0].kind, EventKind::impact);
+  EXPECT_EQ(r.events[0].contacts, (std::vector<int>{0, 1}));
+  EXPECT_LT(r.events[0].kinetic_after, 1e-20);
+}
+
 // Events restart exactly at the contact: an impact located below the height the ball left from
 // would add m g dh per bounce, which at 1 um/s outweighs the (1 - e^2) loss (an earlier 1e-13 m
 // guard margin made this ball bounce at 2.3e-6 m/s forever, 100,000 events). With e = 0.8 and
