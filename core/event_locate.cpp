@@ -62,7 +62,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
         return g[j];
       };
       double t_cross = locate_crossing(guard, ta, tb, ga[j], gb[j]);
-      if (guards[j].kind == GuardKind::impact) t_cross = back_to_level(guard, guards[j], ta, ga[j], t_cross);
+      if (guards[j].bounced) t_cross = back_to_level(guard, guards[j], ta, ga[j], t_cross);
       earliest = std::min(earliest, t_cross);
     }
     if (earliest < kGuardInactive) {

@@ -9,9 +9,10 @@
 //             stick    s . J_t v, s the phase's slip     [m/s]
 // An open contact's impact guard measures phi from just below where the phase starts (its floor),
 // so a contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step
-// still fires; the floor costs at most kPhiMargin of penetration. Where the contact rose above its
-// starting level, the event is placed where it comes back down to that level (core/event_locate.cpp),
-// so a bounce never ends lower than it began.
+// still fires; the floor costs at most kPhiMargin of penetration. Where the contact bounced (left
+// the surface faster than the velocity tolerance) and rose above its starting level, the event is
+// placed where it comes back down to that level (core/event_locate.cpp), so a bounce never ends
+// lower than it began.
 #include <limits>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct Guard {
   bool armed = false;    // has been positive in this phase: only an armed guard fires
   double floor = 0.0;    // impact guards: phi is measured from here [m]
   bool passing = false;  // impact guards of gated contacts: behind the other contact this phase
+  bool bounced = false;  // impact guards: the contact touched at the start, separating faster than the velocity tolerance
   bool risen = false;    // impact guards: phi was above the level it started at, at a scanned time after the start
 };
 

@@ -30,6 +30,7 @@ struct LoopScratch {
   Eigen::VectorXd x_before;   // the state just before an event
   Kinematics row_kin;         // an output row's kinematics
   Eigen::VectorXd q_out, v_out;
+  std::vector<bool> need;     // contacts whose Jacobians a phase's start needs
 };
 
 // The loop's working data: the contact stage, the phase, scratch and the statistics. Plain data;
@@ -138,6 +139,29 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   emit(sys, d, cb.event_sample, t, x);
 }
 
+// Open contacts that touch at the phase's start and separate faster than the velocity tolerance
+// have bounced: their next impact is placed back at the level they left (core/guards.hpp). A
+// contact that merely lifted off (starting at rest) keeps the margin's crossing, or its
+// micro-hops at the edge of lift-off would each be an event.
+void mark_bounced(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
+  std::vector<bool>& need = d.scratch.need;
+  need.assign(sys.contacts.size(), false);
+  bool any = false;
+  for (const Guard& g : d.phase.guards)
+    if (g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance)
+      any = need[g.contact] = true;
+  if (!any) return;
+  d.scratch.q = x.head(sys.model.nq);
+  d.scratch.v = x.tail(sys.model.nv);
+  ContactData& c = d.contact;
+  compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);
+  compute_contact_frames(sys.contacts, c.body.kin, c.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, need, c.jac);
+  for (Guard& g : d.phase.guards)
+    g.bounced = need[g.contact] && g.kind == GuardKind::impact &&
+                c.jac.of(g.contact).row(0).dot(d.scratch.v) > sys.contact.velocity_tolerance;
+}
+
 // A new phase from (t, x): the integrator restarts there, and the guards of the current modes are
 // set up (floors from phi at the start) and evaluated; those already positive are armed.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
@@ -148,6 +172,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   const Kinematics& kin = d.scratch.row_kin;
   for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = sys.contacts.frame(kin.R, kin.p, i).phi;
   phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
+  mark_bounced(sys, d, x);
   guards_at_state(sys, d, x, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);
   arm_guards(d.phase.guards, d.phase.g_prev);
