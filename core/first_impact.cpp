@@ -25,10 +25,13 @@ bool find_first_impact(const System& sys, const ImpactLaw& law, const State& ini
   out.q = initial.q;
   out.v_minus = initial.v;
   if (impact_at(sys, out.q, out.v_minus, out.space)) return true;
-  bool found = false;
+  bool found = false, impact = false;
   RunCallbacks cb;
-  cb.event_sample = [&](const Sample& s) {  // the first is the state just before the first event
-    if (found) return;
+  // Lift-off, stick and slip events come and go; the first impact's events are logged before its
+  // rows, the first of which is the state just before it.
+  cb.event = [&](const Event& e) { impact = impact || is_impact(e.kind); };
+  cb.event_sample = [&](const Sample& s) {
+    if (found || !impact) return;
     found = true;
     out.t = s.t;
     out.q = s.q;

@@ -15,8 +15,8 @@ struct ImpactState {
 // The impact set at (q, v), if a contact of it approaches.
 bool impact_at(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space);
 
-// False if no impact happens before system.simulation.t_end. The event loop runs until its first
-// event; `law` is never called, since that event is the first impact.
+// False if no impact happens before system.simulation.t_end. The event loop runs through lift-off,
+// stick and slip events until its first impact, which `law` resolves before the loop stops.
 bool find_first_impact(const System& system, const ImpactLaw& law, const State& initial, ImpactState& out);
 
 }  // namespace impactsim

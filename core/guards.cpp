@@ -1,5 +1,8 @@
 #include "core/guards.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/events.hpp"
 
 namespace impactsim {
@@ -65,8 +68,18 @@ void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
     if (guards[k].kind == GuardKind::impact && g[k] == kGuardInactive) guards[k].passing = true;
 }
 
+void set_force_floors(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
+  double largest = 0.0;
+  for (size_t k = 0; k < guards.size(); ++k)
+    if (guards[k].kind == GuardKind::liftoff) largest = std::max(largest, std::abs(g[k]));
+  const double floor = 1e-9 * largest + 1e-12;
+  for (Guard& guard : guards)
+    if (guard.kind == GuardKind::liftoff || guard.kind == GuardKind::slip) guard.arm_above = floor;
+}
+
 void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
-  for (size_t k = 0; k < guards.size(); ++k) guards[k].armed = guards[k].armed || (g[k] > 0 && g[k] != kGuardInactive);
+  for (size_t k = 0; k < guards.size(); ++k)
+    guards[k].armed = guards[k].armed || (g[k] > guards[k].arm_above && g[k] != kGuardInactive);
 }
 
 double guard_tolerance(const Guard& guard, double distance_tolerance) {

@@ -31,6 +31,7 @@ struct Guard {
   bool passing = false;  // impact guards of gated contacts: behind the other contact this phase
   bool bounced = false;  // impact guards: the contact touched at the start, separating faster than the velocity tolerance
   bool risen = false;    // impact guards: phi was above the level it started at, at a scanned time after the start
+  double arm_above = 0.0;  // armed once the guard exceeds this (force guards: see set_force_floors)
 };
 
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
@@ -67,7 +68,11 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
 
 // A gated contact's guard that reads kGuardInactive is behind: it passes from here on this phase.
 void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g);
-// Guards positive at a scanned state are armed from then on.
+// A contact the phase holds closed without load (a ball touching its resting neighbour) has a
+// force of rounding size: its lift-off and slip guards would fire on the noise. They arm only once
+// above 1e-9 of the phase's largest normal force (g: the guards at the phase's start) plus 1e-12 N.
+void set_force_floors(std::vector<Guard>& guards, const Eigen::VectorXd& g);
+// Guards above their arm_above (0 for impact guards) at a scanned state are armed from then on.
 void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g);
 
 // How close to firing a guard may be at an event's time and still join it: the distance

@@ -174,6 +174,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
   mark_bounced(sys, d, x);
   guards_at_state(sys, d, x, d.phase.g_prev);
+  set_force_floors(d.phase.guards, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);
   arm_guards(d.phase.guards, d.phase.g_prev);
 }

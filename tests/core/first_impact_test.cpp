@@ -7,6 +7,7 @@
 #include "core/first_impact.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "tests/core/ball_row.hpp"
 
 namespace impactsim {
 namespace {
@@ -62,6 +63,18 @@ TEST(FirstImpact, ATouchingContactThatSeparatesIsInTheImpactSet) {
   // At B alone the impact could not stop the box: A, lifting, takes no impulse.
   ContactSpace b_only = contact_subspace(impact.space, {1});
   EXPECT_GT(make_law("anitescu-potra")->resolve(b_only, impact.v_minus, rng).v_plus.norm(), 0.01);
+}
+
+// Five balls at rest in a touching row, a cue ball rolling in at 2 m/s from 0.1 m away. The
+// unloaded ball-ball contacts once logged lift-offs on their rounding noise (15 per second), and the
+// first of them was taken for the first impact ("no impact happens").
+TEST(FirstImpact, RestingNeighboursDoNotHideTheFirstImpact) {
+  const Scene s = load_scene_text(testing::ball_row_scene(1.0), "ball_row.yaml");
+  ImpactState impact;
+  ASSERT_TRUE(find_first_impact(s.system, *make_law("anitescu-potra"), s.initial, impact));
+  EXPECT_NEAR(impact.t, 0.05, 1e-10);
+  EXPECT_NEAR(impact.v_minus(0), 2.0, 1e-9);
+  EXPECT_EQ(impact.space.contacts(), 11);  // 6 on the ground, 5 between neighbours
 }
 
 TEST(FirstImpact, NoContactNoImpact) {

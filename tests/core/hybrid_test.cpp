@@ -15,6 +15,7 @@
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "tests/core/ball_row.hpp"
 
 namespace impactsim {
 namespace {
@@ -548,6 +549,17 @@ TEST(Hybrid, TheImpactSetHoldsSeparatingTouchingContacts) {
   EXPECT_EQ(r.events[0].kind, EventKind::impact);
   EXPECT_EQ(r.events[0].contacts, (std::vector<int>{0, 1}));
   EXPECT_LT(r.events[0].kinetic_after, 1e-20);
+}
+
+// The unloaded contacts between balls resting in a row log no lift-off (they did, 15 per second, on
+// their forces' rounding noise): the first event is the cue ball's impact at 0.05 s.
+TEST(Hybrid, RestingNeighboursLogNoLiftOffs) {
+  const SceneRun r = simulate(load_scene_text(testing::ball_row_scene(0.2), "ball_row.yaml"));
+  expect_invariants(r);
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_EQ(r.events[0].kind, EventKind::impact);
+  EXPECT_NEAR(r.events[0].t, 0.05, 1e-10);
+  EXPECT_TRUE(of_kind(r, EventKind::liftoff).empty() || of_kind(r, EventKind::liftoff)[0].t >= 0.05);
 }
 
 // Events restart exactly at the contact: an impact located below the height the ball left from
