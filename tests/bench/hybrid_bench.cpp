@@ -54,6 +54,21 @@ void BM_RockingBlockFullRuns(benchmark::State& state) {
 }
 BENCHMARK(BM_RockingBlockFullRuns)->Unit(benchmark::kMicrosecond)->Threads(1)->Threads(2)->UseRealTime();
 
+// scenes/sphere_row.yaml (100 balls, 201 contacts, nv = 606) run to 1 s under two laws: the cost
+// of a long row of sustained contacts. One iteration each: these take seconds.
+void BM_SphereRow(benchmark::State& state, const char* law_name) {
+  static const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_row.yaml");
+  System system = scene.system;
+  system.simulation.output_interval = system.simulation.t_end;
+  const auto law = make_law(law_name, scene.laws);
+  for (auto _ : state) {
+    Rng rng(0);
+    simulate_hybrid(system, *law, scene.initial, rng, {});
+  }
+}
+BENCHMARK_CAPTURE(BM_SphereRow, anitescu_potra, "anitescu-potra")->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_SphereRow, sequential, "sequential")->Unit(benchmark::kSecond)->Iterations(1);
+
 }  // namespace
 }  // namespace impactsim
 BENCHMARK_MAIN();

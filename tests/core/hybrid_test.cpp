@@ -562,6 +562,23 @@ TEST(Hybrid, RestingNeighboursLogNoLiftOffs) {
   EXPECT_TRUE(of_kind(r, EventKind::liftoff).empty() || of_kind(r, EventKind::liftoff)[0].t >= 0.05);
 }
 
+// sphere_row (100 balls, 201 contacts, nv = 606), to just past the cue ball's impact: under the
+// simultaneous law with Newton restitution the row takes the blow as one body of 100 m,
+// v_cue = (1 - 100 e) v0 / 101 and v_row = (1 + e) v0 / 101, every ball alike.
+TEST(Hybrid, SphereRowTakesTheCueBallAsOneBody) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_row.yaml");
+  scene.system.simulation.t_end = 0.06;
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
+  ASSERT_EQ(impacts.size(), 1u);
+  EXPECT_NEAR(impacts[0].t, 0.05, 1e-10);
+  const double e = 0.9, v0 = 2.0;
+  const Eigen::VectorXd& v = r.v.back();
+  EXPECT_NEAR(v(0), (1 - 100 * e) * v0 / 101, 1e-9);
+  for (int b = 1; b <= 100; ++b) EXPECT_NEAR(v(6 * b), (1 + e) * v0 / 101, 1e-9) << "ball " << b - 1;
+}
+
 // Events restart exactly at the contact: an impact located below the height the ball left from
 // would add m g dh per bounce, which at 1 um/s outweighs the (1 - e^2) loss (an earlier 1e-13 m
 // guard margin made this ball bounce at 2.3e-6 m/s forever, 100,000 events). With e = 0.8 and
