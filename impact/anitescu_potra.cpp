@@ -1,5 +1,7 @@
 #include "impact/anitescu_potra.hpp"
 
+#include <string>
+
 #include <Eigen/Cholesky>
 
 #include "impact/friction_cone.hpp"
@@ -50,19 +52,28 @@ ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOp
   return r;
 }
 
-ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOperator& op,
-                                  const Eigen::VectorXd& v_minus, const LcpOptions& options) {
-  const CoulombLcp lcp = build_anitescu_potra_lcp(c, op, v_minus);
+namespace {
+
+// Lemke's solution of a built LCP as an outcome; a failure keeps v- and says why after `what`.
+ImpactResult solve_built(const ContactSpace& c, const AnitescuPotraOperator& op, const CoulombLcp& lcp,
+                         const Eigen::VectorXd& v_minus, const LcpOptions& options, const std::string& what) {
   const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
   ImpactResult r = anitescu_potra_outcome(c, op, lcp, v_minus, s.z);
   r.lcp_solves = 1;
   if (!s.ok()) {
     r.ok = false;
     r.v_plus = v_minus;
-    r.diagnostic = "Anitescu-Potra LCP with " + std::to_string(lcp.w.size()) + " variables: " + describe(s.status) +
+    r.diagnostic = what + " with " + std::to_string(lcp.w.size()) + " variables: " + describe(s.status) +
                    " (residual " + std::to_string(s.residual) + ")";
   }
   return r;
+}
+
+}  // namespace
+
+ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOperator& op,
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options) {
+  return solve_built(c, op, build_anitescu_potra_lcp(c, op, v_minus), v_minus, options, "Anitescu-Potra LCP");
 }
 
 ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorXd& v_minus, double approach,
@@ -72,16 +83,7 @@ ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorX
   const AnitescuPotraOperator op = anitescu_potra_operator(plastic);
   CoulombLcp lcp = build_anitescu_potra_lcp(plastic, op, v_minus);
   lcp.w.head(c.contacts()).array() -= approach;
-  const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
-  ImpactResult r = anitescu_potra_outcome(plastic, op, lcp, v_minus, s.z);
-  r.lcp_solves = 1;
-  if (!s.ok()) {
-    r.ok = false;
-    r.v_plus = v_minus;
-    r.diagnostic = "impact without collision: Anitescu-Potra LCP with " + std::to_string(lcp.w.size()) +
-                   " variables: " + describe(s.status) + " (residual " + std::to_string(s.residual) + ")";
-  }
-  return r;
+  return solve_built(plastic, op, lcp, v_minus, options, "impact without collision: Anitescu-Potra LCP");
 }
 
 std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
