@@ -22,6 +22,14 @@ std::vector<bool> touching(const System& sys, const ContactModes& modes, const C
   return out;
 }
 
+// The indices of the flagged contacts.
+std::vector<int> flagged(const std::vector<bool>& flags) {
+  std::vector<int> out;
+  for (size_t i = 0; i < flags.size(); ++i)
+    if (flags[i]) out.push_back(static_cast<int>(i));
+  return out;
+}
+
 // J_n,i v (the Jacobians of touching contacts are up to date).
 double normal_velocity(const ContactData& data, int i, const Eigen::VectorXd& v) { return data.jac.of(i).row(0).dot(v); }
 
@@ -34,7 +42,7 @@ std::vector<int> impacting(const System& sys, const ContactModes& modes, const C
   return out;
 }
 
-// The impact set: every touching contact that is not separating.
+// The candidates of mode selection and the Zeno projection: every touching contact that is not separating.
 std::vector<int> touching_not_separating(const System& sys, const ContactModes& modes, const ContactData& data,
                                          const Eigen::VectorXd& v) {
   std::vector<int> out;
@@ -62,15 +70,20 @@ void close_contacts(const ContactData& data, double t, const std::vector<int>& s
   log(e);
 }
 
+// The event of an impact resolved to r over the contacts `set`.
+Event impact_event(double t, EventKind kind, const std::vector<int>& set, std::string law, const ImpactResult& r) {
+  return Event{.t = t, .kind = kind, .contacts = set, .law = std::move(law),
+               .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
+               .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
+}
+
 void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
                   const std::vector<int>& set, EventKind kind, Eigen::VectorXd& v, const EventLog& log) {
   const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
   const ImpactResult r = law.resolve(space, v, rng);
   if (!r.ok)
     throw SimulationError(t, StopReason::impact_failed, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
-  Event e{.t = t, .kind = kind, .contacts = set, .law = std::string(law.name()),
-          .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
-          .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
+  Event e = impact_event(t, kind, set, std::string(law.name()), r);
   for (int k : r.ordering) e.ordering.push_back(set[k]);
   v = r.v_plus;
   log(e);
@@ -85,11 +98,8 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
   const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
   const ImpactResult r = solve_without_collision(space, v, 1e-3 * sys.contact.velocity_tolerance);
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
-  Event e{.t = t, .kind = EventKind::iwc, .contacts = set, .law = "anitescu-potra",
-          .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
-          .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
   v = r.v_plus;
-  log(e);
+  log(impact_event(t, EventKind::iwc, set, "anitescu-potra", r));
 }
 
 // The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve
@@ -166,10 +176,8 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
       close_contacts(data, t, touching_not_separating(sys, modes, data, v), v, log);  // a projection: it would pull separating ones back
       continue;
     }
-    std::vector<int> set;  // every touching contact, separating ones too: an impulse elsewhere may turn them round
-    for (int i = 0; i < sys.contacts.size(); ++i)
-      if (touches(sys, modes, data, i)) set.push_back(i);
-    apply_impact(sys, law, rng, data, t, set, EventKind::impact, v, log);
+    // Every touching contact, separating ones too: an impulse elsewhere may turn them round.
+    apply_impact(sys, law, rng, data, t, flagged(touching(sys, modes, data)), EventKind::impact, v, log);
   }
 }
 
@@ -204,11 +212,8 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     if (attempt > 2) throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
-    std::vector<int> set;
-    for (int i = 0; i < sys.contacts.size(); ++i)
-      if (need[i]) set.push_back(i);
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
-    apply_impact_without_collision(sys, data, t, set, v, log);
+    apply_impact_without_collision(sys, data, t, flagged(need), v, log);
   }
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
 }

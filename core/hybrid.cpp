@@ -142,8 +142,9 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
 // Open contacts that touch at the phase's start and separate faster than the velocity tolerance
 // have bounced: their next impact is placed back at the level they left (core/guards.hpp). A
 // contact that merely lifted off (starting at rest) keeps the margin's crossing, or its
-// micro-hops at the edge of lift-off would each be an event.
-void mark_bounced(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
+// micro-hops at the edge of lift-off would each be an event. kin and frames: at the start (poses).
+void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const std::vector<ContactFrame>& frames,
+                  const Eigen::VectorXd& x) {
   std::vector<bool>& need = d.scratch.need;
   need.assign(sys.contacts.size(), false);
   bool any = false;
@@ -151,15 +152,12 @@ void mark_bounced(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
     if (g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance)
       any = need[g.contact] = true;
   if (!any) return;
-  d.scratch.q = x.head(sys.model.nq);
-  d.scratch.v = x.tail(sys.model.nv);
-  ContactData& c = d.contact;
-  compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);
-  compute_contact_frames(sys.contacts, c.body.kin, c.frames);
-  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, need, c.jac);
+  ContactJacobians& jac = d.contact.jac;
+  compute_contact_jacobians(sys.model, sys.contacts, kin, frames, need, jac);
+  const auto v = x.tail(sys.model.nv);
   for (Guard& g : d.phase.guards)
     g.bounced = need[g.contact] && g.kind == GuardKind::impact &&
-                c.jac.of(g.contact).row(0).dot(d.scratch.v) > sys.contact.velocity_tolerance;
+                jac.of(g.contact).row(0).dot(v) > sys.contact.velocity_tolerance;
 }
 
 // A new phase from (t, x): the integrator restarts there, and the guards of the current modes are
@@ -170,9 +168,11 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   d.phase.phi_start.resize(sys.contacts.size());
   const Kinematics& kin = d.scratch.row_kin;
-  for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = sys.contacts.frame(kin.R, kin.p, i).phi;
+  std::vector<ContactFrame>& frames = d.contact.frames;  // scratch here: the guards recompute them
+  compute_contact_frames(sys.contacts, kin, frames);
+  for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = frames[i].phi;
   phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
-  mark_bounced(sys, d, x);
+  mark_bounced(sys, d, kin, frames, x);
   guards_at_state(sys, d, x, d.phase.g_prev);
   set_force_floors(d.phase.guards, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);

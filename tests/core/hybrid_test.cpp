@@ -43,9 +43,9 @@ SceneRun simulate(Scene scene) {
   return r;
 }
 
-SceneRun run(const std::string& name) {
-  return simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"));
-}
+Scene shipped(const std::string& name) { return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"); }
+
+SceneRun run(const std::string& name) { return simulate(shipped(name)); }
 
 // Invariants every run must keep: kinetic energy never rises across an impact (e <= 1), and no
 // contact sinks deeper than the documented distance tolerance.
@@ -53,6 +53,15 @@ void expect_invariants(const SceneRun& r) {
   for (const Event& e : r.events)
     EXPECT_LE(e.kinetic_after, e.kinetic_before * (1 + 1e-9) + 1e-12) << e.kind << " at t = " << e.t;
   EXPECT_GE(r.stats.min_phi, -r.scene.system.contact.distance_tolerance);
+}
+
+// A shipped scene under another law, its invariants checked.
+SceneRun run_with_law(const std::string& name, const std::string& law) {
+  Scene scene = shipped(name);
+  scene.law = law;
+  SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  return r;
 }
 
 std::vector<Event> of_kind(const SceneRun& r, EventKind kind) {
@@ -96,7 +105,7 @@ TEST(Hybrid, BouncingBallZenoRuleStopsNearTheAccumulationTimeAndTheBallRests) {
 }
 
 TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  Scene scene = shipped("rocking_block");
   scene.law = "anitescu-potra";
   const SceneRun r = simulate(std::move(scene));
   expect_invariants(r);
@@ -123,7 +132,7 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
 // (each foot passes through the slope while behind the other: only_ahead_of), a step every
 // 0.734 s, each strike losing kinetic energy that the slope gives back; the hip never lands.
 TEST(Hybrid, CompassGaitWalksDownTheSlope) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/compass_gait_walk.yaml");
+  Scene scene = shipped("compass_gait_walk");
   scene.law = "anitescu-potra";
   const SceneRun r = simulate(std::move(scene));
   std::vector<const Event*> strikes;
@@ -240,10 +249,7 @@ std::vector<std::string> contact_names(const SceneRun& r, const std::vector<int>
 class BoxStack : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BoxStack, ComesToRestStacked) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_stack.yaml");
-  scene.law = GetParam();
-  const SceneRun r = simulate(std::move(scene));
-  expect_invariants(r);
+  const SceneRun r = run_with_law("box_stack", GetParam());
   const std::vector<Event> impacts = of_kind(r, EventKind::impact);
   ASSERT_EQ(impacts.size(), 3u);
   EXPECT_EQ(contact_names(r, impacts[0].contacts),
@@ -282,10 +288,7 @@ double first_time_below(const SceneRun& r, int coordinate, double value) {
 class Dominoes : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Dominoes, TheFirstTopplesTheRow) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/dominoes.yaml");
-  scene.law = GetParam();
-  const SceneRun r = simulate(std::move(scene));
-  expect_invariants(r);
+  const SceneRun r = run_with_law("dominoes", GetParam());
   ASSERT_NEAR(r.t.back(), 0.7, 1e-12);
   for (int d = 0; d < 9; ++d) EXPECT_LT(r.q.back()[3 * d + 2], -1.2) << "domino " << d;
   EXPECT_LT(r.q.back()[29], -1.4);  // the last, on its way down or flat
@@ -306,12 +309,8 @@ using SceneLaw = std::pair<std::string, std::string>;
 class PainleveAfterImpact : public ::testing::TestWithParam<SceneLaw> {};
 
 TEST_P(PainleveAfterImpact, IsJammedAndTheRunGoesOn) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + GetParam().first + ".yaml");
-  scene.law = GetParam().second;
-  const double t_end = scene.system.simulation.t_end;
-  const SceneRun r = simulate(std::move(scene));
-  expect_invariants(r);
-  EXPECT_DOUBLE_EQ(r.t.back(), t_end);
+  const SceneRun r = run_with_law(GetParam().first, GetParam().second);
+  EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
   const std::vector<Event> iwc = of_kind(r, EventKind::iwc);
   ASSERT_FALSE(iwc.empty());
   for (const Event& e : iwc) {
@@ -329,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, PainleveAfterImpact,
 // contacts of a box on a box's edge) and comes to rest on the side its centre started on.
 TEST(Hybrid, BoxOnEdgeLandsOnTheTwoEdgeCornersAndTipsToItsCentresSide) {
   for (double offset : {-0.02, 0.01, 0.03}) {
-    Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_edge.yaml");
+    Scene scene = shipped("box_on_edge");
     scene.initial.q[0] = offset;
     const SceneRun r = simulate(std::move(scene));
     expect_invariants(r);
@@ -540,7 +539,7 @@ TEST(Hybrid, SlidingRodSticksThenSlipsAtTheFrictionConesEdge) {
 // The event loop's impact set holds every touching contact too: box_wall rising at 1 cm/s (A
 // separating) still stops dead under the simultaneous law, as the shipped scene does.
 TEST(Hybrid, TheImpactSetHoldsSeparatingTouchingContacts) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_wall.yaml");
+  Scene scene = shipped("box_wall");
   scene.initial.v(1) = 0.01;
   scene.law = "anitescu-potra";
   const SceneRun r = simulate(std::move(scene));
@@ -566,7 +565,7 @@ TEST(Hybrid, RestingNeighboursLogNoLiftOffs) {
 // simultaneous law with Newton restitution the row takes the blow as one body of 100 m,
 // v_cue = (1 - 100 e) v0 / 101 and v_row = (1 + e) v0 / 101, every ball alike.
 TEST(Hybrid, SphereRowTakesTheCueBallAsOneBody) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_row.yaml");
+  Scene scene = shipped("sphere_row");
   scene.system.simulation.t_end = 0.06;
   const SceneRun r = simulate(std::move(scene));
   expect_invariants(r);
@@ -606,7 +605,7 @@ TEST(Hybrid, SlowBouncesAddNoEnergyAndTheBallRests) {
 // Without the Zeno rule the ball would bounce forever: the event limit stops it with a message
 // that names the remedy, never an endless loop.
 TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  Scene scene = shipped("bouncing_ball");
   scene.system.contact.v_zeno = 0.0;
   scene.system.contact.max_events = 50;
   try {
@@ -622,7 +621,7 @@ TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
 // A run that stops early hands the state it reached to `stopped`: here the ball at the ground at
 // its fourth impact time (t_k = t_1 (1 + 2 e + ... + 2 e^{k-1})), not the initial state.
 TEST(Hybrid, AFailedRunReportsTheStateWhereItStopped) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  Scene scene = shipped("bouncing_ball");
   scene.system.contact.max_events = 3;
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(1);
@@ -644,7 +643,7 @@ TEST(Hybrid, AFailedRunReportsTheStateWhereItStopped) {
 // Time that stops advancing is a bounded, reported stop: the window asks 1e-6 t_end of progress
 // every stall_window steps, which a 1e9 s run cannot make at this tolerance.
 TEST(Hybrid, AStalledRunStopsWithinTheWindow) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  Scene scene = shipped("bouncing_ball");
   scene.system.simulation.t_end = 1e9;
   scene.system.simulation.output_interval = 1e9;
   scene.system.simulation.stall_window = 50;
@@ -674,7 +673,7 @@ TEST(Hybrid, UnsolvableImpactStopsWithADiagnostic) {
 // The broadphase changes speed, never results: with it off (margin 0 computes nothing exactly until
 // contact, margin infinite computes everything) the cube toss has the same events.
 TEST(Hybrid, BroadphaseMarginDoesNotChangeResults) {
-  Scene wide = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/cube_toss.yaml");
+  Scene wide = shipped("cube_toss");
   Scene narrow = wide;
   wide.system.contact.broadphase_margin = 1e9;
   narrow.system.contact.broadphase_margin = 0.0;
@@ -692,7 +691,7 @@ TEST(Hybrid, BroadphaseMarginDoesNotChangeResults) {
 TEST(Hybrid, EveryLawRunsInTheEventLoop) {
   for (const std::string law : {"anitescu-potra", "routh", "sequential", "propagative"})
     for (const std::string name : {"rocking_block", "rocking_block_tilted"}) {
-      Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+      Scene scene = shipped(name);
       scene.law = law;
       scene.system.simulation.t_end = 4.0;
       const SceneRun r = simulate(std::move(scene));
