@@ -53,8 +53,10 @@ Table sample_columns(const Scene& scene, const ContactSpace& c) {
   return t;
 }
 
+// Class counts and ranges are over accepted samples only (sample_status).
 struct Summary {
-  long samples = 0, terminated = 0, solves = 0;
+  long samples = 0, accepted = 0, collide = 0, failed = 0, solves = 0;
+  std::string first_failure;  // the diagnostic of the first failed sample, in file order
   std::map<long, long> joint;                                  // every contact's class, base 4 -> count
   std::vector<std::array<long, kOutcomeClasses>> per_contact;  // class -> count
   std::vector<double> vn_min, vn_max, vt_min, vt_max;
@@ -67,7 +69,8 @@ struct FormattedSample {
   long joint = 0;
   std::vector<OutcomeClass> classes;
   Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
-  bool terminated = true;
+  SampleStatus status = SampleStatus::accepted;
+  std::string diagnostic;  // failed samples only
   int solves = 0;
 };
 
@@ -107,19 +110,27 @@ class SampleWriter {
     number(r.kinetic_energy_plus);
     text(std::to_string(r.lcp_solves));
     text(r.terminated ? "1" : "0");
+    f.status = sample_status(r);
+    f.diagnostic.clear();
+    if (f.status == SampleStatus::failed) f.diagnostic = r.diagnostic;
     f.classes.resize(m);
     f.joint = 0;
     for (int i = 0; i < m; ++i) {
       f.classes[i] = outcome_class(c_, r.v_plus, i, tol_);
-      text(outcome_class_name(f.classes[i]));
+      text(f.status == SampleStatus::accepted ? outcome_class_name(f.classes[i]) : sample_status_name(f.status));
       f.joint = kOutcomeClasses * f.joint + static_cast<int>(f.classes[i]);
     }
-    f.terminated = r.terminated;
     f.solves = r.lcp_solves;
   }
 
   void append(const FormattedSample& f) {
     csv_.line(f.line, f.cells);
+    ++summary_.samples;
+    summary_.solves += f.solves;
+    if (f.status == SampleStatus::collide) ++summary_.collide;
+    if (f.status == SampleStatus::failed && summary_.failed++ == 0) summary_.first_failure = f.diagnostic;
+    if (f.status != SampleStatus::accepted) return;
+    ++summary_.accepted;
     for (size_t i = 0; i < f.classes.size(); ++i) {
       ++summary_.per_contact[i][static_cast<int>(f.classes[i])];
       summary_.vn_min[i] = std::min(summary_.vn_min[i], f.vn[i]);
@@ -128,9 +139,6 @@ class SampleWriter {
       summary_.vt_max[i] = std::max(summary_.vt_max[i], f.vt[i]);
     }
     ++summary_.joint[f.joint];
-    ++summary_.samples;
-    summary_.terminated += f.terminated;
-    summary_.solves += f.solves;
   }
 
   void write(long index, const ImpactResult& r) {
@@ -143,10 +151,12 @@ class SampleWriter {
 
   void print(std::ostream& out, double seconds, bool timed) const {
     const Summary& s = summary_;
-    out << "samples      " << s.samples << " (" << s.terminated << " terminated";
-    if (s.samples > s.terminated) out << "; " << s.samples - s.terminated << " hit the step cap and are flagged";
+    out << "samples      " << s.samples << " (" << s.accepted << " accepted";
+    if (s.collide) out << "; " << s.collide << " collide: a contact still approached at the step cap";
+    if (s.failed) out << "; " << s.failed << " failed";
     out << ")\n";
-    out << "outcomes     (per sample, every contact's class)\n";
+    if (s.failed) out << "failed       first: " << s.first_failure << "\n";
+    out << "outcomes     (per accepted sample, every contact's class)\n";
     std::vector<std::pair<long, std::string>> joint;
     const int m = static_cast<int>(table_.contact_names.size());
     for (const auto& [code, n] : s.joint) {
@@ -160,10 +170,10 @@ class SampleWriter {
     }
     std::sort(joint.rbegin(), joint.rend());
     for (size_t k = 0; k < joint.size() && k < 12; ++k)
-      out << "  " << joint[k].second << "  " << joint[k].first << " (" << 100.0 * joint[k].first / s.samples << "%)\n";
+      out << "  " << joint[k].second << "  " << joint[k].first << " (" << 100.0 * joint[k].first / s.accepted << "%)\n";
     if (joint.size() > 12) out << "  ... " << joint.size() - 12 << " more combinations\n";
     out << "contacts     class counts; ranges of J_n v+ and |J_t v+| [m/s]\n";
-    for (size_t i = 0; i < table_.contact_names.size(); ++i) {
+    for (size_t i = 0; i < table_.contact_names.size() && s.accepted; ++i) {
       out << "  " << table_.contact_names[i] << ":";
       for (int k = 0; k < kOutcomeClasses; ++k)
         if (s.per_contact[i][k]) out << " " << class_name(k) << " " << s.per_contact[i][k];
@@ -177,6 +187,7 @@ class SampleWriter {
   }
 
   long rows() const { return csv_.rows(); }
+  long unclassified() const { return summary_.samples - summary_.accepted; }
 
  private:
   const ContactSpace& c_;
@@ -233,7 +244,7 @@ int impact_command(const ImpactOptions& o) {
   if (!law) return kExitUsage;
   ImpactState impact;
   try {
-    if (!find_first_impact(scene.system, *law, scene.initial, impact)) {
+    if (!find_first_impact(scene.system, scene.initial, impact)) {
       spdlog::error("{}: no impact happens before t_end = {} s", o.scene, scene.system.simulation.t_end);
       return kExitScene;
     }
@@ -278,6 +289,14 @@ int impact_command(const ImpactOptions& o) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "scene        " << scene.name << ", law " << law_name << ", seed " << seed << '\n';
     writer.print(std::cout, seconds, !o.all_solutions && !o.orderings);
+    if (writer.rows() > 0 && writer.unclassified() == writer.rows()) {
+      spdlog::error("{}: none of the {} samples has an outcome (every one labelled collide or failed); {} keeps them",
+                    o.scene, writer.rows(), path);
+      return kExitSimulation;
+    }
+    if (writer.unclassified())
+      spdlog::warn("{} of {} samples have no outcome (labelled collide or failed, left out of the class counts)",
+                   writer.unclassified(), writer.rows());
     spdlog::info("wrote {} rows to {}", writer.rows(), path);
     if (o.plot) {  // the overlays of post_impact.png, in samples.csv's format
       const std::filesystem::path d(dir);

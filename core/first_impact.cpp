@@ -1,6 +1,7 @@
 #include "core/first_impact.hpp"
 
 #include "core/hybrid.hpp"
+#include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
 
@@ -20,7 +21,7 @@ bool impact_at(const System& sys, const Eigen::VectorXd& q, const Eigen::VectorX
   return approaching;
 }
 
-bool find_first_impact(const System& sys, const ImpactLaw& law, const State& initial, ImpactState& out) {
+bool find_first_impact(const System& sys, const State& initial, ImpactState& out) {
   out.t = 0.0;
   out.q = initial.q;
   out.v_minus = initial.v;
@@ -39,7 +40,7 @@ bool find_first_impact(const System& sys, const ImpactLaw& law, const State& ini
   };
   cb.stop = [&] { return found; };
   Rng rng(0);
-  simulate_hybrid(sys, law, initial, rng, cb);
+  simulate_hybrid(sys, AnitescuPotraLaw(), initial, rng, cb);
   return found && impact_at(sys, out.q, out.v_minus, out.space);
 }
 

@@ -16,7 +16,9 @@ struct ImpactState {
 bool impact_at(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space);
 
 // False if no impact happens before system.simulation.t_end. The event loop runs through lift-off,
-// stick and slip events until its first impact, which `law` resolves before the loop stops.
-bool find_first_impact(const System& system, const ImpactLaw& law, const State& initial, ImpactState& out);
+// stick and slip events until its first impact. Which law the loop hands that impact to does not
+// change the state before it: the Anitescu-Potra law resolves it (a law that cannot, such as Routh
+// with too few steps, must not stop the search for the impact it is then sampled on).
+bool find_first_impact(const System& system, const State& initial, ImpactState& out);
 
 }  // namespace impactsim

@@ -20,4 +20,18 @@ OutcomeClass outcome_class(const ContactSpace& c, const Eigen::VectorXd& v, int 
   return v.cwiseAbs().maxCoeff() <= tol ? OutcomeClass::rest : OutcomeClass::stick;
 }
 
+const char* sample_status_name(SampleStatus s) {
+  switch (s) {
+    case SampleStatus::accepted: return "accepted";
+    case SampleStatus::collide: return "collide";
+    case SampleStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+SampleStatus sample_status(const ImpactResult& r) {
+  if (!r.terminated) return SampleStatus::collide;
+  return r.ok ? SampleStatus::accepted : SampleStatus::failed;
+}
+
 }  // namespace impactsim

@@ -33,5 +33,20 @@ TEST(OutcomeClass, NamesAreTheSamplesCsvWords) {
   EXPECT_STREQ(outcome_class_name(OutcomeClass::lift), "lift");
 }
 
+// A step cap with a contact approaching is a collision whatever else went wrong; a failure of a
+// terminated sample is `failed`.
+TEST(OutcomeClass, SampleStatusFromTerminatedAndOk) {
+  ImpactResult r;
+  EXPECT_EQ(sample_status(r), SampleStatus::accepted);
+  r.ok = false;
+  EXPECT_EQ(sample_status(r), SampleStatus::failed);
+  r.terminated = false;
+  EXPECT_EQ(sample_status(r), SampleStatus::collide);
+  r.ok = true;
+  EXPECT_EQ(sample_status(r), SampleStatus::collide);
+  EXPECT_STREQ(sample_status_name(SampleStatus::collide), "collide");
+  EXPECT_STREQ(sample_status_name(SampleStatus::failed), "failed");
+}
+
 }  // namespace
 }  // namespace impactsim

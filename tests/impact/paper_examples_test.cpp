@@ -24,8 +24,7 @@ struct PaperImpact {
 
 PaperImpact load(const std::string& name) {
   PaperImpact p{load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml"), {}};
-  const auto law = make_law("anitescu-potra");
-  EXPECT_TRUE(find_first_impact(p.scene.system, *law, p.scene.initial, p.impact));
+  EXPECT_TRUE(find_first_impact(p.scene.system, p.scene.initial, p.impact));
   return p;
 }
 
@@ -244,7 +243,7 @@ TEST(PaperExamples, BilliardBreakAtSixtyDegreesHasTwoOutcomes) {
   scene.initial.q.segment<2>(3) = Eigen::Vector2d(2 * std::cos(half), 2 * std::sin(half));
   scene.initial.q.segment<2>(6) = Eigen::Vector2d(2 * std::cos(half), -2 * std::sin(half));
   ImpactState impact;
-  ASSERT_TRUE(find_first_impact(scene.system, *make_law("propagative"), scene.initial, impact));
+  ASSERT_TRUE(find_first_impact(scene.system, scene.initial, impact));
   PropagativeSettings s = scene.laws.propagative;
   s.order = PropagativeSettings::Order::random;
   Eigen::VectorXd a_first(9), b_first(9);
