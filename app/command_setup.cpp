@@ -1,5 +1,6 @@
 #include "app/command_setup.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
@@ -18,9 +19,40 @@ std::optional<Scene> load_scene_or_report(const std::string& path) {
   }
 }
 
+std::vector<std::string> law_ignores(const std::string& name, const Scene& scene) {
+  const std::vector<ContactDef>& contacts = scene.system.contacts.contacts();
+  if (scene.system.integrator != Integrator::event_driven || contacts.empty()) return {};
+  const LawModel model = law_model(name);
+  const auto largest = [&](double ContactDef::*field) {
+    return *std::max_element(contacts.begin(), contacts.end(),
+                             [&](const ContactDef& a, const ContactDef& b) { return a.*field < b.*field; });
+  };
+  std::vector<std::string> out;
+  if (const ContactDef& c = largest(&ContactDef::mu); !model.friction && c.mu > 0)
+    out.push_back(fmt::format("law {} ignores friction (contact {} has mu = {}): its impacts are frictionless", name,
+                              c.name, c.mu));
+  if (const ContactDef& c = largest(&ContactDef::e); !model.restitution && c.e > 0)
+    out.push_back(fmt::format("law {} ignores restitution (contact {} has e = {}): its impacts end when no contact "
+                              "approaches",
+                              name, c.name, c.e));
+  const double e_min = std::min_element(contacts.begin(), contacts.end(), [](const ContactDef& a, const ContactDef& b) {
+                         return a.e < b.e;
+                       })->e;
+  const double e_max = largest(&ContactDef::e).e;
+  if (model.restitution && !model.per_contact_restitution && e_max > e_min && scene.laws.propagative.R < 0)
+    out.push_back(fmt::format("law {} uses one restitution R per impact, the smallest e of its contacts; the scene's e "
+                              "range over [{}, {}] (set simulation.propagative.R to choose)",
+                              name, e_min, e_max));
+  return out;
+}
+
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene) {
   std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
-  if (!law) spdlog::error("--law: unknown impact law '{}'", name);
+  if (!law) {
+    spdlog::error("--law: unknown impact law '{}'", name);
+    return law;
+  }
+  for (const std::string& warning : law_ignores(name, scene)) spdlog::warn("{}", warning);
   return law;
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "impact/impact_law.hpp"
 #include "scenes/scene.hpp"
@@ -12,8 +13,13 @@ namespace impactsim {
 // The scene, or nothing after logging the located error.
 std::optional<Scene> load_scene_or_report(const std::string& path);
 
+// One warning per scene parameter the law `name` ignores (law_model: routh's restitution,
+// propagative's friction and per-contact restitution), naming the contact with the largest value;
+// none when the scene's integrator does not use an impact law.
+std::vector<std::string> law_ignores(const std::string& name, const Scene& scene);
+
 // The impact law named `name` with the scene's settings, or nothing after logging that --law named
-// an unknown law.
+// an unknown law. Logs law_ignores' warnings, once per command.
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
 // Applies --integrator NAME (if not empty) and --step H (if > 0) to the scene's system. Returns an
