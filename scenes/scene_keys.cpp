@@ -150,7 +150,7 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.routh", "h", "number > 0", "the impulse that stops the most violated contact alone",
      "impulse per step, N s (Halm and Posa's h)", ""},
     {"simulation.routh", "steps", "integer 1..2e9", "100",
-     "N: steps before a sample is flagged as not terminated (an error in a run)", ""},
+     "N: steps before a sample is flagged as not terminated (an error in a run, `collide` in `impact`)", ""},
     {"simulation.routh", "sampling", "`uniform`, `sobol`", "`uniform`",
      "how `impactsim impact` draws lambda_max: i.i.d. uniform, or sample i is point i of a Sobol sequence in "
      "[0,1]^(contacts x steps) (Joe-Kuo direction numbers); impacts inside runs are always i.i.d.", ""},
