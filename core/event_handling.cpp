@@ -16,9 +16,13 @@ bool touches(const System& sys, const ContactModes& modes, const ContactData& da
   return !gated(sys.contacts, i) || (!behind(sys.contacts, modes, data.body.kin, data.frames, i) && phi >= -tol);
 }
 
-std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data) {
+bool deferred_at(const std::vector<bool>& deferred, int i) { return i < static_cast<int>(deferred.size()) && deferred[i]; }
+
+// The touching contacts, less the deferred ones.
+std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data,
+                           const std::vector<bool>& deferred) {
   std::vector<bool> out(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = touches(sys, modes, data, i);
+  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = touches(sys, modes, data, i) && !deferred_at(deferred, i);
   return out;
 }
 
@@ -35,19 +39,19 @@ double normal_velocity(const ContactData& data, int i, const Eigen::VectorXd& v)
 
 // Contacts touching and approaching faster than the velocity tolerance.
 std::vector<int> impacting(const System& sys, const ContactModes& modes, const ContactData& data,
-                           const Eigen::VectorXd& v) {
+                           const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (touches(sys, modes, data, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
+    if (touches(sys, modes, data, i) && !deferred_at(deferred, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
 // The candidates of mode selection and the Zeno projection: every touching contact that is not separating.
 std::vector<int> touching_not_separating(const System& sys, const ContactModes& modes, const ContactData& data,
-                                         const Eigen::VectorXd& v) {
+                                         const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (touches(sys, modes, data, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
+    if (touches(sys, modes, data, i) && !deferred_at(deferred, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
@@ -161,27 +165,43 @@ void compute_event_data(const System& sys, const ContactModes& modes, const Eige
                         const Eigen::VectorXd& v, ContactData& data) {
   compute_body_dynamics(sys.model, q, v, data.body);
   compute_contact_frames(sys.contacts, data.body.kin, data.frames);
-  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching(sys, modes, data), data.jac);
+  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching(sys, modes, data, {}), data.jac);
+}
+
+bool simultaneous_contact(double phi, double vn, double t, const ContactSettings& settings) {
+  const double precision = 1e-12 * std::max(1.0, std::abs(t));  // locate_crossing's bracket
+  return phi <= 1e-6 * settings.distance_tolerance + std::max(0.0, -vn) * precision;
+}
+
+std::vector<bool> deferred_contacts(const System& sys, const ContactModes& modes, const ContactData& data,
+                                    const Eigen::VectorXd& v, double t) {
+  std::vector<bool> out(sys.contacts.size(), false);
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    if (modes.mode[i] != ContactMode::open || !touches(sys, modes, data, i)) continue;
+    const double vn = normal_velocity(data, i, v);
+    out[i] = vn < -sys.contact.velocity_tolerance && !simultaneous_contact(data.frames[i].phi, vn, t, sys.contact);
+  }
+  return out;
 }
 
 void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
-                     Eigen::VectorXd& v, ContactData& data, const EventLog& log) {
+                     const std::vector<bool>& deferred, Eigen::VectorXd& v, ContactData& data, const EventLog& log) {
   for (int round = 0;; ++round) {
-    const std::vector<int> hitting = impacting(sys, modes, data, v);
+    const std::vector<int> hitting = impacting(sys, modes, data, deferred, v);
     if (hitting.empty()) return;
     if (round > 100) throw SimulationError(t, StopReason::impacts_unending, "impacts at t = " + format_time(t) + " s do not terminate");
     double fastest = 0;
     for (int i : hitting) fastest = std::max(fastest, -normal_velocity(data, i, v));
     if (fastest < sys.contact.v_zeno) {
-      close_contacts(data, t, touching_not_separating(sys, modes, data, v), v, log);  // a projection: it would pull separating ones back
+      close_contacts(data, t, touching_not_separating(sys, modes, data, deferred, v), v, log);  // a projection: it would pull separating ones back
       continue;
     }
     // Every touching contact, separating ones too: an impulse elsewhere may turn them round.
-    apply_impact(sys, law, rng, data, t, flagged(touching(sys, modes, data)), EventKind::impact, v, log);
+    apply_impact(sys, law, rng, data, t, flagged(touching(sys, modes, data, deferred)), EventKind::impact, v, log);
   }
 }
 
-void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired,
+void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
@@ -195,11 +215,11 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     if (f.kind == GuardKind::slip && was == ContactMode::stick) prefer.slide[f.contact] = true;
   }
   for (int attempt = 0;; ++attempt) {
-    const std::vector<int> candidates = touching_not_separating(sys, modes, data, v);
+    const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
     if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
     compute_body_dynamics(sys.model, q, v, data.body);
     compute_contact_frames(sys.contacts, data.body.kin, data.frames);
-    const std::vector<bool> need = touching(sys, modes, data);
+    const std::vector<bool> need = touching(sys, modes, data, {});
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     std::string why;
@@ -213,7 +233,7 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
-    apply_impact_without_collision(sys, data, t, flagged(need), v, log);
+    apply_impact_without_collision(sys, data, t, flagged(touching(sys, modes, data, deferred)), v, log);
   }
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
 }

@@ -9,6 +9,10 @@
 // approaches faster than the velocity tolerance; the impact set is every touching contact, as in the
 // papers, since the others are coupled to the approaching ones through M^-1 (an impulse elsewhere
 // can turn a separating contact round; the laws decide whether it takes part).
+// Simultaneity: an open contact that touches and approaches takes part in this event only if it
+// reaches contact within the event's precision (simultaneous_contact); one still a few nm or um
+// away is deferred to its own guard's crossing, so a lift-off or slip that comes first is not
+// skipped and its impulse is not drawn early.
 // Zeno: an impact whose fastest approach is below v_zeno closes every contact of its set,
 // J_i v+ = 0 (normal and tangential), by the projection in the kinetic metric
 //   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
@@ -32,14 +36,27 @@ using EventLog = std::function<void(const Event&)>;
 void compute_event_data(const System& system, const ContactModes& modes, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v, ContactData& data);
 
+// Whether a contact phi [m] from touching, with normal velocity vn [m/s] (negative approaching), is
+// part of an event at time t: it is no farther than its approach covers in the event location's
+// time precision (1e-12 max(1, t) s, core/event_locate.hpp) plus 1e-6 distance tolerances (the
+// guards' margins and rounding).
+bool simultaneous_contact(double phi, double vn, double t, const ContactSettings& settings);
+
+// The open contacts that touch and approach at (q, v) but are not simultaneous with the event at
+// t: they keep their own events. data: compute_event_data's at (q, v).
+std::vector<bool> deferred_contacts(const System& system, const ContactModes& modes, const ContactData& data,
+                                    const Eigen::VectorXd& v, double t);
+
 // Resolves impacts at (q, v) until no touching contact approaches; v becomes the post-impact
-// velocity. `data` is scratch; its body dynamics must be those at (q, v) on entry.
+// velocity. `data` is scratch; its body dynamics must be those at (q, v) on entry. Contacts flagged
+// in `deferred` (deferred_contacts; empty: none) are left out of every impact set.
 void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
-                     Eigen::VectorXd& v, ContactData& data, const EventLog& log);
+                     const std::vector<bool>& deferred, Eigen::VectorXd& v, ContactData& data, const EventLog& log);
 
 // The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
 // start); an impact without collision (changing v) where no consistent contact forces exist.
-void choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired,
+// Deferred contacts stay open and out of every set.
+void choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log);
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,

@@ -1,11 +1,12 @@
 #include "core/first_impact.hpp"
 
+#include "core/event_handling.hpp"
 #include "core/hybrid.hpp"
 #include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
 
-bool impact_at(const System& sys, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space) {
+bool impact_at(const System& sys, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space) {
   ContactData data(sys.model, sys.contacts);
   compute_contact_data(sys.model, sys.contacts, q, v, {}, data);
   const ContactSettings& settings = sys.contact;
@@ -14,8 +15,10 @@ bool impact_at(const System& sys, const Eigen::VectorXd& q, const Eigen::VectorX
   for (int i = 0; i < sys.contacts.size(); ++i) {
     const double vn = data.jac.of(i).row(0).dot(v);
     if (data.frames[i].phi > settings.distance_tolerance) continue;  // separating ones too, as the papers
+    const bool hits = vn < -settings.velocity_tolerance;
+    if (hits && !simultaneous_contact(data.frames[i].phi, vn, t, settings)) continue;  // its impact comes later
     set.push_back(i);
-    approaching = approaching || vn < -settings.velocity_tolerance;
+    approaching = approaching || hits;
   }
   if (approaching) space = contact_space(sys.contacts, settings.friction_directions, data.body.M, data.jac, set);
   return approaching;
@@ -25,7 +28,7 @@ bool find_first_impact(const System& sys, const State& initial, ImpactState& out
   out.t = 0.0;
   out.q = initial.q;
   out.v_minus = initial.v;
-  if (impact_at(sys, out.q, out.v_minus, out.space)) return true;
+  if (impact_at(sys, 0.0, out.q, out.v_minus, out.space)) return true;
   bool found = false, impact = false;
   RunCallbacks cb;
   // Lift-off, stick and slip events come and go; the first impact's events are logged before its
@@ -41,7 +44,7 @@ bool find_first_impact(const System& sys, const State& initial, ImpactState& out
   cb.stop = [&] { return found; };
   Rng rng(0);
   simulate_hybrid(sys, AnitescuPotraLaw(), initial, rng, cb);
-  return found && impact_at(sys, out.q, out.v_minus, out.space);
+  return found && impact_at(sys, out.t, out.q, out.v_minus, out.space);
 }
 
 }  // namespace impactsim

@@ -12,8 +12,9 @@ struct ImpactState {
   ContactSpace space;       // every touching contact, separating ones too; ids = system contact indices
 };
 
-// The impact set at (q, v), if a contact of it approaches.
-bool impact_at(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space);
+// The impact set at (q, v) at time t, if a contact of it approaches: every touching contact, less
+// those that approach but are not simultaneous with the others (core/event_handling.hpp).
+bool impact_at(const System& system, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ContactSpace& space);
 
 // False if no impact happens before system.simulation.t_end. The event loop runs through lift-off,
 // stick and slip events until its first impact. Which law the loop hands that impact to does not

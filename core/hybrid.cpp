@@ -129,8 +129,9 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
-  resolve_impacts(sys, law, rng, t, d.phase.modes, d.scratch.v, c, log);
-  choose_modes(sys, t, fired, d.scratch.v, d.phase.modes, c, d.forces, log);
+  const std::vector<bool> deferred = deferred_contacts(sys, d.phase.modes, c, d.scratch.v, t);
+  resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
+  choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log);
   closed_flags(d.phase.modes, d.phase.closed);
   d.phase.any_closed = d.phase.modes.closed() > 0;
   x.tail(sys.model.nv) = d.scratch.v;

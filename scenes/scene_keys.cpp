@@ -127,7 +127,7 @@ const std::vector<SceneKey> kKeys = {
     {"simulation", "drumwright", "map", "", "Drumwright's scheme's settings, below", ""},
 
     {"simulation.contact", "distance_tolerance", "number > 0", "1e-6",
-     "m; a contact with phi below this touches; no contact may sink deeper", ""},
+     "m; a contact with phi below this touches; no contact may sink deeper. An approaching open contact joins an impact only if simultaneous to the event precision (gap at most 1e-6 of this plus its approach speed times 1e-12 max(1, t) s); one farther away has its own impact", ""},
     {"simulation.contact", "velocity_tolerance", "number > 0", "1e-6",
      "m/s; normal or tangential speeds below this count as zero (closed, sticking)", ""},
     {"simulation.contact", "v_zeno", "number >= 0", "1e-3",

@@ -30,7 +30,7 @@ TEST(EventHandling, AnImpactGoesToTheLaw) {
   v(2) = -2.0;
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
   Rng rng(0);
-  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 0.3, b.modes, v, b.data, b.log);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 0.3, b.modes, {}, v, b.data, b.log);
   EXPECT_NEAR(v(2), 0.9 * 2.0, 1e-9);  // Newton's restitution
   ASSERT_EQ(b.events.size(), 1u);
   const Event& e = b.events[0];
@@ -49,7 +49,7 @@ TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
   v << 1e-4, 0, -5e-4, 0, 0, 0;  // slower than v_zeno = 1e-3 m/s, and sliding a little
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
   Rng rng(0);
-  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, v, b.data, b.log);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, {}, v, b.data, b.log);
   ASSERT_EQ(b.events.size(), 1u);
   EXPECT_EQ(b.events[0].kind, EventKind::zeno);
   EXPECT_EQ(b.events[0].law, "close");
@@ -62,7 +62,7 @@ TEST(EventHandling, ABallAtRestOnTheGroundSticksAndRests) {
   Ball b;
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
-  choose_modes(b.sys, 2.0, {}, v, b.modes, b.data, b.forces, b.log);
+  choose_modes(b.sys, 2.0, {}, {}, v, b.modes, b.data, b.forces, b.log);
   EXPECT_EQ(b.modes.mode[0], ContactMode::stick);
   EXPECT_TRUE(b.events.empty());  // open -> stick is no event of its own
   std::vector<bool> closed;
@@ -96,7 +96,7 @@ TEST(EventHandling, ALoadedContactLiftsOffWhenItsGuardFired) {
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
   v(2) = 0.5;
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
-  choose_modes(b.sys, 0.7, {{0, GuardKind::liftoff}}, v, b.modes, b.data, b.forces, b.log);
+  choose_modes(b.sys, 0.7, {{0, GuardKind::liftoff}}, {}, v, b.modes, b.data, b.forces, b.log);
   EXPECT_EQ(b.modes.mode[0], ContactMode::open);
   ASSERT_EQ(b.events.size(), 1u);
   EXPECT_EQ(b.events[0].kind, EventKind::liftoff);

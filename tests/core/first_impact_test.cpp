@@ -38,7 +38,7 @@ TEST(FirstImpact, AnImpactAtTheInitialStateIsTakenThere) {
   EXPECT_EQ(impact.v_minus, s.initial.v);
   // Separating instead: no impact at that state.
   ContactSpace space;
-  EXPECT_FALSE(impact_at(s.system, s.initial.q, -s.initial.v, space));
+  EXPECT_FALSE(impact_at(s.system, 0.0, s.initial.q, -s.initial.v, space));
 }
 
 // box_wall with the box also rising at 1 cm/s: the floor corner A touches but separates when B hits

@@ -128,6 +128,25 @@ TEST(Hybrid, RockingBlockWithAnitescuPotraRestsAfterTheFirstImpact) {
   EXPECT_EQ(r.events[1].contacts, (std::vector<int>{0, 1}));
 }
 
+// The rocking block tilted by 5e-7 rad: corner B is 0.5 um above A, inside the distance tolerance,
+// when A hits. B is not pulled into A's impact: A's plastic impact alone turns the block about A
+// (omega = -0.3 v0, angular momentum about A with I_A = 5/3 kg m^2), and B hits on its own when its
+// gap closes at 0.3 v0, theta / (0.3 v0) later (3.8 us; gravity changes it by ~1e-5).
+TEST(Hybrid, AContactInsideTheToleranceHasItsOwnImpact) {
+  Scene scene = shipped("rocking_block");
+  scene.law = "anitescu-potra";
+  const double theta = 5e-7, v0 = std::sqrt(2 * 9.81 * 0.01);
+  scene.initial.q[2] = theta;  // counter-clockwise: B (right) rises
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
+  ASSERT_GE(impacts.size(), 2u);
+  EXPECT_EQ(impacts[0].contacts, (std::vector<int>{0}));
+  EXPECT_NEAR(impacts[0].t, std::sqrt(2 * (0.01 - 0.5 * theta) / 9.81), 1e-9);
+  ASSERT_NE(std::find(impacts[1].contacts.begin(), impacts[1].contacts.end(), 1), impacts[1].contacts.end());
+  EXPECT_NEAR(impacts[1].t - impacts[0].t, theta / (0.3 * v0), 1e-3 * theta / (0.3 * v0));
+}
+
 // The compass gait walks down its slope with the simultaneous law: heel strikes alternate feet
 // (each foot passes through the slope while behind the other: only_ahead_of), a step every
 // 0.734 s, each strike losing kinetic energy that the slope gives back; the hip never lands.
