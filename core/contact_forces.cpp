@@ -14,14 +14,16 @@ namespace {
 // correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
 constexpr double kRankThreshold = 1e-7;
 
-// Unit slip direction of a sliding contact: its tangential velocity while that still points the
-// way the phase started (in 3-D the slip may turn), else the phase's own direction. Past the
-// slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages
-// would see the other sliding direction, perhaps a Painleve one, and never reach the guard.
-TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double tiny) {
+// Unit slip direction of a sliding contact: its tangential velocity, blended with the phase's
+// direction s below `blend` m/s (ContactModes::slip_blend), while it still points the way the phase
+// started (in 3-D the slip may turn), else s. Past the slip-to-stick guard (u_t . s = 0) the force
+// must not flip, or the integrator's trial stages would see the other sliding direction, perhaps a
+// Painleve one, and never reach the guard. With u_t . s > 0, |u_t + blend s| >= blend and the
+// friction still opposes u_t (dissipates).
+TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double blend) {
   const TangentVector s = phase.head(u_t.size());
   const double n = u_t.norm();
-  if (u_t.size() > 1 && n > tiny && u_t.dot(s) > 0) return u_t / n;
+  if (u_t.size() > 1 && n > 1e-12 && u_t.dot(s) > 0) return (u_t + blend * s).normalized();
   return s;
 }
 
@@ -39,7 +41,7 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
     const auto Ji = jac.of(i);
     w.G.row(a) = Ji.row(0);
     if (modes.mode[i] == ContactMode::slide) {
-      const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], 1e-12);
+      const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], modes.slip_blend);
       w.G.row(a) -= contacts.contact(i).mu * s.transpose() * Ji.bottomRows(td);
     } else {
       w.G.middleRows(row, td) = Ji.bottomRows(td);
@@ -267,7 +269,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       out.lambda_t.row(i) = w.lambda.segment(row, td).transpose();
       row += td;
     } else {
-      const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], 1e-12);
+      const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], modes.slip_blend);
       out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }
   }
@@ -282,6 +284,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   modes.slip.resize(contacts.size(), Eigen::Vector2d::UnitX());
   modes.reference_n.assign(contacts.size(), 0.0);
   modes.reference_t.assign(contacts.size(), Eigen::Vector2d::Zero());
+  modes.slip_blend = settings.velocity_tolerance;
   if (candidates.empty()) return true;
   if (body.M_llt.info() != Eigen::Success) {
     diagnostic = "the mass matrix is not positive definite";
@@ -295,6 +298,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     return false;
   }
   modes = classify_modes(jac, candidates, preference, p, sol);
+  modes.slip_blend = settings.velocity_tolerance;
   return true;
 }
 

@@ -26,6 +26,12 @@ using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 struct ContactModes {
   std::vector<ContactMode> mode;      // one per contact
   std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)
+  // m/s. In 3-D a sliding contact's friction opposes (u_t + slip_blend s) / |u_t + slip_blend s|
+  // (s its phase's slip direction): exactly -u_t/|u_t| once it slides well above this speed, and
+  // exactly s where a slide from rest starts, instead of following the direction of a tangential
+  // velocity of 1e-10 m/s, which rounding turns at will (the step size collapsed on an edge of a
+  // tossed cube sliding from rest). select_modes sets the velocity tolerance; 0: unblended.
+  double slip_blend = 0.0;
   // The forces the acceleration LCP chose with the modes (normal [N]; tangential in tangent
   // coordinates, sticking contacts). Where redundant contacts leave the mode's forces undetermined
   // (a block on four corners), the phase takes the distribution nearest these, which the LCP made
