@@ -275,6 +275,27 @@ TEST(Hybrid, SphereStackPushedSidewaysRunsToTheEnd) {
   EXPECT_LT(r.stats.steps, 5000);
 }
 
+// scenes/sphere_pile: 10 frictionless spheres dropped into a 0.25 m bin (floor room for four). They
+// stay inside the walls and above the ground (no deeper than the distance tolerance), no impact adds
+// energy, and the upper six come to lie on the lower four.
+TEST(Hybrid, SpherePileSettlesInsideTheBin) {
+  const SceneRun r = run("sphere_pile");
+  expect_invariants(r);
+  ASSERT_NEAR(r.t.back(), 1.0, 1e-12);
+  const Eigen::VectorXd& q = r.q.back();
+  const Eigen::VectorXd& v = r.v.back();
+  const double tol = r.scene.system.contact.distance_tolerance, inner = 0.125 - 0.05;
+  int stacked = 0;
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_LE(std::abs(q[7 * i]), inner + tol) << "sphere " << i;
+    EXPECT_LE(std::abs(q[7 * i + 1]), inner + tol) << "sphere " << i;
+    EXPECT_GE(q[7 * i + 2], 0.05 - tol) << "sphere " << i;
+    stacked += q[7 * i + 2] > 0.1;
+    EXPECT_LT(v.segment<3>(6 * i).norm(), 0.1) << "sphere " << i;  // settling: speeds of 0.92 m/s at the drop
+  }
+  EXPECT_EQ(stacked, 6);
+}
+
 TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
   const SceneRun r = run("cube_toss");
   expect_invariants(r);
