@@ -297,8 +297,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
     return false;
   }
-  modes = classify_modes(jac, candidates, preference, p, sol);
-  modes.slip_blend = settings.velocity_tolerance;
+  modes = classify_modes(jac, candidates, preference, p, sol);  // p.trial's copy: slip_blend kept
   return true;
 }
 

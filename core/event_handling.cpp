@@ -16,13 +16,17 @@ bool touches(const System& sys, const ContactModes& modes, const ContactData& da
   return !gated(sys.contacts, i) || (!behind(sys.contacts, modes, data.body.kin, data.frames, i) && phi >= -tol);
 }
 
-bool deferred_at(const std::vector<bool>& deferred, int i) { return i < static_cast<int>(deferred.size()) && deferred[i]; }
+// Contact i touches and is not deferred (deferred_contacts; empty: none is).
+bool in_event(const System& sys, const ContactModes& modes, const ContactData& data, const std::vector<bool>& deferred,
+              int i) {
+  return touches(sys, modes, data, i) && !(i < static_cast<int>(deferred.size()) && deferred[i]);
+}
 
 // The touching contacts, less the deferred ones.
 std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data,
                            const std::vector<bool>& deferred) {
   std::vector<bool> out(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = touches(sys, modes, data, i) && !deferred_at(deferred, i);
+  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = in_event(sys, modes, data, deferred, i);
   return out;
 }
 
@@ -42,7 +46,7 @@ std::vector<int> impacting(const System& sys, const ContactModes& modes, const C
                            const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (touches(sys, modes, data, i) && !deferred_at(deferred, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
+    if (in_event(sys, modes, data, deferred, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
@@ -51,7 +55,7 @@ std::vector<int> touching_not_separating(const System& sys, const ContactModes& 
                                          const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (touches(sys, modes, data, i) && !deferred_at(deferred, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
+    if (in_event(sys, modes, data, deferred, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
