@@ -20,13 +20,18 @@ class PreparedAnitescuPotra : public PreparedImpact {
 
 }  // namespace
 
-AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) {
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) { return anitescu_potra_operator(c, c.M.llt()); }
+
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const Eigen::LLT<Eigen::MatrixXd>& M_llt) {
   AnitescuPotraOperator op;
-  op.layout = every_contact_frictional(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
-  const Eigen::MatrixXd J_D = friction_rows(c.J_t, op.layout.D);
+  op.layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
+  const int td = c.tangent_dim;
+  Eigen::MatrixXd J_t(op.layout.blocks() * td, c.M.rows());
+  for (int b = 0; b < op.layout.blocks(); ++b) J_t.middleRows(b * td, td) = c.J_t.middleRows(op.layout.owner[b] * td, td);
+  const Eigen::MatrixXd J_D = friction_rows(J_t, op.layout.D);
   op.Jbar.resize(c.contacts() + J_D.rows(), c.M.rows());
   op.Jbar << c.J_n, J_D;
-  op.Minv_JbarT = c.M.llt().solve(op.Jbar.transpose());
+  op.Minv_JbarT = M_llt.solve(op.Jbar.transpose());
   return op;
 }
 
@@ -40,14 +45,20 @@ CoulombLcp build_anitescu_potra_lcp(const ContactSpace& c, const AnitescuPotraOp
 }
 
 ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOperator& op, const CoulombLcp& lcp,
-                                    const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z) {
+                                    const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z, bool kinetic_energies) {
   const int m = c.contacts(), p = op.layout.polygon_size();
   ImpactResult r;
   r.v_plus = v_minus + op.Minv_JbarT * z.head(p);
   r.impulse_n = z.head(m);
-  r.impulse_t = tangential_impulse(op.layout.D, z.segment(m, p - m));
-  r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
-  r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
+  const Eigen::VectorXd friction = tangential_impulse(op.layout.D, z.segment(m, p - m));
+  const int td = c.tangent_dim;
+  r.impulse_t = Eigen::VectorXd::Zero(m * td);  // frictionless contacts: none
+  for (int b = 0; b < op.layout.blocks(); ++b)
+    r.impulse_t.segment(op.layout.owner[b] * td, td) = friction.segment(b * td, td);
+  if (kinetic_energies) {
+    r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
+    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
+  }
   r.lcp_residual = lcp_residual(lcp.W, lcp.w, z);
   return r;
 }
@@ -56,9 +67,10 @@ namespace {
 
 // Lemke's solution of a built LCP as an outcome; a failure keeps v- and says why after `what`.
 ImpactResult solve_built(const ContactSpace& c, const AnitescuPotraOperator& op, const CoulombLcp& lcp,
-                         const Eigen::VectorXd& v_minus, const LcpOptions& options, const std::string& what) {
+                         const Eigen::VectorXd& v_minus, const LcpOptions& options, const std::string& what,
+                         bool kinetic_energies = true) {
   const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
-  ImpactResult r = anitescu_potra_outcome(c, op, lcp, v_minus, s.z);
+  ImpactResult r = anitescu_potra_outcome(c, op, lcp, v_minus, s.z, kinetic_energies);
   r.lcp_solves = 1;
   if (!s.ok()) {
     r.ok = false;
@@ -72,8 +84,9 @@ ImpactResult solve_built(const ContactSpace& c, const AnitescuPotraOperator& op,
 }  // namespace
 
 ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOperator& op,
-                                  const Eigen::VectorXd& v_minus, const LcpOptions& options) {
-  return solve_built(c, op, build_anitescu_potra_lcp(c, op, v_minus), v_minus, options, "Anitescu-Potra LCP");
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options, bool kinetic_energies) {
+  return solve_built(c, op, build_anitescu_potra_lcp(c, op, v_minus), v_minus, options, "Anitescu-Potra LCP",
+                     kinetic_energies);
 }
 
 ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorXd& v_minus, double approach,

@@ -2,10 +2,12 @@
 // The Anitescu-Potra / Glocker-Pfeiffer simultaneous impact LCP (Halm and Posa eq. (31)), with
 // optional Newton restitution J_n,i v+ >= -e_i J_n,i v- on approaching contacts: the Coulomb LCP of
 // impact/coulomb_lcp.hpp with
-//   W_bar = Jbar M^-1 Jbar^T,  Jbar = [J_n; J_D],  J_D = D^T J_t per contact,
+//   W_bar = Jbar M^-1 Jbar^T,  Jbar = [J_n; J_D],  J_D = D^T J_t per frictional contact (mu > 0),
 //   w_bar = [J_n v- + e min(J_n v-, 0); J_D v-],    v+ = v- + M^-1 Jbar^T [Lambda_n; Lambda_D].
 // W is copositive, so the LCP always has a solution (Prop. 2); with e = 0 it never adds energy.
 #include <vector>
+
+#include <Eigen/Cholesky>
 
 #include "impact/coulomb_lcp.hpp"
 #include "impact/impact_law.hpp"
@@ -17,22 +19,27 @@ namespace impactsim {
 struct AnitescuPotraOperator {
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
-  CoulombLayout layout;        // every contact frictional, the space's polygon
+  CoulombLayout layout;        // a friction block per contact with mu > 0, the space's polygon
 };
 
 AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts);
+// The same with M's Cholesky factor given (laws that build many operators on one M: sequential).
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts, const Eigen::LLT<Eigen::MatrixXd>& M_llt);
 
 // The whole LCP at pre-impact velocity v_minus.
 CoulombLcp build_anitescu_potra_lcp(const ContactSpace& contacts, const AnitescuPotraOperator& op,
                                     const Eigen::VectorXd& v_minus);
 
-// The outcome that LCP solution z stands for.
+// The outcome that LCP solution z stands for. Without kinetic_energies its two energies are left 0:
+// they cost two nv^2 products, the bulk of a sequential impact's single impacts down a long row.
 ImpactResult anitescu_potra_outcome(const ContactSpace& contacts, const AnitescuPotraOperator& op,
-                                    const CoulombLcp& lcp, const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z);
+                                    const CoulombLcp& lcp, const Eigen::VectorXd& v_minus, const Eigen::VectorXd& z,
+                                    bool kinetic_energies = true);
 
 // Lemke's solution of the LCP at v_minus (ok false with a diagnostic when Lemke fails).
 ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const AnitescuPotraOperator& op,
-                                  const Eigen::VectorXd& v_minus, const LcpOptions& options = {});
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options = {},
+                                  bool kinetic_energies = true);
 
 // An impact without collision (a tangential impact; Genot and Brogliato): where a sliding contact
 // has no consistent force (Painleve), friction must stop it by an impulse although nothing

@@ -14,6 +14,20 @@ CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, Eigen::MatrixX
   return layout;
 }
 
+CoulombLayout frictional_contacts_only(const Eigen::VectorXd& mu, Eigen::MatrixXd D) {
+  CoulombLayout layout;
+  layout.normals = static_cast<int>(mu.size());
+  std::vector<double> block_mu;
+  for (int i = 0; i < layout.normals; ++i) {
+    if (!(mu[i] > 0)) continue;
+    layout.owner.push_back(i);
+    block_mu.push_back(mu[i]);
+  }
+  layout.mu = Eigen::Map<const Eigen::VectorXd>(block_mu.data(), static_cast<Eigen::Index>(block_mu.size()));
+  layout.D = std::move(D);
+  return layout;
+}
+
 CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& l) {
   CoulombLcp lcp;
   const int m = l.normals, s = l.blocks(), k = l.k(), p = l.polygon_size(), n = p + s;

@@ -36,6 +36,10 @@ struct CoulombLayout {
 
 // Every one of the m = mu.size() contacts frictional: block i belongs to normal row i.
 CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, Eigen::MatrixXd D);
+// A block for each contact with mu > 0 only, in contact order. A frictionless contact's block adds
+// k + 1 variables whose solution is known (0 <= 0 f_n - 1^T beta forces beta = 0): in a row of 100
+// frictionless balls in 3-D they made the impact LCP ten times larger than its 201 normal rows.
+CoulombLayout frictional_contacts_only(const Eigen::VectorXd& mu, Eigen::MatrixXd D);
 
 struct CoulombLcp {
   Eigen::MatrixXd W;  // (m + s k + s) square

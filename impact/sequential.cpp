@@ -21,12 +21,13 @@ class SequentialImpact : public PreparedImpact {
  public:
   SequentialImpact(const ContactSpace& c, const Eigen::VectorXd& v_minus, const SequentialSettings& settings)
       : v_minus_(v_minus), M_(c.M), J_n_(c.J_n), tangent_dim_(c.tangent_dim), settings_(settings), whole_(c),
-        whole_operator_(anitescu_potra_operator(c)) {
+        M_llt_(c.M), whole_operator_(anitescu_potra_operator(c, M_llt_)) {
     const int m = c.contacts();
     cap_ = settings.max_impacts > 0 ? settings.max_impacts : kRoundsPerContact * m;
+    // One factor of M for every single contact's operator (a row of 100 balls: 201 of them).
     for (int i = 0; i < m; ++i) {
       singles_.push_back(contact_subspace(c, {i}));
-      operators_.push_back(anitescu_potra_operator(singles_.back()));
+      operators_.push_back(anitescu_potra_operator(singles_.back(), M_llt_));
     }
     for (int id : settings.list)
       if (position(c, id) >= 0) list_.push_back(position(c, id));
@@ -50,7 +51,7 @@ class SequentialImpact : public PreparedImpact {
         break;
       }
       const int i = next_contact(turn, vn, rng);
-      const ImpactResult one = solve_anitescu_potra(singles_[i], operators_[i], r.v_plus);
+      const ImpactResult one = solve_anitescu_potra(singles_[i], operators_[i], r.v_plus, {}, false);
       if (!one.ok) {
         r.ok = false;
         r.diagnostic = "sequential: " + one.diagnostic;
@@ -108,6 +109,7 @@ class SequentialImpact : public PreparedImpact {
   std::vector<ContactSpace> singles_;
   std::vector<AnitescuPotraOperator> operators_;
   ContactSpace whole_;
+  Eigen::LLT<Eigen::MatrixXd> M_llt_;
   AnitescuPotraOperator whole_operator_;
   std::vector<int> list_;
   int start_ = 0;

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <random>
 
+#include <Eigen/Cholesky>
+
 #include "impact/anitescu_potra.hpp"
+#include "impact/friction_cone.hpp"
 #include "tests/impact/contact_spaces.hpp"
 
 namespace impactsim {
@@ -157,6 +160,62 @@ TEST(AnitescuPotra, InvariantsOnRandomImpacts) {
       EXPECT_GE(r.impulse_n[i], 0.0);
       EXPECT_LE(r.impulse_t.segment(i * td, td).norm(), c.mu[i] * r.impulse_n[i] * (1 + 1e-9) + 1e-12) << trial;
     }
+  }
+}
+
+// Random spaces as above with frictionless contacts among them. The law gives those no friction
+// block (k + 1 variables each, whose solution is known: no tangential impulse). All frictionless,
+// the impact is a projection with a unique v+: the same as the LCP with a block on every contact.
+TEST(AnitescuPotra, FrictionlessContactsCarryNoFrictionBlock) {
+  std::mt19937 gen(11);
+  std::normal_distribution<double> g;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int nv = 3 + trial % 6, td = trial % 2 ? 2 : 1, m = std::max(1, std::min(1 + trial % 4, nv / (1 + td)));
+    const bool mixed = trial % 3 == 0;
+    ContactSpace c;
+    Eigen::MatrixXd A(nv, nv);
+    for (int i = 0; i < nv * nv; ++i) A.data()[i] = g(gen);
+    c.M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
+    c.J_n.resize(m, nv);
+    c.J_t.resize(m * td, nv);
+    for (int i = 0; i < m * nv; ++i) c.J_n.data()[i] = g(gen);
+    for (int i = 0; i < m * td * nv; ++i) c.J_t.data()[i] = g(gen);
+    c.tangent_dim = td;
+    c.friction_directions = 4 + trial % 5;
+    c.mu = Eigen::VectorXd::Zero(m);
+    for (int i = 0; i < m; ++i) c.mu[i] = mixed && i % 2 ? 0.7 : 0.0;
+    c.e = Eigen::VectorXd::Constant(m, trial % 2 ? 0.5 : 0.0);
+    Eigen::VectorXd v(nv);
+    for (int i = 0; i < nv; ++i) v[i] = g(gen);
+    const AnitescuPotraOperator op = anitescu_potra_operator(c);
+    EXPECT_EQ(op.layout.blocks(), (c.mu.array() > 0).count()) << trial;
+    const ImpactResult r = AnitescuPotraLaw().resolve(c, v, rng);
+    ASSERT_TRUE(r.ok) << r.diagnostic << " trial " << trial;
+    EXPECT_LT(r.lcp_residual, 1e-9) << trial;
+    EXPECT_GE((c.J_n * r.v_plus).minCoeff(), -1e-9) << trial;
+    for (int i = 0; i < m; ++i) {
+      if (c.mu[i] == 0) {
+        EXPECT_EQ(r.impulse_t.segment(i * td, td).norm(), 0.0) << trial;
+      }
+    }
+    if (mixed) {
+      if (trial % 2 == 0) {
+        EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus * (1 + 1e-12) + 1e-14) << trial;
+      }
+      continue;
+    }
+    // The LCP with a friction block on every contact, solved directly.
+    const CoulombLayout full = every_contact_frictional(c.mu, friction_polygon(td, c.friction_directions));
+    Eigen::MatrixXd Jbar(m + m * full.k(), nv);
+    Jbar << c.J_n, friction_rows(c.J_t, full.D);
+    const Eigen::MatrixXd Minv_JbarT = c.M.llt().solve(Jbar.transpose());
+    Eigen::VectorXd w_bar = Jbar * v;
+    w_bar.head(m) += c.e.cwiseProduct(w_bar.head(m).cwiseMin(0.0));
+    const CoulombLcp lcp = build_coulomb_lcp(Jbar * Minv_JbarT, w_bar, full);
+    const LcpSolution s = solve_lemke(lcp.W, lcp.w);
+    ASSERT_TRUE(s.ok()) << trial;
+    const Eigen::VectorXd v_full = v + Minv_JbarT * s.z.head(Jbar.rows());
+    EXPECT_LT((r.v_plus - v_full).norm(), 1e-10 * (1 + v.norm())) << trial;
   }
 }
 
