@@ -15,6 +15,7 @@
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
+#include "core/mass_factor.hpp"
 #include "impact/impact_law.hpp"
 
 namespace impactsim {
@@ -37,7 +38,7 @@ struct BodyDynamics {
   Kinematics kin;                     // poses and spatial velocities at (q, v)
   Eigen::MatrixXd M;                  // the mass matrix
   Eigen::VectorXd C;                  // gravity, Coriolis and centrifugal terms: vdot = M^-1 (tau - C)
-  Eigen::LLT<Eigen::MatrixXd> M_llt;  // info() != Success: M is not positive definite
+  MassFactor M_llt;                   // block by block; info() != Success: M is not positive definite
   std::vector<Mat6> composite;        // scratch of the recursions
   std::vector<Vec6> acc, force;
 };

@@ -125,7 +125,9 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   for (int s = 0; s < ns; ++s)
     w_bar.segment(nc + s * k, k) =
         J_D.middleRows(s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
-  p.lcp = build_coulomb_lcp(rows * p.Minv_FT, w_bar, layout);
+  Eigen::MatrixXd W;
+  block_delassus(body.M_llt, rows, forces, W);
+  p.lcp = build_coulomb_lcp(W, w_bar, layout);
   return p;
 }
 
@@ -225,8 +227,8 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
   }
   w.Minv_GT = w.G.transpose();
-  body.M_llt.solveInPlace(w.Minv_GT);
-  w.A.noalias() = w.Jc * w.Minv_GT;
+  body.M_llt.solveInPlace(w.Minv_GT);  // block by block: nv x rows, cheap
+  block_delassus(body.M_llt, w.Jc, w.G, w.A);
   w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:

@@ -1,0 +1,72 @@
+#pragma once
+// The Cholesky factor of M(q), block by block. M couples two velocities only when one joint is an
+// ancestor of the other (Featherstone, composite-rigid-body algorithm), so the velocities of
+// separate trees hanging from the world (a pile of free spheres: 6 each) form diagonal blocks and
+// M^-1 costs the sum of the blocks' costs, not nv^3. The blocks are fixed by the model: contiguous
+// ranges of v, each the span of one or more whole trees (trees whose ranges interleave share one).
+// Same interface as Eigen::LLT where the simulation uses it.
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "core/model.hpp"
+
+namespace impactsim {
+
+// A contiguous range of v.
+struct VelocityBlock {
+  int start = 0, size = 0;
+};
+
+// The diagonal blocks of M for `model` (ordered, covering 0..nv).
+std::vector<VelocityBlock> mass_blocks(const Model& model);
+
+class MassFactor {
+ public:
+  MassFactor() = default;
+  explicit MassFactor(const Model& model);
+
+  // Factors the diagonal blocks of M (its entries outside them are zero by construction).
+  void compute(const Eigen::MatrixXd& M);
+  // Success when every block is numerically positive definite.
+  Eigen::ComputationInfo info() const { return info_; }
+  Eigen::Index rows() const { return nv_; }
+  Eigen::Index cols() const { return nv_; }
+  const std::vector<VelocityBlock>& blocks() const { return blocks_; }
+
+  // X <- M^-1 X (X has nv rows).
+  template <class Derived>
+  void solveInPlace(Eigen::MatrixBase<Derived>& X) const {
+    if (X.cols() == 0) return;  // Eigen's solve of no columns trips UndefinedBehaviorSanitizer
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      auto rows = X.middleRows(blocks_[b].start, blocks_[b].size);
+      factors_[b].solveInPlace(rows);
+    }
+  }
+  // X <- M_b^-1 X for block b (X has the block's size in rows).
+  template <class Derived>
+  void solve_block(int b, Eigen::MatrixBase<Derived>& X) const {
+    factors_[b].solveInPlace(X);
+  }
+  template <class Derived>
+  Eigen::Matrix<double, Eigen::Dynamic, Derived::ColsAtCompileTime> solve(const Eigen::MatrixBase<Derived>& B) const {
+    Eigen::Matrix<double, Eigen::Dynamic, Derived::ColsAtCompileTime> X = B;
+    solveInPlace(X);
+    return X;
+  }
+
+ private:
+  int nv_ = 0;
+  std::vector<VelocityBlock> blocks_;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> factors_;
+  Eigen::ComputationInfo info_ = Eigen::InvalidInput;
+};
+
+// R M^-1 F^T for rows R and F (each nv columns) whose rows touch few blocks (a contact's rows touch
+// the trees of its two bodies): only blocks both rows touch contribute, so a row of 100 balls costs
+// O(contacts), not O(contacts^2 nv). out is resized; rows are checked for nonzeros block by block.
+// Below 64 velocities it is one dense product.
+void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
+                    Eigen::MatrixXd& out);
+
+}  // namespace impactsim

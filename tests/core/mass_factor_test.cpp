@@ -1,0 +1,118 @@
+// The block-diagonal factor of M against the dense Cholesky factor of the same matrix, and the
+// blocks it finds against the trees of the model.
+#include <gtest/gtest.h>
+
+#include "core/dynamics.hpp"
+#include "core/mass_factor.hpp"
+#include "tests/test_models.hpp"
+
+namespace impactsim {
+namespace {
+
+using testing::random_inertia;
+using testing::random_vec;
+
+Body random_body(const std::string& name, int parent, JointType type, std::mt19937& rng) {
+  Body b;
+  b.name = name;
+  b.parent = parent;
+  b.joint.type = type;
+  b.joint.origin = random_vec(rng, 0.5);
+  b.joint.axis = random_vec(rng).normalized();
+  b.mass = 0.5 + std::uniform_real_distribution<double>(0, 1)(rng);
+  b.com = random_vec(rng, 0.2);
+  b.inertia = random_inertia(rng);
+  return b;
+}
+
+// Bodies in this order: free `a`; `arm0` on the world; free `b`; `arm1` on arm0; free `c`. The arm's
+// two joints are one tree whose velocities have b's between them, so those share one block.
+// `more` free bodies follow (a pile: 12 of them take block_delassus past its dense cut-off).
+Model interleaved_model(std::mt19937& rng, int more = 0) {
+  Model m;
+  m.bodies.push_back(random_body("a", -1, JointType::free, rng));
+  m.bodies.push_back(random_body("arm0", -1, JointType::revolute, rng));
+  m.bodies.push_back(random_body("b", -1, JointType::free, rng));
+  m.bodies.push_back(random_body("arm1", 1, JointType::revolute, rng));
+  m.bodies.push_back(random_body("c", -1, JointType::free, rng));
+  for (int i = 0; i < more; ++i) m.bodies.push_back(random_body("d" + std::to_string(i), -1, JointType::free, rng));
+  finalize_model(m);
+  return m;
+}
+
+Eigen::MatrixXd mass_at(const Model& m, const Eigen::VectorXd& q) {
+  Kinematics kin(m);
+  update_kinematics(m, q, kin);
+  std::vector<Mat6> composite;
+  Eigen::MatrixXd M;
+  mass_matrix(m, kin, composite, M);
+  return M;
+}
+
+TEST(MassFactor, BlocksFollowTheTrees) {
+  std::mt19937 rng(3);
+  const std::vector<VelocityBlock> chain = mass_blocks(testing::chain_model(4, rng));
+  ASSERT_EQ(chain.size(), 1u);
+  EXPECT_EQ(chain[0].size, 4);
+  const std::vector<VelocityBlock> mixed = mass_blocks(interleaved_model(rng));
+  // a (6), then arm0 + b + arm1 merged (1 + 6 + 1), then c (6).
+  ASSERT_EQ(mixed.size(), 3u);
+  EXPECT_EQ(mixed[0].start, 0);
+  EXPECT_EQ(mixed[0].size, 6);
+  EXPECT_EQ(mixed[1].start, 6);
+  EXPECT_EQ(mixed[1].size, 8);
+  EXPECT_EQ(mixed[2].start, 14);
+  EXPECT_EQ(mixed[2].size, 6);
+}
+
+TEST(MassFactor, MatchesTheDenseFactor) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 30; ++trial) {
+    const Model m = trial % 3 == 0 ? testing::chain_model(5, rng) : interleaved_model(rng, trial % 3 == 1 ? 0 : 12);
+    const Eigen::MatrixXd M = mass_at(m, testing::random_q(m, rng));
+    // The entries outside the blocks really are zero: the factor ignores them.
+    const std::vector<VelocityBlock> blocks = mass_blocks(m);
+    Eigen::MatrixXd outside = M;
+    for (const VelocityBlock& b : blocks) outside.block(b.start, b.start, b.size, b.size).setZero();
+    EXPECT_EQ(outside.cwiseAbs().maxCoeff(), 0.0);
+
+    MassFactor factor(m);
+    factor.compute(M);
+    ASSERT_EQ(factor.info(), Eigen::Success);
+    Eigen::MatrixXd B = Eigen::MatrixXd::Random(m.nv, 7);
+    const Eigen::MatrixXd dense = M.llt().solve(B);
+    EXPECT_LT((factor.solve(B) - dense).norm(), 1e-11 * dense.norm());
+    factor.solveInPlace(B);
+    EXPECT_LT((B - dense).norm(), 1e-11 * dense.norm());
+
+    // R M^-1 F^T with sparse rows: each row touches one or two blocks, as a contact's rows do (and
+    // with 92 velocities block by block).
+    Eigen::MatrixXd R = Eigen::MatrixXd::Zero(9, m.nv), F = Eigen::MatrixXd::Zero(5, m.nv);
+    for (Eigen::Index r = 0; r < R.rows(); ++r)
+      for (int k = 0; k < 3; ++k) R(r, (r * 5 + k * 7) % m.nv) = 1.0 + r - k;
+    for (Eigen::Index r = 0; r < F.rows(); ++r) F(r, (r * 3) % m.nv) = 2.0 - r;
+    Eigen::MatrixXd W;
+    block_delassus(factor, R, F, W);
+    const Eigen::MatrixXd W_dense = R * M.llt().solve(F.transpose());
+    ASSERT_EQ(W.rows(), 9);
+    ASSERT_EQ(W.cols(), 5);
+    EXPECT_LT((W - W_dense).norm(), 1e-11 * (1 + W_dense.norm()));
+  }
+}
+
+TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
+  std::mt19937 rng(7);
+  const Model m = interleaved_model(rng);
+  Eigen::MatrixXd M = mass_at(m, testing::random_q(m, rng));
+  MassFactor factor(m);
+  factor.compute(M);
+  EXPECT_EQ(factor.info(), Eigen::Success);
+  M.block(14, 14, 6, 6) *= -1.0;  // body c's block only
+  factor.compute(M);
+  EXPECT_NE(factor.info(), Eigen::Success);
+  factor.compute(Eigen::MatrixXd::Identity(3, 3));  // not this model's size
+  EXPECT_NE(factor.info(), Eigen::Success);
+}
+
+}  // namespace
+}  // namespace impactsim
