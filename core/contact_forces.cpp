@@ -63,10 +63,17 @@ struct AccelerationLcp {
   Eigen::VectorXd vfree;    // M^-1 (-C)
 };
 
-ContactModes trial_modes(const ContactJacobians& jac, const Eigen::VectorXd& v, const std::vector<int>& candidates,
-                         double velocity_tolerance, ContactModes modes) {
+// A frictionless contact always slides: it carries no tangential force and needs no friction block
+// (a sticking one would add k + 1 LCP variables and stick-slip events with nothing to decide). Its
+// slip direction is never set, so it never reverses.
+ContactModes trial_modes(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
+                         const std::vector<int>& candidates, double velocity_tolerance, ContactModes modes) {
   const int td = jac.rows_per_contact - 1;
   for (int i : candidates) {
+    if (!(contacts.contact(i).mu > 0)) {
+      modes.mode[i] = ContactMode::slide;
+      continue;
+    }
     const Eigen::VectorXd u_t = jac.of(i).bottomRows(td) * v;
     if (u_t.norm() <= velocity_tolerance) {
       modes.mode[i] = ContactMode::stick;
@@ -293,7 +300,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     return false;
   }
   const AccelerationLcp p = build_acceleration_lcp(
-      contacts, settings, body, jac, candidates, trial_modes(jac, body.v, candidates, settings.velocity_tolerance, modes));
+      contacts, settings, body, jac, candidates, trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes));
   const LcpSolution sol = solve_lemke(p.lcp.W, p.lcp.w);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);

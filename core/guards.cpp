@@ -33,7 +33,7 @@ void phase_guards(const ContactModel& contacts, const ContactModes& modes, const
         break;
       case ContactMode::slide:
         guards.push_back({i, GuardKind::liftoff});
-        guards.push_back({i, GuardKind::stick});
+        if (contacts.contact(i).mu > 0) guards.push_back({i, GuardKind::stick});  // frictionless: always slides
         break;
     }
   }

@@ -6,7 +6,8 @@
 //   stick     liftoff  lambda_n                          [N]
 //             slip     mu lambda_n - |lambda_t|          [N]
 //   slide     liftoff  lambda_n                          [N]
-//             stick    s . J_t v, s the phase's slip     [m/s]
+//             stick    s . J_t v, s the phase's slip     [m/s]  (mu > 0 only: frictionless contacts
+//                                                               always slide)
 // An open contact's impact guard measures phi from just below where the phase starts (its floor),
 // so a contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step
 // still fires; the floor costs at most kPhiMargin of penetration. Where the contact bounced (left
