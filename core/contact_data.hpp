@@ -48,6 +48,9 @@ void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const E
 
 // Every contact's frame at the poses kin.R, kin.p, exactly.
 void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, std::vector<ContactFrame>& frames);
+// The frames of the contacts flagged in `need` only; the others are left as they were.
+void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, const std::vector<bool>& need,
+                            std::vector<ContactFrame>& frames);
 
 // Rows of J (1 + tangent_dim per contact, contact i from row i (1 + tangent_dim)) and Jdot v.
 struct ContactJacobians {

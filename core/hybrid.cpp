@@ -45,13 +45,26 @@ struct LoopData {
   RunStats stats;
 };
 
+// The contact stage for the phase's forces at (q, v) in d.scratch: body dynamics, then the frames,
+// J and Jdot v of the closed contacts only (a pile has hundreds of pairs, a few dozen closed). With
+// open_phi, first every contact's phi through the broadphase (exact near contact, a lower bound far
+// away), for the open contacts' impact guards.
+void closed_contact_data(const System& sys, LoopData& d, bool open_phi) {
+  ContactData& c = d.contact;
+  compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);
+  if (open_phi) c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
+  compute_contact_frames(sys.contacts, c.body.kin, d.phase.closed, c.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, d.phase.closed, c.jac);
+  compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, d.phase.closed, c.jac);
+}
+
 // The phase's ODE: qdot = Gamma(q) v, vdot from the mode's contact forces.
 bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
   configuration_rate(sys.model, d.scratch.q, d.scratch.v, dx.data());
   ContactData& c = d.contact;
-  if (d.phase.any_closed) compute_contact_data(sys.model, sys.contacts, d.scratch.q, d.scratch.v, d.phase.closed, c);
+  if (d.phase.any_closed) closed_contact_data(sys, d, false);
   else compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);  // free flight needs no contact frames
   if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces))
     return false;
@@ -59,8 +72,8 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   return true;
 }
 
-// The guards' values at state x (see core/guards.hpp): frames through the broadphase while no
-// contact is closed, else the whole contact stage and the mode's forces.
+// The guards' values at state x (see core/guards.hpp): phi through the broadphase, and while
+// contacts are closed their exact frames and the mode's forces.
 void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g) {
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
@@ -69,7 +82,7 @@ void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, E
     update_kinematics(sys.model, d.scratch.q, c.body.kin);  // only phi is needed
     c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
   } else {
-    compute_contact_data(sys.model, sys.contacts, d.scratch.q, d.scratch.v, d.phase.closed, c);
+    closed_contact_data(sys, d, true);
     constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
   }
   evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g);
