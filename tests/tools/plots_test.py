@@ -65,6 +65,11 @@ def scene_plots(binary, scene, out, commands):
                 print("note: no impact to plot")
                 continue
             check_png(os.path.join(d, "post_impact.png"))
+            if not os.path.exists(os.path.join(d, "anitescu_potra.csv")):
+                # Too many contacts to enumerate the Anitescu-Potra solutions (sphere_row: 201).
+                assert "no Anitescu-Potra overlay" in r.stderr, r.stderr
+                print("note: no Anitescu-Potra overlay")
+                continue
             assert os.path.getsize(os.path.join(d, "anitescu_potra.csv")) > 0
         elif command == "batch":
             run([binary, "batch", scene, "--runs", "40", "--threads", "2", "--trajectories", "1", "--plot", "-q",
