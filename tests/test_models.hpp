@@ -6,6 +6,7 @@
 
 #include "collision/fcl_distance.hpp"
 #include "collision/shape.hpp"
+#include "core/dynamics.hpp"
 #include "core/joint.hpp"
 #include "core/kinematics.hpp"
 #include "core/model.hpp"
@@ -99,6 +100,16 @@ inline Model planar_model(std::mt19937& rng) {
   m.gravity = Vec3(0, -9.81, 0);
   finalize_model(m);
   return m;
+}
+
+// M(q) of model m, by the composite-rigid-body algorithm.
+inline Eigen::MatrixXd mass_matrix_at(const Model& m, const Eigen::VectorXd& q) {
+  Kinematics kin(m);
+  update_kinematics(m, q, kin);
+  std::vector<Mat6> composite;
+  Eigen::MatrixXd M;
+  mass_matrix(m, kin, composite, M);
+  return M;
 }
 
 // One body on one joint to the world.

@@ -32,15 +32,6 @@ double potential(const Model& m, const Eigen::VectorXd& q) {
   return potential_energy(m, kin);
 }
 
-Eigen::MatrixXd mass(const Model& m, const Eigen::VectorXd& q) {
-  Kinematics kin(m);
-  update_kinematics(m, q, kin);
-  std::vector<Mat6> composite;
-  Eigen::MatrixXd M;
-  mass_matrix(m, kin, composite, M);
-  return M;
-}
-
 Eigen::VectorXd bias(const Model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Kinematics kin(m);
   update_kinematics(m, q, kin);
@@ -56,7 +47,7 @@ TEST_P(DynamicsTest, MassMatrixIsSymmetricPositiveDefiniteAndTheHessianOfKinetic
   const Model m = GetParam().make(rng);
   for (int trial = 0; trial < 20; ++trial) {
     const Eigen::VectorXd q = testing::random_q(m, rng);
-    const Eigen::MatrixXd M = mass(m, q);
+    const Eigen::MatrixXd M = testing::mass_matrix_at(m, q);
     EXPECT_LT((M - M.transpose()).norm(), 1e-12 * M.norm());
     EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues().minCoeff(), 0.0);
     // K is quadratic in v, so polarization gives its Hessian exactly: H_ab = K(e_a + e_b) - K(e_a) - K(e_b).
@@ -149,7 +140,7 @@ TEST_P(DynamicsTest, ForwardDynamicsSolvesTheEquationsOfMotion) {
   const Eigen::VectorXd tau = testing::random_v(m, rng);
   Eigen::VectorXd vdot(m.nv);
   ASSERT_TRUE(fd.compute(m, q, v, tau, vdot));
-  EXPECT_LT((mass(m, q) * vdot + bias(m, q, v) - tau).norm(), 1e-10 * (1 + tau.norm()));
+  EXPECT_LT((testing::mass_matrix_at(m, q) * vdot + bias(m, q, v) - tau).norm(), 1e-10 * (1 + tau.norm()));
 }
 
 // Power balance: dK/dt equals the power of gravity along the motion when no joint forces act.

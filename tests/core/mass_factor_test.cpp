@@ -35,18 +35,13 @@ Model interleaved_model(std::mt19937& rng, int more = 0) {
   m.bodies.push_back(random_body("b", -1, JointType::free, rng));
   m.bodies.push_back(random_body("arm1", 1, JointType::revolute, rng));
   m.bodies.push_back(random_body("c", -1, JointType::free, rng));
-  for (int i = 0; i < more; ++i) m.bodies.push_back(random_body("d" + std::to_string(i), -1, JointType::free, rng));
+  for (int i = 0; i < more; ++i) {
+    std::string name = "d";
+    name += std::to_string(i);  // not "d" + ...: GCC 12 warns falsely (-Wrestrict) on that
+    m.bodies.push_back(random_body(name, -1, JointType::free, rng));
+  }
   finalize_model(m);
   return m;
-}
-
-Eigen::MatrixXd mass_at(const Model& m, const Eigen::VectorXd& q) {
-  Kinematics kin(m);
-  update_kinematics(m, q, kin);
-  std::vector<Mat6> composite;
-  Eigen::MatrixXd M;
-  mass_matrix(m, kin, composite, M);
-  return M;
 }
 
 TEST(MassFactor, BlocksFollowTheTrees) {
@@ -69,7 +64,7 @@ TEST(MassFactor, MatchesTheDenseFactor) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 30; ++trial) {
     const Model m = trial % 3 == 0 ? testing::chain_model(5, rng) : interleaved_model(rng, trial % 3 == 1 ? 0 : 12);
-    const Eigen::MatrixXd M = mass_at(m, testing::random_q(m, rng));
+    const Eigen::MatrixXd M = testing::mass_matrix_at(m, testing::random_q(m, rng));
     // The entries outside the blocks really are zero: the factor ignores them.
     const std::vector<VelocityBlock> blocks = mass_blocks(m);
     Eigen::MatrixXd outside = M;
@@ -103,7 +98,7 @@ TEST(MassFactor, MatchesTheDenseFactor) {
 TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   std::mt19937 rng(7);
   const Model m = interleaved_model(rng);
-  Eigen::MatrixXd M = mass_at(m, testing::random_q(m, rng));
+  Eigen::MatrixXd M = testing::mass_matrix_at(m, testing::random_q(m, rng));
   MassFactor factor(m);
   factor.compute(M);
   EXPECT_EQ(factor.info(), Eigen::Success);

@@ -126,6 +126,20 @@ TEST(AnitescuPotra, ThreeDimensionalPointMassUsesThePolyhedralCone) {
   EXPECT_LT(r.v_plus.norm(), 1e-12);
 }
 
+// M = A A^T + I and J with entries drawn from N(0, 1): nv velocities, m contacts, td tangents each.
+ContactSpace random_space(std::mt19937& gen, std::normal_distribution<double>& g, int nv, int td, int m) {
+  ContactSpace c;
+  Eigen::MatrixXd A(nv, nv);
+  for (int i = 0; i < nv * nv; ++i) A.data()[i] = g(gen);
+  c.M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
+  c.J_n.resize(m, nv);
+  c.J_t.resize(m * td, nv);
+  for (int i = 0; i < m * nv; ++i) c.J_n.data()[i] = g(gen);
+  for (int i = 0; i < m * td * nv; ++i) c.J_t.data()[i] = g(gen);
+  c.tangent_dim = td;
+  return c;
+}
+
 // Invariants on random planar and 3-D contact spaces with e = 0: kinetic energy never rises, the
 // LCP residual is tiny, no contact approaches afterwards, impulses lie in the (linearized) cone.
 // J has full row rank, so the friction cone is pointed (Halm and Posa, Assumption 2) and a
@@ -136,15 +150,7 @@ TEST(AnitescuPotra, InvariantsOnRandomImpacts) {
   std::uniform_real_distribution<double> u(0, 2);
   for (int trial = 0; trial < 300; ++trial) {
     const int nv = 3 + trial % 6, td = trial % 2 ? 2 : 1, m = std::max(1, std::min(1 + trial % 4, nv / (1 + td)));
-    ContactSpace c;
-    Eigen::MatrixXd A(nv, nv);
-    for (int i = 0; i < nv * nv; ++i) A.data()[i] = g(gen);
-    c.M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
-    c.J_n.resize(m, nv);
-    c.J_t.resize(m * td, nv);
-    for (int i = 0; i < m * nv; ++i) c.J_n.data()[i] = g(gen);
-    for (int i = 0; i < m * td * nv; ++i) c.J_t.data()[i] = g(gen);
-    c.tangent_dim = td;
+    ContactSpace c = random_space(gen, g, nv, td, m);
     c.friction_directions = 4 + trial % 5;
     c.mu.resize(m);
     for (int i = 0; i < m; ++i) c.mu[i] = u(gen);
@@ -172,15 +178,7 @@ TEST(AnitescuPotra, FrictionlessContactsCarryNoFrictionBlock) {
   for (int trial = 0; trial < 200; ++trial) {
     const int nv = 3 + trial % 6, td = trial % 2 ? 2 : 1, m = std::max(1, std::min(1 + trial % 4, nv / (1 + td)));
     const bool mixed = trial % 3 == 0;
-    ContactSpace c;
-    Eigen::MatrixXd A(nv, nv);
-    for (int i = 0; i < nv * nv; ++i) A.data()[i] = g(gen);
-    c.M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
-    c.J_n.resize(m, nv);
-    c.J_t.resize(m * td, nv);
-    for (int i = 0; i < m * nv; ++i) c.J_n.data()[i] = g(gen);
-    for (int i = 0; i < m * td * nv; ++i) c.J_t.data()[i] = g(gen);
-    c.tangent_dim = td;
+    ContactSpace c = random_space(gen, g, nv, td, m);
     c.friction_directions = 4 + trial % 5;
     c.mu = Eigen::VectorXd::Zero(m);
     for (int i = 0; i < m; ++i) c.mu[i] = mixed && i % 2 ? 0.7 : 0.0;
