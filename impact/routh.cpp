@@ -18,7 +18,8 @@ struct RouthImpact::Step {
   Eigen::MatrixXd W;
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
-  int m = 0, mk = 0;
+  std::vector<int> owner;      // the contact of each friction block (those with mu > 0)
+  int m = 0, mk = 0;           // contacts; friction multipliers (k per block)
 };
 
 namespace {
@@ -30,18 +31,23 @@ using StepLcp = RouthImpact::Step;
 StepLcp build_step_lcp(const ContactSpace& c) {
   StepLcp s;
   s.m = c.contacts();
-  const CoulombLayout layout = every_contact_frictional(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
+  // Frictionless contacts get no friction block (see frictional_contacts_only).
+  const CoulombLayout layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
   s.D = layout.D;
-  s.mk = s.m * layout.k();
-  const int m = s.m, nbar = m + s.mk;
+  s.owner = layout.owner;
+  s.mk = layout.blocks() * layout.k();
+  const int m = s.m, nbar = m + s.mk, td = c.tangent_dim;
+  Eigen::MatrixXd J_t(layout.blocks() * td, c.M.rows());
+  for (int b = 0; b < layout.blocks(); ++b) J_t.middleRows(b * td, td) = c.J_t.middleRows(layout.owner[b] * td, td);
   s.Jbar.resize(nbar, c.M.rows());
-  s.Jbar << c.J_n, friction_rows(c.J_t, s.D);
+  s.Jbar << c.J_n, friction_rows(J_t, s.D);
   s.Minv_JbarT = c.M.llt().solve(s.Jbar.transpose());
   const CoulombLcp coulomb = build_coulomb_lcp(s.Jbar * s.Minv_JbarT, Eigen::VectorXd::Zero(nbar), layout);
-  s.W = Eigen::MatrixXd::Zero(m + nbar + m, m + nbar + m);
+  const int n = m + nbar + layout.blocks();
+  s.W = Eigen::MatrixXd::Zero(n, n);
   s.W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
   s.W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
-  s.W.bottomRightCorner(nbar + m, nbar + m) = coulomb.W;
+  s.W.bottomRightCorner(coulomb.W.rows(), coulomb.W.cols()) = coulomb.W;
   return s;
 }
 
@@ -195,7 +201,8 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     }
     previous_kinetic = kinetic;
     r.impulse_n += z.segment(m, m);
-    r.impulse_t += tangential_impulse(s.D, z.segment(2 * m, s.mk));
+    const Eigen::VectorXd friction = tangential_impulse(s.D, z.segment(2 * m, s.mk));
+    for (size_t b = 0; b < s.owner.size(); ++b) r.impulse_t.segment(s.owner[b] * td, td) += friction.segment(b * td, td);
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;

@@ -154,6 +154,30 @@ TEST(Routh, SobolSamplesReplayByIndexAndKeepTheInvariants) {
   EXPECT_NE(impact.sample(1234, rng).v_plus, impact.sample(1235, rng).v_plus);
 }
 
+// Frictionless contacts have no friction block in the step LCP: corner A frictionless, B with the
+// paper's mu = 1, then both frictionless (no tangential impulse at all, so the block's horizontal
+// velocity is untouched: its normals are vertical).
+TEST(Routh, FrictionlessContactsCarryNoFrictionBlock) {
+  const RouthLaw law(paper_settings());
+  Rng rng(5);
+  for (const Eigen::Vector2d& mu : {Eigen::Vector2d(0, 1), Eigen::Vector2d(0, 0)}) {
+    ContactSpace c = rocking_block();
+    c.mu = mu;
+    const Eigen::Vector3d v_minus = rocking_block_drop() + Eigen::Vector3d(0.3, 0, 0);
+    for (int k = 0; k < 300; ++k) {
+      const ImpactResult r = law.resolve(c, v_minus, rng);
+      ASSERT_TRUE(r.ok) << r.diagnostic;
+      EXPECT_EQ(r.impulse_t[0], 0.0);
+      EXPECT_GE((c.J_n * r.v_plus).minCoeff(), -1e-8);
+      EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus * (1 + 1e-12));
+      if (mu[1] == 0) {
+        EXPECT_EQ(r.impulse_t[1], 0.0);
+        EXPECT_EQ(r.v_plus[0], v_minus[0]);
+      }
+    }
+  }
+}
+
 TEST(Routh, StepCapIsFlaggedNeverAccepted) {
   RouthSettings s = paper_settings();
   s.h = 1e-4;  // far too small to finish in 10 steps
