@@ -25,10 +25,7 @@ AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) { return an
 AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const Eigen::LLT<Eigen::MatrixXd>& M_llt) {
   AnitescuPotraOperator op;
   op.layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
-  const int td = c.tangent_dim;
-  Eigen::MatrixXd J_t(op.layout.blocks() * td, c.M.rows());
-  for (int b = 0; b < op.layout.blocks(); ++b) J_t.middleRows(b * td, td) = c.J_t.middleRows(op.layout.owner[b] * td, td);
-  const Eigen::MatrixXd J_D = friction_rows(J_t, op.layout.D);
+  const Eigen::MatrixXd J_D = friction_rows(block_tangent_rows(op.layout, c.J_t), op.layout.D);
   op.Jbar.resize(c.contacts() + J_D.rows(), c.M.rows());
   op.Jbar << c.J_n, J_D;
   op.Minv_JbarT = M_llt.solve(op.Jbar.transpose());
@@ -50,11 +47,8 @@ ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOp
   ImpactResult r;
   r.v_plus = v_minus + op.Minv_JbarT * z.head(p);
   r.impulse_n = z.head(m);
-  const Eigen::VectorXd friction = tangential_impulse(op.layout.D, z.segment(m, p - m));
-  const int td = c.tangent_dim;
-  r.impulse_t = Eigen::VectorXd::Zero(m * td);  // frictionless contacts: none
-  for (int b = 0; b < op.layout.blocks(); ++b)
-    r.impulse_t.segment(op.layout.owner[b] * td, td) = friction.segment(b * td, td);
+  r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);  // frictionless contacts: none
+  add_block_impulses(op.layout, z.segment(m, p - m), r.impulse_t);
   if (kinetic_energies) {
     r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
     r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);

@@ -28,6 +28,20 @@ CoulombLayout frictional_contacts_only(const Eigen::VectorXd& mu, Eigen::MatrixX
   return layout;
 }
 
+Eigen::MatrixXd block_tangent_rows(const CoulombLayout& layout, const Eigen::MatrixXd& J_t) {
+  const int td = layout.tangent_dim();
+  Eigen::MatrixXd out(layout.blocks() * td, J_t.cols());
+  for (int b = 0; b < layout.blocks(); ++b) out.middleRows(b * td, td) = J_t.middleRows(layout.owner[b] * td, td);
+  return out;
+}
+
+void add_block_impulses(const CoulombLayout& layout, const Eigen::Ref<const Eigen::VectorXd>& beta,
+                        Eigen::VectorXd& impulse_t) {
+  const int td = layout.tangent_dim(), k = layout.k();
+  for (int b = 0; b < layout.blocks(); ++b)
+    impulse_t.segment(layout.owner[b] * td, td) += layout.D * beta.segment(b * k, k);
+}
+
 CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& l) {
   CoulombLcp lcp;
   const int m = l.normals, s = l.blocks(), k = l.k(), p = l.polygon_size(), n = p + s;

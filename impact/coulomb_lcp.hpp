@@ -40,6 +40,11 @@ CoulombLayout every_contact_frictional(const Eigen::VectorXd& mu, Eigen::MatrixX
 // k + 1 variables whose solution is known (0 <= 0 f_n - 1^T beta forces beta = 0): in a row of 100
 // frictionless balls in 3-D they made the impact LCP ten times larger than its 201 normal rows.
 CoulombLayout frictional_contacts_only(const Eigen::VectorXd& mu, Eigen::MatrixXd D);
+// The tangent rows of the blocks' contacts, block by block, from J_t (tangent_dim rows per contact).
+Eigen::MatrixXd block_tangent_rows(const CoulombLayout& layout, const Eigen::MatrixXd& J_t);
+// Adds the blocks' tangential impulses D beta_b (beta: k per block) to impulse_t, per contact.
+void add_block_impulses(const CoulombLayout& layout, const Eigen::Ref<const Eigen::VectorXd>& beta,
+                        Eigen::VectorXd& impulse_t);
 
 struct CoulombLcp {
   Eigen::MatrixXd W;  // (m + s k + s) square

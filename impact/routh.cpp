@@ -18,7 +18,7 @@ struct RouthImpact::Step {
   Eigen::MatrixXd W;
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
-  std::vector<int> owner;      // the contact of each friction block (those with mu > 0)
+  CoulombLayout layout;        // a friction block per contact with mu > 0
   int m = 0, mk = 0;           // contacts; friction multipliers (k per block)
 };
 
@@ -34,13 +34,11 @@ StepLcp build_step_lcp(const ContactSpace& c) {
   // Frictionless contacts get no friction block (see frictional_contacts_only).
   const CoulombLayout layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
   s.D = layout.D;
-  s.owner = layout.owner;
+  s.layout = layout;
   s.mk = layout.blocks() * layout.k();
-  const int m = s.m, nbar = m + s.mk, td = c.tangent_dim;
-  Eigen::MatrixXd J_t(layout.blocks() * td, c.M.rows());
-  for (int b = 0; b < layout.blocks(); ++b) J_t.middleRows(b * td, td) = c.J_t.middleRows(layout.owner[b] * td, td);
+  const int m = s.m, nbar = m + s.mk;
   s.Jbar.resize(nbar, c.M.rows());
-  s.Jbar << c.J_n, friction_rows(J_t, s.D);
+  s.Jbar << c.J_n, friction_rows(block_tangent_rows(layout, c.J_t), s.D);
   s.Minv_JbarT = c.M.llt().solve(s.Jbar.transpose());
   const CoulombLcp coulomb = build_coulomb_lcp(s.Jbar * s.Minv_JbarT, Eigen::VectorXd::Zero(nbar), layout);
   const int n = m + nbar + layout.blocks();
@@ -201,8 +199,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     }
     previous_kinetic = kinetic;
     r.impulse_n += z.segment(m, m);
-    const Eigen::VectorXd friction = tangential_impulse(s.D, z.segment(2 * m, s.mk));
-    for (size_t b = 0; b < s.owner.size(); ++b) r.impulse_t.segment(s.owner[b] * td, td) += friction.segment(b * td, td);
+    add_block_impulses(s.layout, z.segment(2 * m, s.mk), r.impulse_t);
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;
