@@ -62,9 +62,11 @@ std::vector<VelocityBlock> mass_blocks(const Model& model) {
   return blocks;
 }
 
-MassFactor::MassFactor(const Model& model)
-    : nv_(model.nv), blocks_(mass_blocks(model)), factors_(blocks_.size()) {
-  for (size_t b = 0; b < blocks_.size(); ++b) factors_[b] = Eigen::LLT<Eigen::MatrixXd>(blocks_[b].size);
+MassFactor::MassFactor(const Model& model) : nv_(model.nv), blocks_(mass_blocks(model)) {
+  // Each factor starts as that of I: an Eigen::LLT made with only a size leaves its info()
+  // uninitialized, and copying it (a BodyDynamics copied before its first compute) reads it.
+  factors_.reserve(blocks_.size());
+  for (const VelocityBlock& b : blocks_) factors_.emplace_back(Eigen::MatrixXd::Identity(b.size, b.size));
 }
 
 void MassFactor::compute(const Eigen::MatrixXd& M) {
