@@ -29,6 +29,9 @@ namespace {
 
 const char* class_name(int c) { return outcome_class_name(static_cast<OutcomeClass>(c)); }
 
+// The summary names each contact's class in a combination up to this many contacts.
+constexpr int kNamedContacts = 12;
+
 struct Table {
   std::vector<std::string> columns;
   std::vector<std::string> contact_names;
@@ -57,7 +60,7 @@ Table sample_columns(const Scene& scene, const ContactSpace& c) {
 struct Summary {
   long samples = 0, accepted = 0, collide = 0, failed = 0, solves = 0;
   std::string first_failure;  // the diagnostic of the first failed sample, in file order
-  std::map<long, long> joint;                                  // every contact's class, base 4 -> count
+  std::map<std::string, long> joint;                           // one class digit per contact -> count
   std::vector<std::array<long, kOutcomeClasses>> per_contact;  // class -> count
   std::vector<double> vn_min, vn_max, vt_min, vt_max;
 };
@@ -66,7 +69,7 @@ struct Summary {
 struct FormattedSample {
   std::string line;
   size_t cells = 0;
-  long joint = 0;
+  std::string joint;  // one digit '0' + class per contact: a key for any number of contacts
   std::vector<OutcomeClass> classes;
   Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
   SampleStatus status = SampleStatus::accepted;
@@ -114,11 +117,11 @@ class SampleWriter {
     f.diagnostic.clear();
     if (f.status == SampleStatus::failed) f.diagnostic = r.diagnostic;
     f.classes.resize(m);
-    f.joint = 0;
+    f.joint.assign(m, '0');
     for (int i = 0; i < m; ++i) {
       f.classes[i] = outcome_class(c_, r.v_plus, i, tol_);
       text(f.status == SampleStatus::accepted ? outcome_class_name(f.classes[i]) : sample_status_name(f.status));
-      f.joint = kOutcomeClasses * f.joint + static_cast<int>(f.classes[i]);
+      f.joint[i] = static_cast<char>('0' + static_cast<int>(f.classes[i]));
     }
     f.solves = r.lcp_solves;
   }
@@ -156,18 +159,17 @@ class SampleWriter {
     if (s.failed) out << "; " << s.failed << " failed";
     out << ")\n";
     if (s.failed) out << "failed       first: " << s.first_failure << "\n";
-    out << "outcomes     (per accepted sample, every contact's class)\n";
-    std::vector<std::pair<long, std::string>> joint;
+    out << "outcomes     (per accepted sample, "
+        << (static_cast<int>(table_.contact_names.size()) <= kNamedContacts ? "every contact's class" : "how many contacts in each class")
+        << ")\n";
+    // Up to kNamedContacts contacts a combination names every contact's class; beyond, a line per
+    // combination would be unreadable, so combinations with the same number of contacts in each
+    // class are merged into one line of counts.
+    std::map<std::string, long> by_label;
     const int m = static_cast<int>(table_.contact_names.size());
-    for (const auto& [code, n] : s.joint) {
-      std::string label;
-      for (int i = 0; i < m; ++i) {
-        long digit = code;
-        for (int k = i + 1; k < m; ++k) digit /= kOutcomeClasses;
-        label += (i ? " " : "") + table_.contact_names[i] + ":" + class_name(static_cast<int>(digit % kOutcomeClasses));
-      }
-      joint.emplace_back(n, label);
-    }
+    for (const auto& [code, n] : s.joint) by_label[joint_label(code, m)] += n;
+    std::vector<std::pair<long, std::string>> joint;
+    for (const auto& [label, n] : by_label) joint.emplace_back(n, label);
     std::sort(joint.rbegin(), joint.rend());
     for (size_t k = 0; k < joint.size() && k < 12; ++k)
       out << "  " << joint[k].second << "  " << joint[k].first << " (" << 100.0 * joint[k].first / s.accepted << "%)\n";
@@ -187,6 +189,20 @@ class SampleWriter {
   }
 
   long rows() const { return csv_.rows(); }
+
+  // The summary line of one combination of classes (one digit per contact, as FormattedSample::joint).
+  std::string joint_label(const std::string& code, int m) const {
+    std::string label;
+    if (m <= kNamedContacts) {
+      for (int i = 0; i < m; ++i) label += (i ? " " : "") + table_.contact_names[i] + ":" + class_name(code[i] - '0');
+      return label;
+    }
+    std::array<int, kOutcomeClasses> count{};
+    for (char digit : code) ++count[digit - '0'];
+    for (int k = 0; k < kOutcomeClasses; ++k)
+      if (count[k]) label += (label.empty() ? "" : " ") + std::string(class_name(k)) + ":" + std::to_string(count[k]);
+    return label;
+  }
   long unclassified() const { return summary_.samples - summary_.accepted; }
 
  private:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "app/commands.hpp"
 #include "tests/app/cli.hpp"
@@ -147,6 +148,42 @@ TEST(Impact, AllSolutionsOfAnLcpTooLargeToEnumerateIsAClearError) {
   EXPECT_TRUE(rows[1].ends_with(",failed,failed,failed,failed")) << rows[1];
   // Sampling the same impact with Lemke's step solution works.
   EXPECT_EQ(impactsim("impact " + flat_box(dir, "lemke") + " --samples 8 -q -o " + (dir / "sampled").string()).code, 0);
+}
+
+// The row of 100 balls (201 contacts): a combination of classes is summarized as how many contacts
+// are in each class (a line naming 201 classes would not read), and every count matches samples.csv.
+// The combination key once was a base-4 number of 201 digits, which overflowed.
+TEST(Impact, CombinationsOfManyContactsAreCountedPerClass) {
+  const fs::path dir = fresh_dir("row");
+  const Result r = impactsim("impact " + scene("sphere_row.yaml") + " --samples 40 --seed 3 -o " +
+                             dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("how many contacts in each class"), std::string::npos) << r.out;
+  const std::vector<std::string> lines = split_lines(read_all(dir / "samples.csv"));
+  ASSERT_EQ(lines.size(), 41u);
+  const std::vector<std::string> header = split(lines[0]);
+  std::map<std::string, long> expected;
+  for (size_t k = 1; k < lines.size(); ++k) {
+    const std::vector<std::string> cells = split(lines[k]);
+    std::map<std::string, int> count;
+    int contacts = 0;
+    for (size_t j = 0; j < header.size(); ++j)
+      if (header[j].size() > 6 && header[j].substr(header[j].size() - 6) == ".class") {
+        ++count[cells[j]];
+        ++contacts;
+      }
+    ASSERT_EQ(contacts, 201);
+    std::string label;
+    for (const char* name : {"rest", "stick", "slide", "lift"}) {  // OutcomeClass order
+      if (!count.count(name)) continue;
+      if (!label.empty()) label += ' ';
+      label.append(name).append(":").append(std::to_string(count[name]));
+    }
+    ++expected[label];
+  }
+  ASSERT_FALSE(expected.empty());
+  for (const auto& [label, n] : expected)
+    EXPECT_NE(r.out.find("  " + label + "  " + std::to_string(n) + " ("), std::string::npos) << label << "\n" << r.out;
 }
 
 }  // namespace
