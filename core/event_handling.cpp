@@ -5,6 +5,7 @@
 #include <Eigen/QR>
 
 #include "core/guards.hpp"
+#include "core/slip_start.hpp"
 #include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
@@ -116,14 +117,15 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
 // unloaded would need a pull of 1e-7 N to be drawn shut, which is numerics, not Painleve. A contact
 // the LCP left unloaded at zero acceleration may go either way; where holding it shut takes a pull
 // (a nearly redundant pair, such as two leaning dominoes' corners on each other, amplifies the
-// LCP's rounding into one), it opens instead.
-bool consistent(const System& sys, ContactModes& chosen, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                ContactData& data, ModeForces& forces, std::string& why) {
+// LCP's rounding into one), it opens instead. Contacts that start to slide from rest in 3-D first
+// get a slip consistent with the circular cone (core/slip_start.hpp).
+bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactModes& chosen, const Eigen::VectorXd& q,
+                const Eigen::VectorXd& v, ContactData& data, ModeForces& forces, std::string& why) {
   std::vector<bool> closed;
   for (int round = 0; round <= sys.contacts.size(); ++round) {
     closed_flags(chosen, closed);
     compute_contact_data(sys.model, sys.contacts, q, v, closed, data);
-    if (!constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, chosen, forces)) {
+    if (!start_slip_from_rest(sys, slip_fired, v, data, chosen, forces)) {
       why = "the mass matrix is not positive definite";
       return false;
     }
@@ -229,7 +231,7 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     std::string why;
     ContactModes chosen = modes;
     if (select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why) &&
-        consistent(sys, chosen, q, v, data, forces, why)) {
+        consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
       modes = chosen;
       break;
     }

@@ -1,0 +1,134 @@
+#include "core/slip_start.hpp"
+
+#include <cmath>
+
+#include <Eigen/QR>
+
+namespace impactsim {
+namespace {
+
+// The mode's forces without drift correction, as the acceleration LCP judges them.
+bool accelerate(const System& sys, const ContactData& data, const ContactModes& modes, ModeForces& forces) {
+  return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces);
+}
+
+std::vector<int> sliding_from_rest(const System& sys, const ContactData& data, const Eigen::VectorXd& v,
+                                   const ContactModes& modes) {
+  std::vector<int> out;
+  const int td = data.jac.rows_per_contact - 1;
+  if (td != 2) return out;
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
+        (data.jac.of(i).bottomRows(td) * v).norm() <= sys.contact.velocity_tolerance)
+      out.push_back(i);
+  return out;
+}
+
+bool inside_cones(const System& sys, const std::vector<int>& contacts, const ModeForces& forces) {
+  for (int i : contacts)
+    if (!(forces.lambda_t.row(i).norm() < sys.contacts.contact(i).mu * forces.lambda_n[i] * (1 - 1e-9))) return false;
+  return true;
+}
+
+// s x a_t and k = s . a_t per contact, for slips at the given angles [rad] (set into modes).
+class SlipResidual {
+ public:
+  SlipResidual(const System& sys, const ContactData& data, const std::vector<int>& contacts, ContactModes& modes,
+               ModeForces& forces)
+      : sys_(sys), data_(data), contacts_(contacts), modes_(modes), forces_(forces) {}
+
+  bool operator()(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+    for (size_t a = 0; a < contacts_.size(); ++a)
+      modes_.slip[contacts_[a]] = Eigen::Vector2d(std::cos(angles[a]), std::sin(angles[a]));
+    if (!accelerate(sys_, data_, modes_, forces_)) return false;
+    for (size_t a = 0; a < contacts_.size(); ++a) {
+      const int i = contacts_[a];
+      const Eigen::Vector2d a_t = data_.jac.of(i).bottomRows(2) * forces_.vdot + data_.jac.jdot_v_of(i).tail(2);
+      const Eigen::Vector2d& s = modes_.slip[i];
+      r[a] = s[0] * a_t[1] - s[1] * a_t[0];
+      k[a] = s.dot(a_t);
+    }
+    return true;
+  }
+
+ private:
+  const System& sys_;
+  const ContactData& data_;
+  const std::vector<int>& contacts_;
+  ContactModes& modes_;
+  ModeForces& forces_;
+};
+
+// Newton's method with a forward-difference Jacobian and step halving on |r|. The contacts of one
+// event are few (an edge's two ends, a face's four corners), so each iteration's m + 1 force solves
+// are cheap. theta: the starting angles, then the last iterate; r and k at theta.
+bool solve_slip_angles(SlipResidual& residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
+                       double tolerance) {
+  const Eigen::Index m = theta.size();
+  Eigen::VectorXd trial(m), r_trial(m), k_trial(m), column(m), unused(m);
+  Eigen::MatrixXd jacobian(m, m);
+  if (!residual(theta, r, k)) return false;
+  constexpr int kIterations = 50;
+  constexpr double kDelta = 1e-7;  // rad
+  for (int iteration = 0; iteration < kIterations && r.norm() > tolerance; ++iteration) {
+    for (Eigen::Index a = 0; a < m; ++a) {
+      trial = theta;
+      trial[a] += kDelta;
+      if (!residual(trial, column, unused)) return false;
+      jacobian.col(a) = (column - r) / kDelta;
+    }
+    const Eigen::VectorXd step = jacobian.colPivHouseholderQr().solve(-r);
+    double scale = 1.0;
+    for (int halving = 0; halving < 30; ++halving, scale *= 0.5) {
+      trial = theta + scale * step;
+      if (!residual(trial, r_trial, k_trial)) return false;
+      if (r_trial.norm() < r.norm()) break;
+    }
+    theta = trial;
+    r = r_trial;
+    k = k_trial;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
+                          const ContactData& data, ContactModes& modes, ModeForces& forces) {
+  const std::vector<int> from_rest = sliding_from_rest(sys, data, v, modes);
+  if (from_rest.empty()) return accelerate(sys, data, modes, forces);
+  const ContactModes chosen = modes;
+  for (int i : from_rest) modes.mode[i] = ContactMode::stick;
+  if (!accelerate(sys, data, modes, forces)) return false;
+  if (inside_cones(sys, from_rest, forces)) return true;
+
+  // Slip starts against the friction that sticking would need: the limit as that friction reaches
+  // the cone's edge.
+  modes = chosen;
+  const auto m = static_cast<Eigen::Index>(from_rest.size());
+  Eigen::VectorXd theta(m), r(m), k(m);
+  for (Eigen::Index a = 0; a < m; ++a) {
+    const Eigen::Vector2d f = forces.lambda_t.row(from_rest[a]).transpose();
+    const Eigen::Vector2d s = f.norm() > 0 ? Eigen::Vector2d(-f.normalized()) : modes.slip[from_rest[a]];
+    theta[a] = std::atan2(s[1], s[0]);
+  }
+  SlipResidual residual(sys, data, from_rest, modes, forces);
+  if (!accelerate(sys, data, modes, forces)) return false;
+  const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
+  if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
+  if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance) {
+    modes = chosen;  // no consistent slip found
+    return accelerate(sys, data, modes, forces);
+  }
+  if (k.minCoeff() > tolerance) return true;
+  for (int i : from_rest)
+    if (i < static_cast<int>(slip_fired.size()) && slip_fired[i]) return true;
+  for (int i : from_rest) {
+    modes.mode[i] = ContactMode::stick;
+    modes.reference_n[i] = forces.lambda_n[i];
+    modes.reference_t[i] = -sys.contacts.contact(i).mu * forces.lambda_n[i] * modes.slip[i];
+  }
+  return accelerate(sys, data, modes, forces);
+}
+
+}  // namespace impactsim

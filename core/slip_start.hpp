@@ -1,0 +1,36 @@
+#pragma once
+// Slip from rest in 3-D: the consistent start of a slide where the acceleration LCP's friction
+// polygon is only an approximation of the circular cone the smooth phase uses.
+//
+// A contact that starts to slide from rest (|u_t| within the velocity tolerance) must slide the way
+// its tangential acceleration points, a_t = k s with k >= 0, against friction -mu lambda_n s (s a
+// unit vector in the contact's tangent coordinates). The acceleration LCP's polygon is inscribed in
+// the cone: a contact at the polygon's edge may still hold inside the cone, and the LCP gives s only
+// to within the polygon's facets (a_t along a facet's normal). With such an s the phase's a_t turns
+// away from s, u_t . s stays at zero and the slip-to-stick guard fires again at once, event after
+// event at one instant: the step size of a tossed cube's sliding edge collapsed so (issue: runs
+// stalled). Planar contacts (one tangent direction) are exact already and are left alone.
+#include <vector>
+
+#include "core/contact_data.hpp"
+#include "core/contact_forces.hpp"
+#include "core/system.hpp"
+
+namespace impactsim {
+
+// For the contacts `modes` starts sliding from rest (3-D, mu > 0, |J_t v| <= velocity tolerance):
+//   1. if they all stick strictly inside the cone, |lambda_t| < mu lambda_n, they stick;
+//   2. else Newton's method on the angles of their slips s (started against the friction a stick
+//      would need) solves s x a_t(s) = 0 to 1e-9 of the accelerations' scale, with k = s . a_t >= 0;
+//      with every k > 0 they slide along those s;
+//   3. with some k = 0 (friction on the cone's edge, a_t = 0) they stick at those forces (redundant
+//      contacts, such as an edge's two ends, with a friction distribution the LCP did not pick),
+//      unless slip_fired[i] for one of them: the friction a stick needs is then growing past the
+//      cone, so slip starts along s at second order (sticking would fire again at once);
+//   4. where Newton does not converge, `modes` is left as the LCP chose.
+// data holds the body dynamics, frames, J and Jdot v of the closed contacts at (q, v). On return
+// forces hold the final modes' forces (no drift correction). False only if M is singular.
+bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
+                          const ContactData& data, ContactModes& modes, ModeForces& forces);
+
+}  // namespace impactsim

@@ -1,0 +1,117 @@
+// Slip from rest in 3-D against closed forms: a ball at rest on the ground under gravity tilted off
+// the normal (an incline), in a direction between two of the friction polygon's directions.
+// Sliding, the contact point accelerates as a_t = g_t - (7/2) mu g_n s (translation plus the spin
+// friction gives a solid ball, I = 2/5 m r^2), so the consistent slip is s = g_t / |g_t| with
+// k = |g_t| - (7/2) mu g_n, and the ball rolls (sticks) for mu >= (2/7) |g_t| / g_n with friction
+// (2/7) m |g_t|.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "core/event_handling.hpp"
+#include "core/slip_start.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct TiltedBall {
+  explicit TiltedBall(double mu) : scene(ball_scene(mu)) {
+    q(2) = 0.1;  // on the ground
+    Model& model = scene.system.model;
+    // The tangential gravity points 10 degrees from the contact's tangent1 (the polygon has
+    // directions every 45 degrees from it).
+    const Vec3 t1 = Vec3::UnitX(), t2 = Vec3::UnitY();
+    const double beta = 10 * kPi / 180;
+    direction << std::cos(beta), std::sin(beta);
+    model.gravity = g_t * (std::cos(beta) * t1 + std::sin(beta) * t2) - g_n * Vec3::UnitZ();
+  }
+  // The shipped bouncing ball (radius 0.1 m) with friction coefficient mu.
+  static Scene ball_scene(double mu) {
+    std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string shipped = "mu: 0.5";
+    EXPECT_NE(text.find(shipped), std::string::npos);
+    text.replace(text.find(shipped), shipped.size(), "mu: " + std::to_string(mu));
+    return load_scene_text(text, "tilted_ball");
+  }
+  Scene scene;
+  const System& sys = scene.system;
+  const double g_n = 9.81, g_t = 0.35 * 9.81;  // tan(incline) = 0.35: rolling needs mu >= 0.1
+  Eigen::Vector2d direction;                    // of g_t in tangent coordinates
+  ContactData data{sys.model, sys.contacts};
+  ModeForces forces;
+  ContactModes modes = ContactModes::all_open(1);
+  Eigen::VectorXd q = scene.initial.q;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  std::vector<Event> events;
+  EventLog log = [this](const Event& e) { events.push_back(e); };
+  double mass() const { return sys.model.bodies[0].mass; }
+  // The acceleration LCP's choice alone, before the slip start.
+  ContactModes lcp_modes() {
+    compute_event_data(sys, modes, q, v, data);
+    compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, std::vector<bool>{true}, data.jac);
+    ContactModes chosen = modes;
+    std::string why;
+    EXPECT_TRUE(select_modes(sys.contacts, sys.contact, data.body, data.jac, {0}, {}, chosen, why)) << why;
+    return chosen;
+  }
+};
+
+TEST(SlipStart, TheFrameIsTheOneTheTestAssumes) {
+  TiltedBall b(0.05);
+  compute_event_data(b.sys, b.modes, b.q, b.v, b.data);
+  EXPECT_NEAR(b.data.frames[0].tangent1.dot(Vec3::UnitX()), 1.0, 1e-12);
+  EXPECT_NEAR(b.data.frames[0].tangent2.dot(Vec3::UnitY()), 1.0, 1e-12);
+}
+
+TEST(SlipStart, ABallSlidingFromRestSlidesDownTheIncline) {
+  const double mu = 0.05;
+  TiltedBall b(mu);
+  // The polygon's slip is a facet's normal (22.5 degrees), not the incline's 10 degrees.
+  const ContactModes lcp = b.lcp_modes();
+  ASSERT_EQ(lcp.mode[0], ContactMode::slide);
+  EXPECT_GT((lcp.slip[0] - b.direction).norm(), 0.1);
+  choose_modes(b.sys, 0.0, {}, {}, b.v, b.modes, b.data, b.forces, b.log);
+  ASSERT_EQ(b.modes.mode[0], ContactMode::slide);
+  EXPECT_NEAR((b.modes.slip[0] - b.direction).norm(), 0.0, 1e-9);
+  // The phase's contact acceleration is along s at the closed form's rate.
+  const Eigen::Vector2d a_t = b.data.jac.of(0).bottomRows(2) * b.forces.vdot + b.data.jac.jdot_v_of(0).tail(2);
+  EXPECT_NEAR((a_t - (b.g_t - 3.5 * mu * b.g_n) * b.direction).norm(), 0.0, 1e-8);
+  EXPECT_NEAR(b.forces.lambda_n[0], b.mass() * b.g_n, 1e-8 * b.mass() * b.g_n);
+  EXPECT_NEAR(b.forces.lambda_t.row(0).norm(), mu * b.forces.lambda_n[0], 1e-9 * b.forces.lambda_n[0]);
+}
+
+TEST(SlipStart, ABallThatTheCircularConeHoldsRolls) {
+  // mu 3 % above rolling's 0.1: the inscribed polygon (radius cos 22.5 / cos 12.5 = 0.947 of the
+  // cone at 10 degrees) cannot hold it, the cone can.
+  TiltedBall b(0.103);
+  ASSERT_EQ(b.lcp_modes().mode[0], ContactMode::slide);
+  choose_modes(b.sys, 0.0, {}, {}, b.v, b.modes, b.data, b.forces, b.log);
+  ASSERT_EQ(b.modes.mode[0], ContactMode::stick);
+  const Eigen::Vector2d friction = b.forces.lambda_t.row(0).transpose();
+  EXPECT_NEAR((friction + 2.0 / 7.0 * b.mass() * b.g_t * b.direction).norm(), 0.0, 1e-9 * b.mass() * b.g_n);
+  const Eigen::Vector2d a_t = b.data.jac.of(0).bottomRows(2) * b.forces.vdot + b.data.jac.jdot_v_of(0).tail(2);
+  EXPECT_LT(a_t.norm(), 1e-9);
+}
+
+TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
+  TiltedBall b(0.05);
+  b.v(0) = 0.5;  // sliding along x well above the velocity tolerance
+  compute_event_data(b.sys, b.modes, b.q, b.v, b.data);
+  compute_contact_jdot_v(b.sys.model, b.sys.contacts, b.data.body, b.data.frames, std::vector<bool>{true}, b.data.jac);
+  ContactModes modes = b.modes;
+  modes.mode[0] = ContactMode::slide;
+  modes.slip[0] = Eigen::Vector2d(0.6, 0.8);
+  ASSERT_TRUE(start_slip_from_rest(b.sys, {}, b.v, b.data, modes, b.forces));
+  EXPECT_EQ(modes.mode[0], ContactMode::slide);
+  EXPECT_EQ(modes.slip[0], Eigen::Vector2d(0.6, 0.8));
+}
+
+}  // namespace
+}  // namespace impactsim
