@@ -14,6 +14,7 @@
 #include "app/batch_summary.hpp"
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/metadata.hpp"
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
@@ -230,6 +231,14 @@ int batch_command(const BatchOptions& o) {
   const fs::path path = fs::path(dir) / "runs.csv";
   const BatchIdentity identity{o.scene, scene.text_sha256, law_name, seed, o.runs, first, end - first,
                                join(run_columns(scene))};
+  if (o.resume && o.force) {
+    spdlog::error("--resume keeps the runs in {}, --force overwrites them: give one", path.string());
+    return kExitUsage;
+  }
+  if (!o.resume && !o.force && fs::exists(path)) {
+    spdlog::error("{} already holds a batch's runs; --resume completes it, --force overwrites it", path.string());
+    return kExitUsage;
+  }
   long next = first;
   if (o.resume && fs::exists(path)) {
     next = resume_point(dir, identity);
@@ -246,6 +255,13 @@ int batch_command(const BatchOptions& o) {
   std::ofstream out(path, std::ios::binary | std::ios::app);
   if (!out) {
     spdlog::error("{}: cannot write", path.string());
+    return kExitOutput;
+  }
+  std::optional<MetadataFile> metadata;
+  try {
+    metadata.emplace(dir, Metadata{"batch", o.command_line, law_name, seed}, scene);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
     return kExitOutput;
   }
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
@@ -300,6 +316,7 @@ int batch_command(const BatchOptions& o) {
       if (!plot_run(trajectory_dir(run), scene)) return kExitOutput;
     }
   }
+  metadata->finish();
   return kExitOk;
 }
 

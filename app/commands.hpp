@@ -25,6 +25,7 @@ struct RunOptions {
   bool plot = false;       // also write PNGs (and a GIF of a planar scene) with tools/plot.py
   std::string integrator;  // "" = the scene's simulation.integrator
   double step = 0.0;       // > 0: the fixed-step integrators' h
+  std::string command_line;  // for metadata.json
 };
 
 struct ConvergeOptions {
@@ -35,6 +36,7 @@ struct ConvergeOptions {
   std::string law;            // of the event-driven reference; "" = the scene's
   long long seed = -1;
   bool plot = false;
+  std::string command_line;   // for metadata.json
 };
 
 struct ImpactOptions {
@@ -47,6 +49,7 @@ struct ImpactOptions {
   bool all_solutions = false; // list every Anitescu-Potra solution instead of sampling
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
   bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
+  std::string command_line;   // for metadata.json
 };
 
 struct BatchOptions {
@@ -59,9 +62,11 @@ struct BatchOptions {
   long first = 0;        // the slice: runs first .. first + count - 1
   long count = -1;       // < 0 = through the last run
   bool resume = false;   // keep the complete rows of DIR/runs.csv and go on after them
+  bool force = false;    // overwrite a DIR/runs.csv already there (else refused)
   long trajectories = 0; // runs 0 .. trajectories - 1 also write DIR/runs/<i>/trajectory.csv, events.csv
   bool quiet = false;
   bool plot = false;     // also write histograms.png, and the plots of the runs with trajectories
+  std::string command_line;  // for metadata.json
 };
 
 int run_command(const RunOptions& options);

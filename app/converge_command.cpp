@@ -9,6 +9,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/metadata.hpp"
 #include "app/plot_output.hpp"
 
 namespace impactsim {
@@ -98,6 +99,17 @@ int converge_command(const ConvergeOptions& options) {
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "convergence.csv").string();
+  // metadata.json's settings: the tested integrator at the first step size (the command line lists
+  // the others; every one was checked above).
+  Scene described = scene;
+  override_integrator(described, "", options.steps.front());
+  std::optional<MetadataFile> metadata;
+  try {
+    metadata.emplace(dir, Metadata{"converge", options.command_line, law_name, seed}, described);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return kExitOutput;
+  }
 
   Scene reference = scene;
   reference.system.integrator = Integrator::event_driven;
@@ -147,6 +159,7 @@ int converge_command(const ConvergeOptions& options) {
   }
   spdlog::info("wrote {}", path);
   if (options.plot && !run_plot_tool("converge", dir)) return kExitOutput;
+  metadata->finish();
   return kExitOk;
 }
 

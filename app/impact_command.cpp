@@ -17,6 +17,7 @@
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
+#include "app/metadata.hpp"
 #include "app/sample_seed.hpp"
 #include "core/first_impact.hpp"
 #include "impact/anitescu_potra.hpp"
@@ -281,6 +282,7 @@ int impact_command(const ImpactOptions& o) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
+    MetadataFile metadata(dir, {"impact", o.command_line, law_name, seed}, scene);
     SampleWriter writer(path, scene, space, tol);
     if (o.all_solutions) {
       if (std::string why; !write_ap_solutions(writer, space, v_minus, why)) {
@@ -329,11 +331,12 @@ int impact_command(const ImpactOptions& o) {
       write_orderings(sequential, scene, space, v_minus, seed, false);
       sequential.flush();
     }
+    if (o.plot && !run_plot_tool("impact", dir)) return kExitOutput;
+    metadata.finish();
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  if (o.plot && !run_plot_tool("impact", dir)) return kExitOutput;
   return kExitOk;
 }
 

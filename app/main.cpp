@@ -7,6 +7,8 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "app/metadata.hpp"
+#include "app/version.hpp"
 
 namespace {
 
@@ -32,6 +34,8 @@ int main(int argc, char** argv) {
 
   CLI::App app{"impactsim: event-driven rigid-body simulation of simultaneous frictional impacts"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("impactsim ") + impactsim_version() + " (commit " + impactsim_commit() + ")",
+                       "Print the version and git commit and exit");
   Verbosity verbosity;
 
   RunOptions run;
@@ -88,6 +92,7 @@ int main(int argc, char** argv) {
   batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
       ->check(whole_number(0, kMaxLong));
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
+  batch_cmd->add_flag("--force", batch.force, "Overwrite the results already in DIR (without it, batch refuses)");
   batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
   batch_cmd->add_option("--trajectories", batch.trajectories,
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
@@ -129,6 +134,8 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  const std::string command_line = command_line_text(argc, argv);
+  run.command_line = impact.command_line = batch.command_line = converge.command_line = command_line;
   spdlog::set_level(verbosity.quiet ? spdlog::level::warn
                                     : verbosity.verbose ? spdlog::level::debug : spdlog::level::info);
 

@@ -6,6 +6,7 @@
 
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/metadata.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
 #include "app/sample_seed.hpp"
@@ -39,6 +40,7 @@ int run_command(const RunOptions& options) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
+    MetadataFile metadata(dir, {"run", options.command_line, law_name, seed}, scene);
     RunFiles files(dir, scene);
     const CsvWriter &csv = files.trajectory(), &events = files.events();
     RunCallbacks callbacks = files.callbacks();
@@ -84,11 +86,12 @@ int run_command(const RunOptions& options) {
                    stats.variation_weighted);
       if (!system.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
     }
+    if (options.plot && !plot_run(dir, scene)) return kExitOutput;
+    metadata.finish();
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  if (options.plot && !plot_run(dir, scene)) return kExitOutput;
   return kExitOk;
 }
 

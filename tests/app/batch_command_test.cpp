@@ -46,6 +46,24 @@ TEST(Batch, InterruptedBatchResumesToTheSameResult) {
   EXPECT_EQ(read_all(cut / "summary.json"), read_all(whole / "summary.json"));
 }
 
+// A directory that already holds a batch's runs is not overwritten by accident: without --resume
+// or --force batch refuses (exit 1) and leaves the files as they were; --force starts afresh.
+TEST(Batch, RefusesADirectoryWithResultsUnlessResumedOrForced) {
+  const fs::path dir = fresh_path("taken");
+  const std::string first = batch(dir, "");
+  const std::string other = " --runs 5 --seed 9 -q -o " + dir.string();
+  const Result refused = impactsim("batch " + kScene + other);
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("already holds a batch's runs; --resume completes it, --force overwrites it"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_EQ(read_all(dir / "runs.csv"), first);
+  EXPECT_EQ(impactsim("batch " + kScene + other + " --resume --force").code, 1);
+  ASSERT_EQ(impactsim("batch " + kScene + other + " --force").code, 0);
+  const std::string forced = read_all(dir / "runs.csv");
+  EXPECT_EQ(std::count(forced.begin(), forced.end(), '\n'), 6);
+}
+
 // A scene whose every run fails: the bouncing ball allowed only 4 events.
 fs::path failing_scene() {
   const fs::path path = fresh_dir("failing_scene") / "ball.yaml";

@@ -1,0 +1,156 @@
+#include "app/metadata.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/version.hpp"
+
+namespace impactsim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string utc_text(std::chrono::system_clock::time_point t) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (gethostname(name.data(), name.size() - 1) != 0) return "unknown";
+  return name.data();
+}
+
+Json law_settings(const std::string& law, const LawSettings& s) {
+  if (law == "routh")
+    return {{"h", s.routh.h},
+            {"max_steps", s.routh.max_steps},
+            {"solution", s.routh.solution == RouthSettings::Solution::lemke ? "lemke" : "random"},
+            {"tolerance", s.routh.tolerance},
+            {"sampling", s.routh.sampling == RouthSettings::Sampling::uniform ? "uniform" : "sobol"}};
+  if (law == "sequential") {
+    const char* order = s.sequential.order == SequentialSettings::Order::list     ? "list"
+                        : s.sequential.order == SequentialSettings::Order::cyclic ? "cyclic"
+                                                                                   : "random";
+    return {{"order", order},
+            {"list", s.sequential.list},
+            {"start", s.sequential.start},
+            {"max_impacts", s.sequential.max_impacts},
+            {"tolerance", s.sequential.tolerance}};
+  }
+  if (law == "propagative")
+    return {{"R", s.propagative.R},
+            {"order", s.propagative.order == PropagativeSettings::Order::most_violated ? "most_violated" : "random"},
+            {"max_reflections", s.propagative.max_reflections},
+            {"tolerance", s.propagative.tolerance}};
+  return Json::object();  // anitescu-potra has no parameters
+}
+
+Json settings(const Metadata& m, const Scene& scene) {
+  const System& sys = scene.system;
+  const SimulationSettings& sim = sys.simulation;
+  const ContactSettings& c = sys.contact;
+  Json out;
+  out["law"] = m.law;
+  out["law_settings"] = law_settings(m.law, scene.laws);
+  out["integrator"] = std::string(integrator_name(sys.integrator));
+  if (sys.integrator == Integrator::time_stepping)
+    out["time_stepping"] = {{"alpha", sys.time_stepping.alpha},
+                            {"h", sys.time_stepping.h},
+                            {"active_epsilon", sys.time_stepping.active_epsilon}};
+  if (sys.integrator == Integrator::drumwright)
+    out["drumwright"] = {{"h", sys.drumwright.h},
+                         {"K_n", sys.drumwright.K_n},
+                         {"B_n", sys.drumwright.B_n},
+                         {"B_t", sys.drumwright.tangent_damping()},
+                         {"friction_directions", sys.drumwright.friction_directions}};
+  out["t_end"] = sim.t_end;
+  out["output_interval"] = sim.output_interval;
+  out["rtol"] = sim.ode.rtol;
+  out["atol"] = sim.ode.atol;
+  out["max_step"] = sim.ode.max_step;
+  out["max_steps"] = sim.max_steps;
+  out["stall_window"] = sim.stall_window;
+  out["contact"] = {{"distance_tolerance", c.distance_tolerance}, {"velocity_tolerance", c.velocity_tolerance},
+                    {"baumgarte", c.baumgarte},                   {"v_zeno", c.v_zeno},
+                    {"detect_rest", c.detect_rest},               {"max_events", c.max_events},
+                    {"broadphase_margin", c.broadphase_margin},   {"friction_directions", c.friction_directions}};
+  out["seed"] = m.seed;
+  return out;
+}
+
+}  // namespace
+
+std::string command_line_text(int argc, const char* const* argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (i) out += ' ';
+    if (!word.empty() && word.find_first_of(" \t'\"\\$") == std::string::npos) {
+      out += word;
+      continue;
+    }
+    out += '\'';
+    for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    out += '\'';
+  }
+  return out;
+}
+
+std::string metadata_json(const Metadata& m, const Scene& scene, const std::string& status, double wall_seconds) {
+  Json j;
+  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["command"] = m.command;
+  j["command_line"] = m.command_line;
+  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}};
+  j["settings"] = settings(m, scene);
+  j["started"] = utc_text(m.started);
+  j["wall_seconds"] = wall_seconds >= 0 ? Json(wall_seconds) : Json(nullptr);
+  j["host"] = host_name();
+  j["status"] = status;
+  return j.dump(2) + "\n";
+}
+
+void write_metadata(const std::filesystem::path& dir, const Metadata& metadata, const Scene& scene,
+                    const std::string& status, double wall_seconds) {
+  const std::filesystem::path path = dir / "metadata.json";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << metadata_json(metadata, scene, status, wall_seconds);
+  if (!out.flush()) throw std::runtime_error(path.string() + ": write failed");
+}
+
+MetadataFile::MetadataFile(std::filesystem::path dir, Metadata metadata, const Scene& scene)
+    : dir_(std::move(dir)), metadata_(std::move(metadata)), scene_(scene) {
+  write_metadata(dir_, metadata_, scene_, "running");
+}
+
+MetadataFile::~MetadataFile() {
+  if (!finished_) write("failed");
+}
+
+void MetadataFile::finish() {
+  finished_ = true;
+  write("ok");
+}
+
+void MetadataFile::write(const std::string& status) noexcept {
+  try {
+    write_metadata(dir_, metadata_, scene_, status,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  } catch (const std::exception& e) {
+    spdlog::warn("{}", e.what());
+  }
+}
+
+}  // namespace impactsim

@@ -1,0 +1,59 @@
+#pragma once
+// DIR/metadata.json: where an output directory's results came from. Written when a command starts
+// (status "running", so a run that dies still leaves it) and again when it ends ("ok" or
+// "failed"), with:
+//   impactsim      version and git commit (app/version.hpp)
+//   command        run, impact, batch or converge; command_line: the arguments as given
+//   scene          path as given, name, SHA-256 of the file's text
+//   settings       resolved: law and its parameters, integrator (and a fixed-step scheme's
+//                  settings), t_end, output interval, ODE tolerances, step limits, the contact
+//                  tolerances, the seed
+//   started        UTC, ISO 8601; wall_seconds (null while running); host; status
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+
+struct Metadata {
+  std::string command;       // the subcommand
+  std::string command_line;  // argv joined by spaces, arguments with spaces or quotes single-quoted
+  std::string law;           // the law the run uses (after --law)
+  unsigned long long seed = 0;
+  std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
+};
+
+// argv as a shell would need it typed.
+std::string command_line_text(int argc, const char* const* argv);
+
+// The JSON text of metadata.json. wall_seconds < 0: not finished (null).
+std::string metadata_json(const Metadata& metadata, const Scene& scene, const std::string& status, double wall_seconds);
+
+// Writes dir/metadata.json. Throws std::runtime_error naming the file if it cannot.
+void write_metadata(const std::filesystem::path& dir, const Metadata& metadata, const Scene& scene,
+                    const std::string& status, double wall_seconds = -1);
+
+// metadata.json over a command's life: written "running" when made, rewritten "ok" by finish(), and
+// "failed" when destroyed unfinished (every early return after it), each time with the wall time
+// so far. The constructor throws std::runtime_error if the file cannot be written; later writes
+// only log a warning.
+class MetadataFile {
+ public:
+  MetadataFile(std::filesystem::path dir, Metadata metadata, const Scene& scene);
+  MetadataFile(const MetadataFile&) = delete;
+  MetadataFile& operator=(const MetadataFile&) = delete;
+  ~MetadataFile();
+  void finish();
+
+ private:
+  void write(const std::string& status) noexcept;
+  std::filesystem::path dir_;
+  Metadata metadata_;
+  const Scene& scene_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  bool finished_ = false;
+};
+
+}  // namespace impactsim

@@ -1,0 +1,99 @@
+// metadata.json: what each command records about where its results came from, and that a failed
+// run still leaves it, marked failed; impactsim --version.
+#include "app/metadata.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/version.hpp"
+#include "tests/app/cli.hpp"
+
+namespace impactsim {
+namespace {
+
+using namespace impactsim::testing;
+using Json = nlohmann::json;
+
+Json read_metadata(const fs::path& dir) { return Json::parse(read_all(dir / "metadata.json")); }
+
+TEST(Metadata, CommandLinesAreQuotedAsAShellNeedsThem) {
+  const char* argv[] = {"impactsim", "run", "my scene.yaml", "--set", "it's", ""};
+  EXPECT_EQ(command_line_text(6, argv), "impactsim run 'my scene.yaml' --set 'it'\\''s' ''");
+}
+
+TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
+  const fs::path dir = fresh_path("run");
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law anitescu-potra --seed 42 -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json m = read_metadata(dir);
+  EXPECT_EQ(m["impactsim"]["version"], impactsim_version());
+  EXPECT_EQ(m["impactsim"]["commit"], impactsim_commit());
+  EXPECT_EQ(m["command"], "run");
+  EXPECT_NE(m["command_line"].get<std::string>().find("--law anitescu-potra --seed 42"), std::string::npos);
+  EXPECT_EQ(m["scene"]["path"], scene("rocking_block.yaml"));
+  const Scene s = load_scene(scene("rocking_block.yaml"));
+  EXPECT_EQ(m["scene"]["sha256"], s.text_sha256);
+  EXPECT_EQ(m["settings"]["law"], "anitescu-potra");  // --law over the scene's routh
+  EXPECT_EQ(m["settings"]["seed"], 42);
+  EXPECT_EQ(m["settings"]["integrator"], "event-driven");
+  EXPECT_EQ(m["settings"]["rtol"], s.system.simulation.ode.rtol);
+  EXPECT_EQ(m["settings"]["contact"]["v_zeno"], s.system.contact.v_zeno);
+  EXPECT_EQ(m["status"], "ok");
+  EXPECT_GE(m["wall_seconds"].get<double>(), 0.0);
+  const std::string started = m["started"];
+  ASSERT_EQ(started.size(), 20u);  // 2026-11-23T16:44:02Z
+  EXPECT_EQ(started[10], 'T');
+  EXPECT_EQ(started.back(), 'Z');
+  EXPECT_FALSE(m["host"].get<std::string>().empty());
+}
+
+TEST(Metadata, TheActiveLawsParametersAreRecorded) {
+  const fs::path dir = fresh_path("impact");
+  const Result r = impactsim("impact " + scene("rocking_block.yaml") + " --samples 10 -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json m = read_metadata(dir);
+  EXPECT_EQ(m["command"], "impact");
+  EXPECT_EQ(m["settings"]["law"], "routh");
+  EXPECT_EQ(m["settings"]["law_settings"]["h"], 0.3);  // the scene's routh: {h: 0.3, steps: 10}
+  EXPECT_EQ(m["settings"]["law_settings"]["max_steps"], 10);
+}
+
+TEST(Metadata, AFailedRunLeavesItMarkedFailed) {
+  const fs::path dir = fresh_path("failed");
+  std::string text = read_all(scene("cube_toss.yaml"));
+  const std::string cap = "max_steps: 20000";
+  ASSERT_NE(text.find(cap), std::string::npos);
+  text.replace(text.find(cap), cap.size(), "max_steps: 50");
+  fs::create_directories(dir);
+  std::ofstream(dir / "capped.yaml") << text;
+  const Result r = impactsim("run " + (dir / "capped.yaml").string() + " -o " + (dir / "out").string());
+  ASSERT_EQ(r.code, 3) << r.err;
+  const Json m = read_metadata(dir / "out");
+  EXPECT_EQ(m["status"], "failed");
+  EXPECT_EQ(m["settings"]["max_steps"], 50);
+}
+
+TEST(Metadata, BatchAndConvergeWriteItToo) {
+  const fs::path batch = fresh_path("batch"), converge = fresh_path("converge");
+  ASSERT_EQ(impactsim("batch " + scene("rocking_block.yaml") + " --runs 3 --seed 7 -o " + batch.string()).code, 0);
+  const Json b = read_metadata(batch);
+  EXPECT_EQ(b["command"], "batch");
+  EXPECT_EQ(b["settings"]["seed"], 7);
+  EXPECT_EQ(b["status"], "ok");
+  ASSERT_EQ(impactsim("converge " + scene("bouncing_ball.yaml") + " --steps 0.01,0.005 -o " + converge.string()).code, 0);
+  const Json c = read_metadata(converge);
+  EXPECT_EQ(c["command"], "converge");
+  EXPECT_EQ(c["settings"]["integrator"], "time-stepping");
+  EXPECT_EQ(c["settings"]["time_stepping"]["h"], 0.01);
+}
+
+TEST(Metadata, VersionPrintsTheVersionAndCommit) {
+  const Result r = impactsim("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, std::string("impactsim ") + impactsim_version() + " (commit " + impactsim_commit() + ")\n");
+  EXPECT_NE(std::string(impactsim_commit()), "");
+}
+
+}  // namespace
+}  // namespace impactsim
