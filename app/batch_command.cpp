@@ -215,6 +215,10 @@ int batch_command(const BatchOptions& o) {
   const std::optional<Scene> loaded = load_scene_or_report(o.scene);
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
+  if (const std::string error = law_option_problem(o.law, scene); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitUsage;
+  }
   const std::string law_name = o.law.empty() ? scene.law : o.law;
   const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
   if (!law) return kExitUsage;

@@ -23,7 +23,9 @@ CLI::Validator whole_number(long long lo, long long hi) {
       [lo, hi](std::string& text) -> std::string {
         long long x = 0;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
-        if (text.empty() || error != std::errc() || end != text.data() + text.size() || x < lo || x > hi)
+        const bool whole = !text.empty() && error == std::errc() && end == text.data() + text.size();
+        if (whole && x < lo) return "must be at least " + std::to_string(lo) + ", found '" + text + "'";
+        if (!whole || x > hi)
           return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found '" +
                  text + "'";
         return "";

@@ -49,11 +49,20 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene) {
   std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
   if (!law) {
-    spdlog::error("--law: unknown impact law '{}'", name);
+    std::string known;
+    for (const std::string& n : law_names()) known += (known.empty() ? "" : ", ") + n;
+    spdlog::error("--law: unknown impact law '{}' (known: {})", name, known);
     return law;
   }
   for (const std::string& warning : law_ignores(name, scene)) spdlog::warn("{}", warning);
   return law;
+}
+
+std::string law_option_problem(const std::string& law_option, const Scene& scene) {
+  if (law_option.empty() || scene.system.integrator == Integrator::event_driven) return "";
+  return "--law: the " + std::string(integrator_name(scene.system.integrator)) +
+         " integrator resolves contacts by its own step problem and uses no impact law (drop --law, or add "
+         "--integrator event-driven)";
 }
 
 std::string override_integrator(Scene& scene, const std::string& name, double step) {

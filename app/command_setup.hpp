@@ -22,6 +22,10 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
 // an unknown law. Logs law_ignores' warnings, once per command.
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
+// "" unless --law was given (law_option not empty) for a scene whose integrator is a fixed-step
+// scheme, which uses no impact law: then the error to report (a usage error, not a silent no-op).
+std::string law_option_problem(const std::string& law_option, const Scene& scene);
+
 // Applies --integrator NAME (if not empty) and --step H (if > 0) to the scene's system. Returns an
 // error message, or "" on success.
 std::string override_integrator(Scene& scene, const std::string& name, double step);

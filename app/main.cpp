@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
       ->check(not_empty());
-  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative)");
+  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative; event-driven integrator only)");
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(whole_number(0, kMaxLL));
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
@@ -65,10 +65,13 @@ int main(int argc, char** argv) {
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
   impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)")->check(not_empty());
   impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law");
-  impact_cmd->add_option("--samples", impact.samples, "Number of samples")->check(whole_number(1, kMaxLong));
+  impact_cmd->add_option("--samples", impact.samples, "Number of samples")
+      ->check(whole_number(1, kMaxLong))
+      ->capture_default_str();
   impact_cmd->add_option("--seed", impact.seed, "Seed, overriding the scene's simulation.seed")->check(whole_number(0, kMaxLL));
   impact_cmd->add_option("--threads", impact.threads, "Worker threads (results do not depend on it)")
-      ->check(whole_number(1, 256));
+      ->check(whole_number(1, 256))
+      ->capture_default_str();
   impact_cmd->add_flag("--plot", impact.plot,
                        "Also write the Anitescu-Potra solutions and sequential orderings and draw post_impact.png");
   impact_cmd->add_flag("--all-solutions", impact.all_solutions,
@@ -81,14 +84,15 @@ int main(int argc, char** argv) {
   CLI::App* batch_cmd = app.add_subcommand(
       "batch", "Run a scene many times, each impact drawing from its law; write DIR/runs.csv and DIR/summary.json");
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
-  batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong));
+  batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong))->capture_default_str();
   batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)")->check(not_empty());
-  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law");
+  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law (event-driven integrator only)");
   batch_cmd->add_option("--seed", batch.seed, "Seed S; run i uses a seed made from (S, i) alone")
       ->check(whole_number(0, kMaxLL));
   batch_cmd->add_option("--threads", batch.threads, "Worker threads (results do not depend on it)")
-      ->check(whole_number(1, 256));
-  batch_cmd->add_option("--first", batch.first, "First run of this slice (default 0)")->check(whole_number(0, kMaxLong));
+      ->check(whole_number(1, 256))
+      ->capture_default_str();
+  batch_cmd->add_option("--first", batch.first, "First run of this slice")->check(whole_number(0, kMaxLong))->capture_default_str();
   batch_cmd->add_option("--count", batch.count, "Runs in this slice (default: through run N-1)")
       ->check(whole_number(0, kMaxLong));
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
@@ -96,7 +100,8 @@ int main(int argc, char** argv) {
   batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
   batch_cmd->add_option("--trajectories", batch.trajectories,
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
-      ->check(whole_number(0, kMaxLong));
+      ->check(whole_number(0, kMaxLong))
+      ->capture_default_str();
   add_verbosity(batch_cmd, verbosity);
 
   ConvergeOptions converge;

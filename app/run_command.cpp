@@ -21,6 +21,10 @@ int run_command(const RunOptions& options) {
     spdlog::error("{}", error);
     return kExitUsage;
   }
+  if (const std::string error = law_option_problem(options.law, *loaded); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitUsage;
+  }
   const Scene& scene = *loaded;
   const System& system = scene.system;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
