@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/commands.hpp"
+#include "app/metadata.hpp"
 #include "collision/shape.hpp"
 #include "core/joint.hpp"
 #include "scenes/yaml_field.hpp"
@@ -17,6 +18,24 @@ std::string vec(const Vec3& a) {
   std::ostringstream s;
   s << '[' << a.x() << ", " << a.y() << ", " << a.z() << ']';
   return s.str();
+}
+
+std::string number(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// Every contact with its bodies' shapes and materials, the first kListed of them by name.
+void describe_contacts(const Scene& scene, std::ostream& s) {
+  constexpr int kListed = 24;
+  const ContactModel& contacts = scene.system.contacts;
+  s << "contacts     " << contacts.size() << (contacts.size() > 0 ? " (mu, e)" : "") << '\n';
+  for (int i = 0; i < contacts.size() && i < kListed; ++i) {
+    const ContactDef& c = contacts.contact(i);
+    s << "  " << c.name << ": mu " << c.mu << ", e " << c.e << '\n';
+  }
+  if (contacts.size() > kListed) s << "  ... " << contacts.size() - kListed << " more\n";
 }
 
 }  // namespace
@@ -49,9 +68,24 @@ std::string describe_scene(const Scene& scene) {
   s << '\n';
   const auto [K, U] = energies(m, scene.initial.q, scene.initial.v);
   s << "initial      kinetic " << K << " J, potential " << U << " J, total " << K + U << " J\n";
+  describe_contacts(scene, s);
   const SimulationSettings& sim = scene.system.simulation;
   s << "simulation   t_end " << sim.t_end << " s, output every " << sim.output_interval << " s, rtol "
     << sim.ode.rtol << ", atol " << sim.ode.atol << '\n';
+  s << "integrator   " << describe_integrator(scene.system) << '\n';
+  const std::string law_settings = describe_law_settings(scene.law, scene.laws);
+  s << "law          " << scene.law << (law_settings.empty() ? "" : " (" + law_settings + ")")
+    << (scene.system.integrator == Integrator::event_driven ? "" : "; unused by this integrator") << '\n';
+  s << "seed         " << scene.seed << '\n';
+  s << "randomize    " << (scene.randomize.empty() ? "none" : std::to_string(scene.randomize.size())) << '\n';
+  for (const RandomCoordinate& r : scene.randomize)
+    s << "  " << r.name << ": "
+      << (r.law == RandomCoordinate::Law::uniform ? "uniform [" + number(r.a) + ", " + number(r.b) + "]"
+                                                 : "normal, mean " + number(r.a) + ", sd " + number(r.b))
+      << '\n';
+  s << "outcomes     ";
+  for (size_t i = 0; i < scene.outcomes.size(); ++i) s << (i ? ", " : "") << scene.outcomes[i].name;
+  s << (scene.outcomes.empty() ? "none\n" : "\n");
   return s.str();
 }
 

@@ -92,6 +92,14 @@ Json settings(const Metadata& m, const Scene& scene) {
 
 }  // namespace
 
+std::string describe_law_settings(const std::string& law, const LawSettings& settings) {
+  std::string out;
+  const Json parameters = law_settings(law, settings);
+  for (const auto& [key, value] : parameters.items())
+    out += (out.empty() ? "" : ", ") + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+  return out;
+}
+
 std::string command_line_text(int argc, const char* const* argv) {
   std::string out;
   for (int i = 0; i < argc; ++i) {

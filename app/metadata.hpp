@@ -25,6 +25,10 @@ struct Metadata {
   std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
 };
 
+// The parameters of law `law` (none for anitescu-potra), e.g. "h 0.3, max_steps 10, ...": what
+// metadata.json records under settings.law_settings, as `check` prints them.
+std::string describe_law_settings(const std::string& law, const LawSettings& settings);
+
 // argv as a shell would need it typed.
 std::string command_line_text(int argc, const char* const* argv);
 

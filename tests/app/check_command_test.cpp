@@ -22,6 +22,27 @@ TEST(Check, CheckPrintsTheModelSummary) {
   EXPECT_NE(r.out.find("initial      kinetic 0 J"), std::string::npos) << r.out;
 }
 
+// Everything a run would use: each contact's materials, the integrator, the law with its
+// parameters (or that the integrator ignores it), the seed, what batch randomizes and records.
+TEST(Check, CheckPrintsContactsLawRandomizeAndOutcomes) {
+  const std::string tilt = describe_scene(load_scene(scene("rocking_block_random_tilt.yaml")));
+  for (const char* line : {"contacts     2 (mu, e)\n  A: mu 1, e 0\n  B: mu 1, e 0\n", "integrator   event-driven\n",
+                           "law          routh (h 0.3, max_steps 10, solution lemke, tolerance 1e-08, sampling uniform)\n",
+                           "seed         0\n", "randomize    1\n  block.theta: uniform [-0.00872665, 0.00872665]\n",
+                           "outcomes     final_tilt_deg, impacts_A, impacts_B\n"})
+    EXPECT_NE(tilt.find(line), std::string::npos) << line << "\n" << tilt;
+  const std::string cube = describe_scene(load_scene(scene("cube_toss.yaml")));
+  EXPECT_NE(cube.find("  cube.vx: normal, mean 1.5, sd 0.2\n"), std::string::npos) << cube;
+  EXPECT_NE(cube.find("law          anitescu-potra\n"), std::string::npos) << cube;
+  const std::string fixed = describe_scene(load_scene(scene("drumwright_pendulum.yaml")));
+  EXPECT_NE(fixed.find("; unused by this integrator"), std::string::npos) << fixed;
+  EXPECT_NE(fixed.find("randomize    none\n"), std::string::npos) << fixed;
+  // A long list of contacts is cut: sphere_row has 201.
+  const std::string row = describe_scene(load_scene(scene("sphere_row.yaml")));
+  EXPECT_NE(row.find("contacts     201 (mu, e)"), std::string::npos);
+  EXPECT_NE(row.find("  ... 177 more\n"), std::string::npos) << row;
+}
+
 TEST(Check, MissingSceneFileExitsWithTwo) {
   const Result r = impactsim("check /no/such/scene.yaml");
   EXPECT_EQ(r.code, kExitScene);
