@@ -212,7 +212,7 @@ long resume_point(const fs::path& dir, const BatchIdentity& identity) {
 }  // namespace
 
 int batch_command(const BatchOptions& o) {
-  const std::optional<Scene> loaded = load_scene_or_report(o.scene);
+  const std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides);
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
   if (const std::string error = law_option_problem(o.law, scene); !error.empty()) {

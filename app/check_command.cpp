@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
 #include "collision/shape.hpp"
@@ -45,6 +46,7 @@ std::string describe_scene(const Scene& scene) {
   std::ostringstream s;
   s.precision(6);
   s << "scene        " << scene.name << " (" << scene.source << ")\n";
+  for (const SceneOverride& o : scene.overrides) s << "  --set " << o.text() << '\n';
   if (!scene.description.empty()) s << "description  " << scene.description << '\n';
   s << "planar       " << (m.planar ? "yes" : "no") << '\n';
   s << "gravity      " << vec(m.gravity) << " m/s^2\n";
@@ -89,13 +91,10 @@ std::string describe_scene(const Scene& scene) {
   return s.str();
 }
 
-int check_command(const std::string& scene_path) {
-  try {
-    std::cout << describe_scene(load_scene(scene_path));
-  } catch (const SceneError& e) {
-    spdlog::error("{}", e.what());
-    return kExitScene;
-  }
+int check_command(const std::string& scene_path, const std::vector<std::string>& overrides) {
+  const std::optional<Scene> scene = load_scene_or_report(scene_path, overrides);
+  if (!scene) return kExitScene;
+  std::cout << describe_scene(*scene);
   return kExitOk;
 }
 

@@ -10,9 +10,11 @@
 
 namespace impactsim {
 
-std::optional<Scene> load_scene_or_report(const std::string& path) {
+std::optional<Scene> load_scene_or_report(const std::string& path, const std::vector<std::string>& overrides) {
   try {
-    return load_scene(path);
+    std::vector<SceneOverride> parsed;
+    for (const std::string& text : overrides) parsed.push_back(parse_override(text));
+    return load_scene(path, parsed);
   } catch (const SceneError& e) {
     spdlog::error("{}", e.what());
     return std::nullopt;

@@ -10,8 +10,9 @@
 
 namespace impactsim {
 
-// The scene, or nothing after logging the located error.
-std::optional<Scene> load_scene_or_report(const std::string& path);
+// The scene with the --set overrides ("KEY=VALUE" each) applied, or nothing after logging the
+// located error.
+std::optional<Scene> load_scene_or_report(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // One warning per scene parameter the law `name` ignores (law_model: routh's restitution,
 // propagative's friction and per-contact restitution), naming the contact with the largest value;

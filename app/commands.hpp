@@ -26,6 +26,7 @@ struct RunOptions {
   std::string integrator;  // "" = the scene's simulation.integrator
   double step = 0.0;       // > 0: the fixed-step integrators' h
   std::string command_line;  // for metadata.json
+  std::vector<std::string> overrides;  // --set KEY=VALUE
 };
 
 struct ConvergeOptions {
@@ -37,6 +38,7 @@ struct ConvergeOptions {
   long long seed = -1;
   bool plot = false;
   std::string command_line;   // for metadata.json
+  std::vector<std::string> overrides;  // --set KEY=VALUE
 };
 
 struct ImpactOptions {
@@ -50,6 +52,7 @@ struct ImpactOptions {
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
   bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
   std::string command_line;   // for metadata.json
+  std::vector<std::string> overrides;  // --set KEY=VALUE
 };
 
 struct BatchOptions {
@@ -67,13 +70,14 @@ struct BatchOptions {
   bool quiet = false;
   bool plot = false;     // also write histograms.png, and the plots of the runs with trajectories
   std::string command_line;  // for metadata.json
+  std::vector<std::string> overrides;  // --set KEY=VALUE
 };
 
 int run_command(const RunOptions& options);
 int batch_command(const BatchOptions& options);
 int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir);
 int impact_command(const ImpactOptions& options);
-int check_command(const std::string& scene_path);
+int check_command(const std::string& scene_path, const std::vector<std::string>& overrides = {});
 int converge_command(const ConvergeOptions& options);
 
 // The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy.

@@ -51,7 +51,7 @@ Errors compare(const Rows& a, const Rows& ref) {
 }  // namespace
 
 int converge_command(const ConvergeOptions& options) {
-  std::optional<Scene> loaded = load_scene_or_report(options.scene);
+  std::optional<Scene> loaded = load_scene_or_report(options.scene, options.overrides);
   if (!loaded) return kExitScene;
   Scene scene = *loaded;
   if (options.steps.size() < 2) {

@@ -249,7 +249,7 @@ void write_orderings(SampleWriter& writer, const Scene& scene, const ContactSpac
 }  // namespace
 
 int impact_command(const ImpactOptions& o) {
-  const std::optional<Scene> loaded = load_scene_or_report(o.scene);
+  const std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides);
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
   const std::string law_name = o.all_solutions ? "anitescu-potra" : o.orderings ? "sequential" : o.law.empty() ? scene.law : o.law;

@@ -17,6 +17,13 @@ struct Verbosity {
   bool verbose = false;
 };
 
+void add_set(CLI::App* command, std::vector<std::string>& overrides) {
+  command->add_option("--set", overrides,
+                      "KEY=VALUE: override a scene key (e.g. materials.mu=0.25, simulation.routh.h=0.1); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 void add_verbosity(CLI::App* command, Verbosity& v) {
   command->add_flag("-q,--quiet", v.quiet, "Print only warnings and errors");
   command->add_flag("-v,--verbose", v.verbose, "Print debugging detail");
@@ -51,11 +58,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--integrator", run.integrator,
                       "Integrator, overriding the scene's simulation.integrator (event-driven, time-stepping, drumwright)");
   run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());
+  add_set(run_cmd, run.overrides);
   add_verbosity(run_cmd, verbosity);
 
   std::string check_scene;
+  std::vector<std::string> check_overrides;
   CLI::App* check_cmd = app.add_subcommand("check", "Validate a scene and print a summary of its model");
   check_cmd->add_option("scene", check_scene, "Scene file (YAML)")->required();
+  add_set(check_cmd, check_overrides);
   add_verbosity(check_cmd, verbosity);
 
   ImpactOptions impact;
@@ -78,6 +88,7 @@ int main(int argc, char** argv) {
                        "List every solution of the Anitescu-Potra LCP instead of sampling");
   impact_cmd->add_option("--orderings", orderings, "'all': list the outcome of every cyclic sequential ordering")
       ->check(CLI::IsMember({"all"}));
+  add_set(impact_cmd, impact.overrides);
   add_verbosity(impact_cmd, verbosity);
 
   BatchOptions batch;
@@ -102,6 +113,7 @@ int main(int argc, char** argv) {
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
       ->check(whole_number(0, kMaxLong))
       ->capture_default_str();
+  add_set(batch_cmd, batch.overrides);
   add_verbosity(batch_cmd, verbosity);
 
   ConvergeOptions converge;
@@ -118,6 +130,7 @@ int main(int argc, char** argv) {
   converge_cmd->add_option("--law", converge.law, "Impact law of the event-driven reference");
   converge_cmd->add_option("--seed", converge.seed, "Seed, overriding the scene's simulation.seed")->check(whole_number(0, kMaxLL));
   converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
+  add_set(converge_cmd, converge.overrides);
   add_verbosity(converge_cmd, verbosity);
 
   std::vector<std::string> merge_inputs;
@@ -145,7 +158,7 @@ int main(int argc, char** argv) {
                                     : verbosity.verbose ? spdlog::level::debug : spdlog::level::info);
 
   if (*run_cmd) return run_command(run);
-  if (*check_cmd) return check_command(check_scene);
+  if (*check_cmd) return check_command(check_scene, check_overrides);
   if (*batch_cmd) {
     batch.quiet = verbosity.quiet;
     return batch_command(batch);

@@ -121,7 +121,9 @@ std::string metadata_json(const Metadata& m, const Scene& scene, const std::stri
   j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
   j["command"] = m.command;
   j["command_line"] = m.command_line;
-  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}};
+  Json overrides = Json::array();
+  for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
+  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
   j["settings"] = settings(m, scene);
   j["started"] = utc_text(m.started);
   j["wall_seconds"] = wall_seconds >= 0 ? Json(wall_seconds) : Json(nullptr);

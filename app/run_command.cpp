@@ -15,7 +15,7 @@
 namespace impactsim {
 
 int run_command(const RunOptions& options) {
-  std::optional<Scene> loaded = load_scene_or_report(options.scene);
+  std::optional<Scene> loaded = load_scene_or_report(options.scene, options.overrides);
   if (!loaded) return kExitScene;
   if (const std::string error = override_integrator(*loaded, options.integrator, options.step); !error.empty()) {
     spdlog::error("{}", error);

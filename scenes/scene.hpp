@@ -8,6 +8,7 @@
 #include "core/system.hpp"
 #include "impact/laws.hpp"
 #include "scenes/randomize.hpp"
+#include "scenes/scene_overrides.hpp"
 
 namespace impactsim {
 
@@ -34,7 +35,8 @@ struct Scene {
   std::string name;
   std::string description;
   std::string source;     // the file it was read from
-  std::string text_sha256;  // SHA-256 of the file's text: which scene a result came from
+  std::string text_sha256;  // SHA-256 of the file's text (with overrides: of overridden_text): which scene a result came from
+  std::vector<SceneOverride> overrides;  // --set, as applied
   System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
@@ -45,9 +47,10 @@ struct Scene {
   OutputSettings output;
 };
 
-// Reads and validates a scene. Throws SceneError (see scenes/yaml_field.hpp) on any problem.
-Scene load_scene(const std::string& path);
+// Reads and validates a scene, with `overrides` (--set) applied to the document first
+// (scenes/scene_overrides.hpp). Throws SceneError (see scenes/yaml_field.hpp) on any problem.
+Scene load_scene(const std::string& path, const std::vector<SceneOverride>& overrides = {});
 // The same from text; `name` stands in for the file name in messages.
-Scene load_scene_text(const std::string& text, const std::string& name);
+Scene load_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides = {});
 
 }  // namespace impactsim

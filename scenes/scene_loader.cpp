@@ -17,6 +17,7 @@
 #include "scenes/scene_contacts.hpp"
 #include "scenes/scene_keys.hpp"
 #include "scenes/scene_meshes.hpp"
+#include "scenes/scene_overrides.hpp"
 #include "scenes/sha256.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -563,12 +564,26 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
 
 }  // namespace
 
-Scene load_scene(const std::string& path) { return load_scene_text(read_scene_file(path), path); }
+Scene load_scene(const std::string& path, const std::vector<SceneOverride>& overrides) {
+  return load_scene_text(read_scene_file(path), path, overrides);
+}
 
-Scene load_scene_text(const std::string& text, const std::string& name) {
-  Scene scene = build_scene(parse_yaml_text(text, name), name);
-  scene.text_sha256 = sha256_hex(text);
-  return scene;
+Scene load_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides) {
+  YAML::Node root = parse_yaml_text(text, name);
+  apply_overrides(root, overrides);
+  try {
+    Scene scene = build_scene(root, name);
+    scene.text_sha256 = sha256_hex(overridden_text(text, overrides));
+    scene.overrides = overrides;
+    return scene;
+  } catch (const SceneError& e) {
+    // A problem inside an override's value is the override's, not the file's (its nodes have no
+    // place in the file). The last override of a key is the one in the document.
+    for (auto o = overrides.rbegin(); o != overrides.rend(); ++o)
+      if (e.key() == o->key || e.key().starts_with(o->key + ".") || e.key().starts_with(o->key + "["))
+        throw SceneError("--set " + o->text(), 0, 0, e.key(), e.message());
+    throw;
+  }
 }
 
 }  // namespace impactsim

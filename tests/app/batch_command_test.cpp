@@ -64,6 +64,15 @@ TEST(Batch, RefusesADirectoryWithResultsUnlessResumedOrForced) {
   EXPECT_EQ(std::count(forced.begin(), forced.end(), '\n'), 6);
 }
 
+// A resumed batch must be the same batch: other --set overrides are another scene text.
+TEST(Batch, ResumeRefusesOtherOverrides) {
+  const fs::path dir = fresh_path("overrides");
+  batch(dir, "--set materials.mu=0.5");
+  const Result r = impactsim("batch " + kScene + " --runs 40 --seed 5 -q -o " + dir.string() + " --resume --set materials.mu=0.6");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(impactsim("batch " + kScene + " --runs 40 --seed 5 -q -o " + dir.string() + " --resume --set materials.mu=0.5").code, 0);
+}
+
 // A scene whose every run fails: the bouncing ball allowed only 4 events.
 fs::path failing_scene() {
   const fs::path path = fresh_dir("failing_scene") / "ball.yaml";

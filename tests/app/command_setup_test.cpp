@@ -70,7 +70,7 @@ TEST(CommandSetup, ABatchWarnsOnce) {
 }
 
 TEST(CommandSetup, IntegratorOverrides) {
-  Scene s = load_scene(scene("box_on_incline_mu025.yaml"));
+  Scene s = load_scene(scene("box_on_incline.yaml"));
   EXPECT_EQ(override_integrator(s, "time-stepping", 0.004), "");
   EXPECT_EQ(s.system.integrator, Integrator::time_stepping);
   EXPECT_EQ(s.system.time_stepping.h, 0.004);

@@ -14,7 +14,7 @@ using namespace impactsim::testing;
 
 TEST(Converge, ConvergeReportsFirstOrderForTheSlidingBox) {
   const fs::path dir = fresh_dir("converge");
-  const Result r = impactsim("converge " + scene("box_on_incline_mu025.yaml") + " --steps 0.02,0.01,0.005 -o " + dir.string());
+  const Result r = impactsim("converge " + scene("box_on_incline.yaml") + " --steps 0.02,0.01,0.005 -o " + dir.string());
   ASSERT_EQ(r.code, 0) << r.err;
   std::istringstream csv(read_all(dir / "convergence.csv"));
   std::string line;
@@ -27,8 +27,8 @@ TEST(Converge, ConvergeReportsFirstOrderForTheSlidingBox) {
   for (size_t k = 1; k < rows.size(); ++k) EXPECT_NEAR(std::stod(rows[k][6]), 1.0, 0.1) << line;
   EXPECT_LT(std::stod(rows[2][3]), 2 * 9.81 * 0.005);
   // Bad input: one step size, a negative one, a pinned scene.
-  EXPECT_EQ(impactsim("converge " + scene("box_on_incline_mu025.yaml") + " --steps 0.01 -o " + dir.string()).code, kExitUsage);
-  EXPECT_EQ(impactsim("converge " + scene("box_on_incline_mu025.yaml") + " --steps 0.01,-0.005 -o " + dir.string()).code,
+  EXPECT_EQ(impactsim("converge " + scene("box_on_incline.yaml") + " --steps 0.01 -o " + dir.string()).code, kExitUsage);
+  EXPECT_EQ(impactsim("converge " + scene("box_on_incline.yaml") + " --steps 0.01,-0.005 -o " + dir.string()).code,
             kExitUsage);
   EXPECT_EQ(impactsim("converge " + scene("drumwright_pendulum.yaml") + " --steps 0.01,0.005 -o " + dir.string()).code,
             kExitUsage);

@@ -48,6 +48,24 @@ TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
   EXPECT_FALSE(m["host"].get<std::string>().empty());
 }
 
+// --set overrides reach the run and are recorded; the scene's SHA-256 is that of the overridden text.
+TEST(Metadata, OverridesAreAppliedAndRecorded) {
+  const fs::path dir = fresh_path("set");
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --set simulation.t_end=0.25 --set materials.mu=0.5 -o " +
+                             dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json m = read_metadata(dir);
+  EXPECT_EQ(m["scene"]["overrides"], Json::array({"simulation.t_end=0.25", "materials.mu=0.5"}));
+  EXPECT_EQ(m["settings"]["t_end"], 0.25);
+  const Scene s = load_scene(scene("rocking_block.yaml"), {parse_override("simulation.t_end=0.25"), parse_override("materials.mu=0.5")});
+  EXPECT_EQ(m["scene"]["sha256"], s.text_sha256);
+  const std::vector<std::string> rows = split_lines(read_all(dir / "trajectory.csv"));
+  EXPECT_EQ(rows.back().substr(0, rows.back().find(',')), "0.25");
+  const Result bad = impactsim("run " + scene("rocking_block.yaml") + " --set materials.mu=abc -o " + dir.string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--set materials.mu=abc: materials.mu: expected a number, found 'abc'"), std::string::npos) << bad.err;
+}
+
 TEST(Metadata, TheActiveLawsParametersAreRecorded) {
   const fs::path dir = fresh_path("impact");
   const Result r = impactsim("impact " + scene("rocking_block.yaml") + " --samples 10 -o " + dir.string());

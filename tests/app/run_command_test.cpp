@@ -174,7 +174,7 @@ TEST(Run, RunUnderEveryIntegrator) {
   // slides 0.0850 m in 1 s; the fixed-step runs name their scheme and report the total variations.
   for (const std::string integrator : {"event-driven", "time-stepping", "drumwright"}) {
     const fs::path dir = fresh_dir("integrator_" + integrator);
-    const Result r = impactsim("run " + scene("box_on_incline_mu025.yaml") + " --integrator " + integrator +
+    const Result r = impactsim("run " + scene("box_on_incline.yaml") + " --integrator " + integrator +
                                " --step 0.005 -o " + dir.string());
     if (integrator == "event-driven") {
       EXPECT_EQ(r.code, kExitUsage) << r.err;  // --step means nothing to it
@@ -194,7 +194,7 @@ TEST(Run, RunUnderEveryIntegrator) {
     const double dx = std::stod(b[1]) - std::stod(a[1]), dz = std::stod(b[3]) - std::stod(a[3]);
     EXPECT_NEAR(std::hypot(dx, dz), 0.085041, 2 * 9.81 * 0.005) << integrator;
   }
-  EXPECT_EQ(impactsim("run " + scene("box_on_incline_mu025.yaml") + " --integrator rk4 -o " + fresh_dir("rk4").string()).code,
+  EXPECT_EQ(impactsim("run " + scene("box_on_incline.yaml") + " --integrator rk4 -o " + fresh_dir("rk4").string()).code,
             kExitUsage);
   // A scene with pins has no event-driven form.
   const Result pins = impactsim("run " + scene("drumwright_pendulum.yaml") + " --integrator event-driven -o " +

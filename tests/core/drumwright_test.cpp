@@ -38,7 +38,7 @@ simulation: {t_end: 1.0, integrator: drumwright, drumwright: {problem: min-norm-
 TEST(Drumwright, BoxOnRampSticksAtTheLargestMuAndSlidesBelow) {
   // Drumwright §6.4's four behaviours, exact LCP, polyhedral cone: above.  Here the box's corners
   // and the paper's minimum-norm QP on the true cone.
-  const SteppedRun lcp = run(shipped("box_on_incline_mu0375"), Integrator::drumwright);
+  const SteppedRun lcp = run(box_on_incline(0.375), Integrator::drumwright);
   EXPECT_LT(travelled(lcp), 1e-6);
   // The QP on one point contact: it sticks at mu = 0.375 with the paper's zeta = 1/h ...
   EXPECT_LT(travelled(run(block_on_ramp(0.375), Integrator::drumwright)), 1e-6);

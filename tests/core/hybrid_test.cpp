@@ -224,11 +224,13 @@ TEST(Hybrid, TiltedRockingBlockWobblesWithFactor07ThenRests) {
   EXPECT_NEAR(r.q.back()[2], 0.0, 1e-9);
 }
 
+// The shipped box_on_incline at four friction coefficients (--set materials.mu=...).
 class BoxOnIncline : public ::testing::TestWithParam<std::pair<std::string, double>> {};
 
 TEST_P(BoxOnIncline, DistanceAfterOneSecondMatchesTheClosedForm) {
   const auto [name, mu] = GetParam();
-  const SceneRun r = run(name);
+  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_incline.yaml",
+                                         {parse_override("materials.mu=" + std::to_string(mu))}));
   expect_invariants(r);
   const double a = 15 * std::numbers::pi / 180, g = 9.81;
   const double expected = mu < std::tan(a) ? 0.5 * g * (std::sin(a) - mu * std::cos(a)) : 0.0;
@@ -783,7 +785,7 @@ TEST(Hybrid, EveryLawRunsInTheEventLoop) {
 }
 
 TEST(Hybrid, MechanicalEnergyNeverRisesInContactScenes) {
-  for (const std::string name : {"cube_toss", "rocking_block_tilted", "box_on_incline_mu0125"}) {
+  for (const std::string name : {"cube_toss", "rocking_block_tilted", "box_on_incline"}) {
     const SceneRun r = run(name);
     double previous = INFINITY;
     for (size_t k = 0; k < r.t.size(); ++k) {

@@ -47,8 +47,13 @@ inline SteppedRun run(const Scene& scene, Integrator integrator, const StepSink&
   return r;
 }
 
-inline Scene shipped(const std::string& name) {
-  return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+inline Scene shipped(const std::string& name, const std::vector<SceneOverride>& overrides = {}) {
+  return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml", overrides);
+}
+
+// The shipped box on the 15 degree slope with friction coefficient mu.
+inline Scene box_on_incline(double mu) {
+  return shipped("box_on_incline", {parse_override("materials.mu=" + std::to_string(mu))});
 }
 
 // d(t) = 1/2 g (sin a - mu cos a) t^2 while sliding, 0 when mu >= tan a.

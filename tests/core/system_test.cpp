@@ -157,7 +157,7 @@ TEST(Simulate, StepLimitRaisesAfterDeliveringEarlierSamples) {
 }
 
 TEST(System, SimulateRunsTheSystemsIntegrator) {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_incline_mu025.yaml");
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/box_on_incline.yaml");
   System& sys = scene.system;
   const auto law = make_law("anitescu-potra");
   long rows = 0;
