@@ -163,7 +163,9 @@ bool run_plot_tool(const std::string& kind, const std::string& dir, const std::s
     return q + "'";
   };
   const std::string command =
-      "/usr/bin/python3 " + quote(tool) + " " + kind + " " + quote(dir) + (extra.empty() ? "" : " " + extra) + " >&2";
+      "/usr/bin/python3 " + quote(tool) + " " + kind + " " + quote(dir) + (extra.empty() ? "" : " " + extra) +
+      // Its "wrote FILE" lines are information: --quiet silences them, errors still reach stderr.
+      (spdlog::get_level() > spdlog::level::info ? " >/dev/null" : " >&2");
   spdlog::info("plotting: {}", command);
   const int status = std::system(command.c_str());
   if (status != 0) {

@@ -17,6 +17,7 @@ Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV fi
 writes. Exits non-zero with a message naming the file when an input is missing or malformed.
 """
 import csv
+import json
 import math
 import os
 import sys
@@ -33,6 +34,31 @@ MAX_FRAMES = 120
 
 class PlotError(Exception):
     pass
+
+
+def source_label(directory):
+    """What a plot shows, for its title: "scene NAME, law LAW" (and the --set overrides) from the
+    metadata.json impactsim writes into DIR (a batch run's runs/<i>/ takes its batch's); the
+    directory's name when there is none."""
+    for candidate in (directory, os.path.join(directory, os.pardir, os.pardir)):
+        path = os.path.join(candidate, "metadata.json")
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path) as f:
+                meta = json.load(f)
+            label = f"{meta['scene']['name']}, law {meta['settings']['law']}"
+            if meta["settings"].get("integrator", "event-driven") != "event-driven":
+                label = f"{meta['scene']['name']}, {meta['settings']['integrator']}"
+            overrides = meta["scene"].get("overrides") or []
+            if overrides:
+                label += " (" + ", ".join(overrides) + ")"
+            if candidate != directory:
+                label += f", run {os.path.basename(os.path.normpath(directory))}"
+            return label
+        except (OSError, ValueError, KeyError, TypeError):
+            break
+    return os.path.basename(os.path.normpath(directory))
 
 
 def read_table(path):
@@ -103,7 +129,7 @@ def plot_run(directory, nq=None):
         mark_events(ax, events)
         ax.legend(fontsize=7, ncol=3, loc="best")
     axes[1].set_xlabel("t [s]")
-    fig.suptitle(f"{os.path.basename(os.path.normpath(directory))}: trajectory ({len(events)} events)")
+    fig.suptitle(f"{source_label(directory)}: trajectory ({len(events)} events)")
     fig.tight_layout()
     save(fig, os.path.join(directory, "trajectory.png"))
 
@@ -122,7 +148,7 @@ def plot_run(directory, nq=None):
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8, loc="best")
     axes[1].set_xlabel("t [s]")
-    axes[0].set_title("energy; dashed lines: events")
+    axes[0].set_title(f"{source_label(directory)}: energy; dashed lines: events")
     fig.tight_layout()
     save(fig, os.path.join(directory, "energy.png"))
 
@@ -254,7 +280,7 @@ def plot_impact(directory):
         ax.grid(alpha=0.3)
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="lower center", ncol=min(4, len(names)), fontsize=7, markerscale=2)
-    fig.suptitle(f"post-impact velocities, {len(rows)} samples")
+    fig.suptitle(f"{source_label(directory)}: post-impact velocities, {len(rows)} samples")
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     save(fig, os.path.join(directory, "post_impact.png"))
 
@@ -302,7 +328,7 @@ def plot_batch(directory):
         ax.grid(alpha=0.3)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    fig.suptitle(f"{len(rows)} runs ({failed} failed)")
+    fig.suptitle(f"{source_label(directory)}: {len(rows)} runs ({failed} failed)")
     fig.tight_layout()
     save(fig, os.path.join(directory, "histograms.png"))
 
@@ -329,6 +355,7 @@ def plot_converge(directory):
     ax.set_ylabel("error against the event-driven solution")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
+    ax.set_title(source_label(directory), fontsize=9)
     fig.tight_layout()
     save(fig, os.path.join(directory, "convergence.png"))
 

@@ -4,6 +4,8 @@ non-blank PNG files (and a multi-frame GIF for planar runs) in the output direct
 
   plots_test.py IMPACTSIM SCENE OUT_DIR COMMAND...    COMMAND in run, impact, batch
   plots_test.py --bad-input PLOT_TOOL                 the tool's errors on missing or malformed input
+  plots_test.py --titles IMPACTSIM SCENE OUT_DIR      titles name the scene and law (metadata.json), and
+                                                      --quiet keeps the tool's "wrote" lines off stderr
 """
 import os
 import shutil
@@ -95,9 +97,35 @@ def bad_input(tool):
     print("plot tool bad input: ok")
 
 
+def titles(binary, scene, out):
+    """plot.py titles its figures from metadata.json: the scene, the law and the overrides; a
+    batch run's runs/<i>/ takes its batch's and names the run; a folder without one keeps its name."""
+    import importlib.util
+    shutil.rmtree(out, ignore_errors=True)
+    d = os.path.join(out, "run")
+    quiet = run([binary, "run", scene, "--plot", "-q", "--set", "materials.mu=0.5", "-o", d])
+    assert "plot: wrote" not in quiet.stderr, quiet.stderr
+    loud = run([binary, "run", scene, "--plot", "--set", "materials.mu=0.5", "-o", d])
+    assert "plot: wrote" in loud.stderr, loud.stderr
+    b = os.path.join(out, "batch")
+    run([binary, "batch", scene, "--runs", "2", "--trajectories", "1", "-q", "-o", b])
+    tool = os.environ.get("PLOT_TOOL")
+    spec = importlib.util.spec_from_file_location("plot", tool)
+    plot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot)
+    assert plot.source_label(d) == "rocking_block, law routh (materials.mu=0.5)", plot.source_label(d)
+    assert plot.source_label(os.path.join(b, "runs", "0")) == "rocking_block, law routh, run 0", \
+        plot.source_label(os.path.join(b, "runs", "0"))
+    with tempfile.TemporaryDirectory() as bare:
+        assert plot.source_label(bare) == os.path.basename(bare)
+    print("plot titles: ok")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--bad-input":
         bad_input(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--titles":
+        titles(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) >= 5:
         scene_plots(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
