@@ -261,13 +261,8 @@ int batch_command(const BatchOptions& o) {
     spdlog::error("{}: cannot write", path.string());
     return kExitOutput;
   }
-  std::optional<MetadataFile> metadata;
-  try {
-    metadata.emplace(dir, Metadata{"batch", o.command_line, law_name, seed}, scene);
-  } catch (const std::runtime_error& e) {
-    spdlog::error("{}", e.what());
-    return kExitOutput;
-  }
+  std::optional<MetadataFile> metadata = open_metadata_or_report(dir, {"batch", o.command_line, law_name, seed}, scene);
+  if (!metadata) return kExitOutput;
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
                seed, o.threads);
   const System quiet = final_row_only(scene.system);

@@ -75,7 +75,7 @@ std::string describe_scene(const Scene& scene) {
   s << "simulation   t_end " << sim.t_end << " s, output every " << sim.output_interval << " s, rtol "
     << sim.ode.rtol << ", atol " << sim.ode.atol << '\n';
   s << "integrator   " << describe_integrator(scene.system) << '\n';
-  const std::string law_settings = describe_law_settings(scene.law, scene.laws);
+  const std::string law_settings = describe_law_settings(scene.law, scene.laws, scene.system.contacts);
   s << "law          " << scene.law << (law_settings.empty() ? "" : " (" + law_settings + ")")
     << (scene.system.integrator == Integrator::event_driven ? "" : "; unused by this integrator") << '\n';
   s << "seed         " << scene.seed << '\n';

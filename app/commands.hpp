@@ -80,7 +80,8 @@ int impact_command(const ImpactOptions& options);
 int check_command(const std::string& scene_path, const std::vector<std::string>& overrides = {});
 int converge_command(const ConvergeOptions& options);
 
-// The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy.
+// The text `impactsim check` prints: bodies, joints, degrees of freedom, mass, initial energy,
+// contacts with their materials, integrator, law and its parameters, seed, randomize, outcomes.
 std::string describe_scene(const Scene& scene);
 
 }  // namespace impactsim

@@ -103,13 +103,9 @@ int converge_command(const ConvergeOptions& options) {
   // the others; every one was checked above).
   Scene described = scene;
   override_integrator(described, "", options.steps.front());
-  std::optional<MetadataFile> metadata;
-  try {
-    metadata.emplace(dir, Metadata{"converge", options.command_line, law_name, seed}, described);
-  } catch (const std::runtime_error& e) {
-    spdlog::error("{}", e.what());
-    return kExitOutput;
-  }
+  std::optional<MetadataFile> metadata =
+      open_metadata_or_report(dir, {"converge", options.command_line, law_name, seed}, described);
+  if (!metadata) return kExitOutput;
 
   Scene reference = scene;
   reference.system.integrator = Integrator::event_driven;

@@ -32,10 +32,12 @@ std::string host_name() {
   return name.data();
 }
 
-Json law_settings(const std::string& law, const LawSettings& s) {
+// Keyed as the scene's simulation.<law> section names them (contacts by name), plus settings the
+// scene cannot change (Routh's tolerance).
+Json law_settings(const std::string& law, const LawSettings& s, const ContactModel& contacts) {
   if (law == "routh")
     return {{"h", s.routh.h},
-            {"max_steps", s.routh.max_steps},
+            {"steps", s.routh.max_steps},
             {"solution", s.routh.solution == RouthSettings::Solution::lemke ? "lemke" : "random"},
             {"tolerance", s.routh.tolerance},
             {"sampling", s.routh.sampling == RouthSettings::Sampling::uniform ? "uniform" : "sobol"}};
@@ -43,9 +45,11 @@ Json law_settings(const std::string& law, const LawSettings& s) {
     const char* order = s.sequential.order == SequentialSettings::Order::list     ? "list"
                         : s.sequential.order == SequentialSettings::Order::cyclic ? "cyclic"
                                                                                    : "random";
+    Json list = Json::array();
+    for (int i : s.sequential.list) list.push_back(contacts.contact(i).name);
     return {{"order", order},
-            {"list", s.sequential.list},
-            {"start", s.sequential.start},
+            {"list", list},
+            {"start", contacts.size() > s.sequential.start ? Json(contacts.contact(s.sequential.start).name) : Json(nullptr)},
             {"max_impacts", s.sequential.max_impacts},
             {"tolerance", s.sequential.tolerance}};
   }
@@ -63,7 +67,7 @@ Json settings(const Metadata& m, const Scene& scene) {
   const ContactSettings& c = sys.contact;
   Json out;
   out["law"] = m.law;
-  out["law_settings"] = law_settings(m.law, scene.laws);
+  out["law_settings"] = law_settings(m.law, scene.laws, sys.contacts);
   out["integrator"] = std::string(integrator_name(sys.integrator));
   if (sys.integrator == Integrator::time_stepping)
     out["time_stepping"] = {{"alpha", sys.time_stepping.alpha},
@@ -92,9 +96,9 @@ Json settings(const Metadata& m, const Scene& scene) {
 
 }  // namespace
 
-std::string describe_law_settings(const std::string& law, const LawSettings& settings) {
+std::string describe_law_settings(const std::string& law, const LawSettings& settings, const ContactModel& contacts) {
   std::string out;
-  const Json parameters = law_settings(law, settings);
+  const Json parameters = law_settings(law, settings, contacts);
   for (const auto& [key, value] : parameters.items())
     out += (out.empty() ? "" : ", ") + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
   return out;
@@ -160,6 +164,16 @@ void MetadataFile::write(const std::string& status) noexcept {
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   } catch (const std::exception& e) {
     spdlog::warn("{}", e.what());
+  }
+}
+
+std::optional<MetadataFile> open_metadata_or_report(const std::filesystem::path& dir, Metadata metadata,
+                                                    const Scene& scene) {
+  try {
+    return std::optional<MetadataFile>(std::in_place, dir, std::move(metadata), scene);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return std::nullopt;
   }
 }
 

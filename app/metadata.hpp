@@ -11,6 +11,7 @@
 //   started        UTC, ISO 8601; wall_seconds (null while running); host; status
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "scenes/scene.hpp"
@@ -25,9 +26,10 @@ struct Metadata {
   std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
 };
 
-// The parameters of law `law` (none for anitescu-potra), e.g. "h 0.3, max_steps 10, ...": what
-// metadata.json records under settings.law_settings, as `check` prints them.
-std::string describe_law_settings(const std::string& law, const LawSettings& settings);
+// The parameters of law `law` (none for anitescu-potra), e.g. "h 0.3, steps 10, ...", keyed as the
+// scene's simulation.<law> section names them: what metadata.json records under
+// settings.law_settings, as `check` prints them.
+std::string describe_law_settings(const std::string& law, const LawSettings& settings, const ContactModel& contacts);
 
 // argv as a shell would need it typed.
 std::string command_line_text(int argc, const char* const* argv);
@@ -59,5 +61,9 @@ class MetadataFile {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   bool finished_ = false;
 };
+
+// A MetadataFile for dir, or nothing after logging why metadata.json cannot be written.
+std::optional<MetadataFile> open_metadata_or_report(const std::filesystem::path& dir, Metadata metadata,
+                                                    const Scene& scene);
 
 }  // namespace impactsim

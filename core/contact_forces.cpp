@@ -163,7 +163,7 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
     const auto sit = std::find(p.stick.begin(), p.stick.end(), i);
     if (sit == p.stick.end()) continue;
     const int s = static_cast<int>(sit - p.stick.begin());
-    const Eigen::VectorXd a_t = jac.of(i).bottomRows(td) * vdot + jac.jdot_v_of(i).tail(td);
+    const TangentVector a_t = tangential_acceleration(jac, i, vdot);
     const Eigen::VectorXd friction = p.layout.D * sol.z.segment(nc + s * k, k);
     if (sol.z[nc + nk + s] > accel_tol && a_t.norm() > accel_tol) {
       // At the cone's edge with a sliding acceleration: slip starts along the tangential acceleration.
@@ -179,6 +179,11 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
 }
 
 }  // namespace
+
+TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot) {
+  const int td = jac.rows_per_contact - 1;
+  return jac.of(i).bottomRows(td) * vdot + jac.jdot_v_of(i).tail(td);
+}
 
 int ContactModes::closed() const {
   int n = 0;

@@ -23,6 +23,9 @@ enum class ContactMode { open, stick, slide };
 // Tangential components of one contact: 1 (planar) or 2 (3-D), without heap storage.
 using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 
+// a_t = J_t,i vdot + Jdot_t,i v: contact i's tangential acceleration, tangent coordinates [m/s^2].
+TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot);
+
 struct ContactModes {
   std::vector<ContactMode> mode;      // one per contact
   std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)

@@ -43,7 +43,7 @@ class SlipResidual {
     if (!accelerate(sys_, data_, modes_, forces_)) return false;
     for (size_t a = 0; a < contacts_.size(); ++a) {
       const int i = contacts_[a];
-      const Eigen::Vector2d a_t = data_.jac.of(i).bottomRows(2) * forces_.vdot + data_.jac.jdot_v_of(i).tail(2);
+      const Eigen::Vector2d a_t = tangential_acceleration(data_.jac, i, forces_.vdot);
       const Eigen::Vector2d& s = modes_.slip[i];
       r[a] = s[0] * a_t[1] - s[1] * a_t[0];
       k[a] = s.dot(a_t);

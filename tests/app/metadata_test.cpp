@@ -74,7 +74,12 @@ TEST(Metadata, TheActiveLawsParametersAreRecorded) {
   EXPECT_EQ(m["command"], "impact");
   EXPECT_EQ(m["settings"]["law"], "routh");
   EXPECT_EQ(m["settings"]["law_settings"]["h"], 0.3);  // the scene's routh: {h: 0.3, steps: 10}
-  EXPECT_EQ(m["settings"]["law_settings"]["max_steps"], 10);
+  EXPECT_EQ(m["settings"]["law_settings"]["steps"], 10);
+  // Contacts by name, as simulation.sequential.start names them.
+  const fs::path seq = fresh_path("sequential");
+  ASSERT_EQ(impactsim("impact " + scene("rocking_block.yaml") + " --law sequential --samples 4 -o " + seq.string()).code, 0);
+  EXPECT_EQ(read_metadata(seq)["settings"]["law_settings"]["start"], "A");
+  EXPECT_EQ(read_metadata(seq)["settings"]["law_settings"]["order"], "cyclic");
 }
 
 TEST(Metadata, AFailedRunLeavesItMarkedFailed) {

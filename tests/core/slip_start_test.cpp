@@ -81,7 +81,7 @@ TEST(SlipStart, ABallSlidingFromRestSlidesDownTheIncline) {
   ASSERT_EQ(b.modes.mode[0], ContactMode::slide);
   EXPECT_NEAR((b.modes.slip[0] - b.direction).norm(), 0.0, 1e-9);
   // The phase's contact acceleration is along s at the closed form's rate.
-  const Eigen::Vector2d a_t = b.data.jac.of(0).bottomRows(2) * b.forces.vdot + b.data.jac.jdot_v_of(0).tail(2);
+  const Eigen::Vector2d a_t = tangential_acceleration(b.data.jac, 0, b.forces.vdot);
   EXPECT_NEAR((a_t - (b.g_t - 3.5 * mu * b.g_n) * b.direction).norm(), 0.0, 1e-8);
   EXPECT_NEAR(b.forces.lambda_n[0], b.mass() * b.g_n, 1e-8 * b.mass() * b.g_n);
   EXPECT_NEAR(b.forces.lambda_t.row(0).norm(), mu * b.forces.lambda_n[0], 1e-9 * b.forces.lambda_n[0]);
@@ -96,7 +96,7 @@ TEST(SlipStart, ABallThatTheCircularConeHoldsRolls) {
   ASSERT_EQ(b.modes.mode[0], ContactMode::stick);
   const Eigen::Vector2d friction = b.forces.lambda_t.row(0).transpose();
   EXPECT_NEAR((friction + 2.0 / 7.0 * b.mass() * b.g_t * b.direction).norm(), 0.0, 1e-9 * b.mass() * b.g_n);
-  const Eigen::Vector2d a_t = b.data.jac.of(0).bottomRows(2) * b.forces.vdot + b.data.jac.jdot_v_of(0).tail(2);
+  const Eigen::Vector2d a_t = tangential_acceleration(b.data.jac, 0, b.forces.vdot);
   EXPECT_LT(a_t.norm(), 1e-9);
 }
 
