@@ -1,10 +1,7 @@
 // impactsim batch: many full runs of a scene, each impact drawing from its law. Run i's generator is
 // seeded from (seed, i) alone, so any run replays on its own and runs.csv is byte-identical for any
 // thread count and any split into slices (impactsim merge joins them).
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -18,7 +15,9 @@
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
+#include "app/progress.hpp"
 #include "app/run_files.hpp"
+#include "app/run_tally.hpp"
 #include "app/runs_csv.hpp"
 #include "app/sample_seed.hpp"
 #include "impact/laws.hpp"
@@ -76,22 +75,9 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
   Rng rng(run_seed);
   std::vector<double> drawn;
   const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
-  long impacts = 0, events = 0;
-  double t_final = 0, t_rest = -1;
-  std::vector<long> contact_impacts(system.contacts.size(), 0);
-  Eigen::VectorXd q = initial.q, v = initial.v;
-  auto count = [&](const Event& e) {
-    ++events;
-    if (e.kind == EventKind::rest) t_rest = e.t;
-    if (!is_impact(e.kind)) return;
-    ++impacts;
-    for (int i : e.contacts) ++contact_impacts[i];
-  };
-  auto keep = [&](const Sample& s) {
-    t_final = s.t;
-    q = s.q;
-    v = s.v;
-  };
+  RunTally tally(scene, initial);
+  auto count = [&](const Event& e) { tally.event(e); };
+  auto keep = [&](const Sample& s) { tally.sample(s); };
   std::unique_ptr<RunFiles> files;
   std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted planar run
   RunCallbacks cb;
@@ -122,23 +108,18 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
   }
   std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
   for (double x : drawn) cells.push_back(format_number(x, precision));
-  for (const std::string& c : {status, reason, format_number(t_final, precision), std::to_string(impacts),
-                               std::to_string(events), t_rest >= 0 ? format_number(t_rest, precision) : std::string()})
+  for (const std::string& c :
+       {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
+        std::to_string(tally.events()), tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
     cells.push_back(c);
-  for (double x : q) cells.push_back(format_number(x, precision));
-  for (double x : v) cells.push_back(format_number(x, precision));
-  cells.push_back(format_number(energies(system.model, q, v).first, precision));
-  const std::vector<bool> closed = closed_contacts(system, q, v);
-  for (bool c : closed) cells.push_back(c ? "1" : "0");
-  for (const OutcomeDef& o : scene.outcomes) {
-    switch (o.kind) {
-      case OutcomeDef::Kind::final_value:
-        cells.push_back(format_number(o.scale * (o.velocity ? v[o.index] : q[o.index]), precision));
-        break;
-      case OutcomeDef::Kind::closed: cells.push_back(closed[o.index] ? "1" : "0"); break;
-      case OutcomeDef::Kind::impacts: cells.push_back(std::to_string(contact_impacts[o.index])); break;
-    }
-  }
+  for (double x : tally.q()) cells.push_back(format_number(x, precision));
+  for (double x : tally.v()) cells.push_back(format_number(x, precision));
+  cells.push_back(format_number(tally.kinetic_energy(), precision));
+  for (bool c : tally.closed()) cells.push_back(c ? "1" : "0");
+  const std::vector<double> outcomes = tally.outcome_values();
+  for (size_t k = 0; k < outcomes.size(); ++k)
+    cells.push_back(scene.outcomes[k].kind == OutcomeDef::Kind::final_value ? format_number(outcomes[k], precision)
+                                                                            : std::to_string(static_cast<long>(outcomes[k])));
   cells.push_back(message);
   return join(cells);
 }
@@ -149,27 +130,6 @@ long count_lines(const fs::path& path) {
   for (std::string line; std::getline(in, line) && n < 2;) ++n;
   return n;
 }
-
-class Progress {
- public:
-  Progress(long total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
-  void update(long done) {
-    if (quiet_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (done < total_ && now - last_ < std::chrono::seconds(tty_ ? 0 : 5) + std::chrono::milliseconds(200)) return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = done / std::max(elapsed, 1e-9);
-    const double eta = rate > 0 ? (total_ - done) / rate : 0;
-    std::fprintf(stderr, "%sbatch: %ld/%ld runs, %.0f runs/s, ETA %.1f s%s", tty_ ? "\r" : "", done, total_, rate, eta,
-                 tty_ && done < total_ ? "" : "\n");
-  }
-
- private:
-  long total_;
-  bool quiet_, tty_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
-};
 
 // Continues the batch in dir: keeps the rows of runs.csv that are the slice's first runs (cutting a
 // partly written last row) once batch.json shows it is this batch. Returns the next run, or -1
@@ -274,7 +234,7 @@ int batch_command(const BatchOptions& o) {
     fs::create_directories(d, ec);
     return d.string();
   };
-  Progress progress(end - first, o.quiet);
+  Progress progress("batch", "runs", end - first, o.quiet);
   const auto start = std::chrono::steady_clock::now();
   bool written = true;
   try {

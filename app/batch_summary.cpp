@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/csv_writer.hpp"
 #include "app/runs_csv.hpp"
 
 namespace impactsim {
@@ -108,9 +109,7 @@ FailureCounts write_summary(const std::filesystem::path& dir) {
     columns[header[c]] = entry;
   }
   summary["columns"] = columns;
-  std::ofstream out(dir / "summary.json", std::ios::binary | std::ios::trunc);
-  out << summary.dump(2) << '\n';
-  if (!out.flush()) throw std::runtime_error((dir / "summary.json").string() + ": write failed");
+  write_text_file(dir / "summary.json", summary.dump(2) + "\n");
   return counts;
 }
 

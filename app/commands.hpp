@@ -1,5 +1,6 @@
 #pragma once
 // The subcommands of the impactsim executable. Each returns the process exit code.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct ImpactOptions {
   bool all_solutions = false; // list every Anitescu-Potra solution instead of sampling
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
   bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
+  bool quiet = false;         // no progress line
   std::string command_line;   // for metadata.json
   std::vector<std::string> overrides;  // --set KEY=VALUE
 };
@@ -73,7 +75,25 @@ struct BatchOptions {
   std::vector<std::string> overrides;  // --set KEY=VALUE
 };
 
+struct SweepOptions {
+  std::string scene;
+  std::string output_dir;               // "" = the scene's output directory with "-sweep" appended
+  std::string command;                  // run, impact or batch
+  std::vector<std::string> params;      // --param KEY=START:STOP:N or KEY=V1,V2,...
+  std::vector<std::string> overrides;   // --set KEY=VALUE, applied at every point before its params
+  std::string law;                      // the inner command's --law ("" = the scene's), for metadata.json
+  long long seed = -1;                  // the inner command's --seed, for metadata.json
+  bool force = false;                   // overwrite a sweep already in DIR
+  bool plot = false;                    // also draw DIR/sweep.png
+  std::string command_line;             // for metadata.json
+};
+
+// Runs the sweep's command at one grid point into `dir` with `overrides` (the sweep's --set, then
+// the point's parameters); returns its exit code.
+using SweepPointRunner = std::function<int(const std::string& dir, const std::vector<std::string>& overrides)>;
+
 int run_command(const RunOptions& options);
+int sweep_command(const SweepOptions& options, const SweepPointRunner& run_point);
 int batch_command(const BatchOptions& options);
 int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir);
 int impact_command(const ImpactOptions& options);

@@ -7,6 +7,13 @@
 
 namespace impactsim {
 
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot create file: " + std::strerror(errno));
+  out << text;
+  if (!out.flush()) throw std::runtime_error(path.string() + ": write failed");
+}
+
 NumberText::NumberText(double x, int precision)
     : size_(static_cast<size_t>(
           std::to_chars(text_, text_ + sizeof text_, x, std::chars_format::general, precision).ptr - text_)) {}

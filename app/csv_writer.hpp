@@ -1,6 +1,7 @@
 #pragma once
 // Writes a CSV table row by row, flushing each row so that everything written survives a failure
 // later in the run.
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ class NumberText {
   char text_[32];
   size_t size_;
 };
+
+// Writes `text` to `path`, replacing it. Throws std::runtime_error naming the path on failure.
+void write_text_file(const std::filesystem::path& path, const std::string& text);
 
 class CsvWriter {
  public:

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/command_setup.hpp"
@@ -17,6 +18,7 @@
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
+#include "app/progress.hpp"
 #include "app/metadata.hpp"
 #include "app/sample_seed.hpp"
 #include "core/first_impact.hpp"
@@ -166,12 +168,7 @@ class SampleWriter {
     // Up to kNamedContacts contacts a combination names every contact's class; beyond, a line per
     // combination would be unreadable, so combinations with the same number of contacts in each
     // class are merged into one line of counts.
-    std::map<std::string, long> by_label;
-    const int m = static_cast<int>(table_.contact_names.size());
-    for (const auto& [code, n] : s.joint) by_label[joint_label(code, m)] += n;
-    std::vector<std::pair<long, std::string>> joint;
-    for (const auto& [label, n] : by_label) joint.emplace_back(n, label);
-    std::sort(joint.rbegin(), joint.rend());
+    const std::vector<std::pair<long, std::string>> joint = sorted_combinations();
     for (size_t k = 0; k < joint.size() && k < 12; ++k)
       out << "  " << joint[k].second << "  " << joint[k].first << " (" << 100.0 * joint[k].first / s.accepted << "%)\n";
     if (joint.size() > 12) out << "  ... " << joint.size() - 12 << " more combinations\n";
@@ -191,6 +188,35 @@ class SampleWriter {
 
   long rows() const { return csv_.rows(); }
 
+  // DIR/summary.json: what print() shows, as numbers. Class counts are over accepted samples;
+  // combinations are labelled as in print(), most frequent first.
+  std::string json_text() const {
+    using Json = nlohmann::ordered_json;
+    const Summary& s = summary_;
+    Json j;
+    j["samples"] = s.samples;
+    j["accepted"] = s.accepted;
+    j["collide"] = s.collide;
+    j["failed"] = s.failed;
+    j["lcp_solves_per_sample"] = static_cast<double>(s.solves) / std::max(1L, s.samples);
+    Json contacts = Json::object();
+    for (size_t i = 0; i < table_.contact_names.size(); ++i) {
+      Json classes = Json::object();
+      for (int k = 0; k < kOutcomeClasses; ++k) classes[class_name(k)] = s.per_contact[i][k];
+      Json c = {{"classes", classes}};
+      if (s.accepted) {
+        c["vn"] = {s.vn_min[i], s.vn_max[i]};
+        c["vt"] = {s.vt_min[i], s.vt_max[i]};
+      }
+      contacts[table_.contact_names[i]] = c;
+    }
+    j["contacts"] = contacts;
+    Json combinations = Json::array();
+    for (const auto& [n, label] : sorted_combinations()) combinations.push_back({{"classes", label}, {"count", n}});
+    j["combinations"] = combinations;
+    return j.dump(2) + "\n";
+  }
+
   // The summary line of one combination of classes (one digit per contact, as FormattedSample::joint).
   std::string joint_label(const std::string& code, int m) const {
     std::string label;
@@ -205,6 +231,17 @@ class SampleWriter {
     return label;
   }
   long unclassified() const { return summary_.samples - summary_.accepted; }
+
+  // (count, label) of every combination of classes, most frequent first.
+  std::vector<std::pair<long, std::string>> sorted_combinations() const {
+    std::map<std::string, long> by_label;
+    const int m = static_cast<int>(table_.contact_names.size());
+    for (const auto& [code, n] : summary_.joint) by_label[joint_label(code, m)] += n;
+    std::vector<std::pair<long, std::string>> joint;
+    for (const auto& [label, n] : by_label) joint.emplace_back(n, label);
+    std::sort(joint.rbegin(), joint.rend());
+    return joint;
+  }
 
  private:
   const ContactSpace& c_;
@@ -295,13 +332,18 @@ int impact_command(const ImpactOptions& o) {
       // Each sample's generator is seeded from (seed, index) alone, so the file is the same for any
       // thread count; a chunk is flushed at a time, so what is written survives a later failure.
       const std::unique_ptr<PreparedImpact> prepared = law->prepare(space, v_minus);
+      Progress progress("impact", "samples", o.samples, o.quiet);
       ordered_parallel_map<FormattedSample>(
           0, o.samples, o.threads, 16384,
           [&](long i, FormattedSample& row) {
             Rng rng(sample_seed(seed, static_cast<std::uint64_t>(i)));
             writer.format(i, prepared->sample(static_cast<std::uint64_t>(i), rng), row);
           },
-          [&](long, const FormattedSample& row) { writer.append(row); }, [&](long) { writer.flush(); });
+          [&](long, const FormattedSample& row) { writer.append(row); },
+          [&](long done) {
+            writer.flush();
+            progress.update(done);
+          });
     }
     writer.flush();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -315,7 +357,8 @@ int impact_command(const ImpactOptions& o) {
     if (writer.unclassified())
       spdlog::warn("{} of {} samples have no outcome (labelled collide or failed, left out of the class counts)",
                    writer.unclassified(), writer.rows());
-    spdlog::info("wrote {} rows to {}", writer.rows(), path);
+    write_text_file(std::filesystem::path(dir) / "summary.json", writer.json_text());
+    spdlog::info("wrote {} rows to {} and summary.json", writer.rows(), path);
     if (o.plot) {  // the overlays of post_impact.png, in samples.csv's format
       const std::filesystem::path d(dir);
       std::string why;

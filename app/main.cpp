@@ -4,11 +4,14 @@
 #include <spdlog/spdlog.h>
 
 #include <limits>
+#include <memory>
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
 #include "app/version.hpp"
+
+using namespace impactsim;
 
 namespace {
 
@@ -32,21 +35,103 @@ void add_verbosity(CLI::App* command, Verbosity& v) {
 constexpr long long kMaxLL = std::numeric_limits<long long>::max();
 constexpr long long kMaxLong = std::numeric_limits<long>::max();
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  using namespace impactsim;
-  spdlog::set_default_logger(spdlog::stderr_color_st("impactsim"));
-  spdlog::set_pattern("[%l] %v");
 
+// Every subcommand's options and the parser that fills them. Built in place (the parser keeps
+// pointers to the members); `sweep` builds a second one to parse the command it runs.
+struct Cli {
   CLI::App app{"impactsim: event-driven rigid-body simulation of simultaneous frictional impacts"};
+  Verbosity verbosity;
+  RunOptions run;
+  std::string check_scene;
+  std::vector<std::string> check_overrides;
+  ImpactOptions impact;
+  std::string orderings;
+  BatchOptions batch;
+  ConvergeOptions converge;
+  std::vector<std::string> merge_inputs;
+  std::string merge_output;
+  SweepOptions sweep;
+  std::vector<std::string> sweep_inner;
+  CLI::App *run_cmd, *check_cmd, *impact_cmd, *batch_cmd, *converge_cmd, *merge_cmd, *sweep_cmd;
+
+  Cli();
+  Cli(const Cli&) = delete;
+  Cli& operator=(const Cli&) = delete;
+
+  void set_command_line(const std::string& text) {
+    run.command_line = impact.command_line = batch.command_line = converge.command_line = text;
+  }
+
+  // The parsed subcommand (not sweep).
+  int dispatch() {
+    if (*run_cmd) return run_command(run);
+    if (*check_cmd) return check_command(check_scene, check_overrides);
+    if (*batch_cmd) {
+      batch.quiet = verbosity.quiet;
+      return batch_command(batch);
+    }
+    if (*merge_cmd) return merge_command(merge_inputs, merge_output);
+    if (*converge_cmd) return converge_command(converge);
+    if (*impact_cmd) {
+      impact.orderings = orderings == "all";
+      impact.quiet = verbosity.quiet;
+      return impact_command(impact);
+    }
+    return kExitUsage;
+  }
+};
+
+// impactsim sweep: parses the command after `--` as that subcommand (on the sweep's scene), then
+// runs it at every grid point with the point's output directory and overrides.
+int sweep(Cli& outer) {
+  SweepOptions& o = outer.sweep;
+  const std::vector<std::string>& inner_args = outer.sweep_inner;
+  o.command = inner_args.front();
+  if (o.command != "run" && o.command != "impact" && o.command != "batch") {
+    spdlog::error("sweep: the command after -- is run, impact or batch, not '{}'", o.command);
+    return kExitUsage;
+  }
+  auto inner = std::make_unique<Cli>();
+  std::vector<std::string> words{"impactsim", o.command, o.scene};
+  words.insert(words.end(), inner_args.begin() + 1, inner_args.end());
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  try {
+    inner->app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    const int code = inner->app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  CLI::App* sub = o.command == "run" ? inner->run_cmd : o.command == "impact" ? inner->impact_cmd : inner->batch_cmd;
+  for (const char* own : {"--output", "--set"})
+    if (sub->count(own)) {
+      spdlog::error("sweep: give {} before --, to the sweep (it sets each point's)", own);
+      return kExitUsage;
+    }
+  if (o.command == "batch" && (inner->batch.resume || inner->batch.force)) {
+    spdlog::error("sweep: --resume and --force of batch are the sweep's: give --force before --");
+    return kExitUsage;
+  }
+  inner->set_command_line(o.command_line);
+  inner->verbosity.quiet = inner->verbosity.quiet || outer.verbosity.quiet;
+  o.law = o.command == "run" ? inner->run.law : o.command == "impact" ? inner->impact.law : inner->batch.law;
+  o.seed = o.command == "run" ? inner->run.seed : o.command == "impact" ? inner->impact.seed : inner->batch.seed;
+  inner->batch.force = true;  // the sweep has already refused a directory holding a sweep
+  Cli& c = *inner;
+  return sweep_command(o, [&c](const std::string& dir, const std::vector<std::string>& overrides) {
+    c.run.output_dir = c.impact.output_dir = c.batch.output_dir = dir;
+    c.run.overrides = c.impact.overrides = c.batch.overrides = overrides;
+    return c.dispatch();
+  });
+}
+
+Cli::Cli() {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("impactsim ") + impactsim_version() + " (commit " + impactsim_commit() + ")",
                        "Print the version and git commit and exit");
-  Verbosity verbosity;
 
-  RunOptions run;
-  CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv and DIR/events.csv");
+  run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv and DIR/events.csv");
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
       ->check(not_empty());
@@ -61,16 +146,12 @@ int main(int argc, char** argv) {
   add_set(run_cmd, run.overrides);
   add_verbosity(run_cmd, verbosity);
 
-  std::string check_scene;
-  std::vector<std::string> check_overrides;
-  CLI::App* check_cmd = app.add_subcommand("check", "Validate a scene and print a summary of its model");
+  check_cmd = app.add_subcommand("check", "Validate a scene and print a summary of its model");
   check_cmd->add_option("scene", check_scene, "Scene file (YAML)")->required();
   add_set(check_cmd, check_overrides);
   add_verbosity(check_cmd, verbosity);
 
-  ImpactOptions impact;
-  std::string orderings;
-  CLI::App* impact_cmd = app.add_subcommand(
+  impact_cmd = app.add_subcommand(
       "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
   impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)")->check(not_empty());
@@ -91,8 +172,7 @@ int main(int argc, char** argv) {
   add_set(impact_cmd, impact.overrides);
   add_verbosity(impact_cmd, verbosity);
 
-  BatchOptions batch;
-  CLI::App* batch_cmd = app.add_subcommand(
+  batch_cmd = app.add_subcommand(
       "batch", "Run a scene many times, each impact drawing from its law; write DIR/runs.csv and DIR/summary.json");
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
   batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong))->capture_default_str();
@@ -116,8 +196,7 @@ int main(int argc, char** argv) {
   add_set(batch_cmd, batch.overrides);
   add_verbosity(batch_cmd, verbosity);
 
-  ConvergeOptions converge;
-  CLI::App* converge_cmd = app.add_subcommand(
+  converge_cmd = app.add_subcommand(
       "converge", "Run a fixed-step integrator at several step sizes against the event-driven solution; write DIR/convergence.csv");
   converge_cmd->add_option("scene", converge.scene, "Scene file (YAML)")->required();
   converge_cmd->add_option("--steps", converge.steps, "Step sizes h, comma-separated (e.g. 0.01,0.005,0.0025)")
@@ -133,41 +212,71 @@ int main(int argc, char** argv) {
   add_set(converge_cmd, converge.overrides);
   add_verbosity(converge_cmd, verbosity);
 
-  std::vector<std::string> merge_inputs;
-  std::string merge_output;
-  CLI::App* merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
+  merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
   merge_cmd->add_option("slices", merge_inputs, "Slice directories")->required();
   merge_cmd->add_option("-o,--output", merge_output, "Output directory")->required()->check(not_empty());
   add_verbosity(merge_cmd, verbosity);
 
+  sweep_cmd = app.add_subcommand(
+      "sweep", "Run `run`, `impact` or `batch` at every point of a grid of scene parameters; write DIR/sweep.csv");
+  sweep_cmd->add_option("scene", sweep.scene, "Scene file (YAML)")->required();
+  sweep_cmd->add_option("--param", sweep.params, "KEY=START:STOP:N (N values, both ends included) or KEY=V1,V2,...; repeatable")
+      ->required()
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sweep_cmd->add_option("-o,--output", sweep.output_dir,
+                        "Output directory (default: the scene's output directory with -sweep appended)")
+      ->check(not_empty());
+  sweep_cmd->add_flag("--force", sweep.force, "Overwrite a sweep already in DIR");
+  sweep_cmd->add_flag("--plot", sweep.plot, "Also draw DIR/sweep.png (the statistics against the parameters)");
+  add_set(sweep_cmd, sweep.overrides);
+  add_verbosity(sweep_cmd, verbosity);
+  sweep_cmd->footer(
+      "After the sweep's own options: -- run|impact|batch [that command's options, not -o or --set]\n"
+      "Example: impactsim sweep scenes/box_on_incline.yaml --param materials.mu=0:0.5:11 -- run");
+}
+
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_st("impactsim"));
+  spdlog::set_pattern("[%l] %v");
   if (argc > 1) {
     if (const std::string unknown = unknown_command(argv[1]); !unknown.empty()) {
       spdlog::error("{}", unknown);
       return kExitUsage;
     }
   }
+  Cli cli;
+  // sweep's command follows `--`: split it off before parsing (CLI11 would still read the sweep's
+  // own options, --plot or -o, among the words after `--` of a subcommand).
+  int parsed = argc;
+  if (argc > 1 && std::string(argv[1]) == "sweep") {
+    for (int i = 2; i < argc; ++i)
+      if (std::string(argv[i]) == "--") {
+        parsed = i;
+        cli.sweep_inner.assign(argv + i + 1, argv + argc);
+        break;
+      }
+  }
   try {
-    app.parse(argc, argv);
+    cli.app.parse(parsed, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    const int code = cli.app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
   const std::string command_line = command_line_text(argc, argv);
-  run.command_line = impact.command_line = batch.command_line = converge.command_line = command_line;
-  spdlog::set_level(verbosity.quiet ? spdlog::level::warn
-                                    : verbosity.verbose ? spdlog::level::debug : spdlog::level::info);
-
-  if (*run_cmd) return run_command(run);
-  if (*check_cmd) return check_command(check_scene, check_overrides);
-  if (*batch_cmd) {
-    batch.quiet = verbosity.quiet;
-    return batch_command(batch);
+  cli.set_command_line(command_line);
+  cli.sweep.command_line = command_line;
+  const Verbosity& v = cli.verbosity;
+  spdlog::set_level(v.quiet ? spdlog::level::warn : v.verbose ? spdlog::level::debug : spdlog::level::info);
+  if (*cli.sweep_cmd) {
+    if (cli.sweep_inner.empty()) {
+      spdlog::error("sweep: give the command to run at each point after --: -- run|impact|batch [options]");
+      return kExitUsage;
+    }
+    return sweep(cli);
   }
-  if (*merge_cmd) return merge_command(merge_inputs, merge_output);
-  if (*converge_cmd) return converge_command(converge);
-  if (*impact_cmd) {
-    impact.orderings = orderings == "all";
-    return impact_command(impact);
-  }
-  return kExitUsage;
+  return cli.dispatch();
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "app/csv_writer.hpp"
 #include "app/version.hpp"
 
 namespace impactsim {
@@ -138,10 +139,7 @@ std::string metadata_json(const Metadata& m, const Scene& scene, const std::stri
 
 void write_metadata(const std::filesystem::path& dir, const Metadata& metadata, const Scene& scene,
                     const std::string& status, double wall_seconds) {
-  const std::filesystem::path path = dir / "metadata.json";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << metadata_json(metadata, scene, status, wall_seconds);
-  if (!out.flush()) throw std::runtime_error(path.string() + ": write failed");
+  write_text_file(dir / "metadata.json", metadata_json(metadata, scene, status, wall_seconds));
 }
 
 MetadataFile::MetadataFile(std::filesystem::path dir, Metadata metadata, const Scene& scene)

@@ -3,7 +3,7 @@
 // (status "running", so a run that dies still leaves it) and again when it ends ("ok" or
 // "failed"), with:
 //   impactsim      version and git commit (app/version.hpp)
-//   command        run, impact, batch or converge; command_line: the arguments as given
+//   command        run, impact, batch, converge or sweep; command_line: the arguments as given
 //   scene          path as given, name, SHA-256 of the file's text
 //   settings       resolved: law and its parameters, integrator (and a fixed-step scheme's
 //                  settings), t_end, output interval, ODE tolerances, step limits, the contact

@@ -9,6 +9,7 @@
 #include "app/metadata.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_files.hpp"
+#include "app/run_tally.hpp"
 #include "app/sample_seed.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -65,16 +66,33 @@ int run_command(const RunOptions& options) {
     for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
     if (options.run < 0 && !scene.randomize.empty())
       spdlog::info("randomize: not drawn; the scene's initial values are used (--run I replays batch run I's draw)");
+    RunTally tally(scene, initial);
+    callbacks.event = [&tally, write = callbacks.event](const Event& e) {
+      write(e);
+      tally.event(e);
+    };
+    callbacks.sample = [&tally, write = callbacks.sample](const Sample& s) {
+      write(s);
+      tally.sample(s);
+    };
+    callbacks.stopped = [&tally](const Sample& s) { tally.sample(s); };
+    const std::filesystem::path summary = std::filesystem::path(dir) / "summary.json";
     RunStats stats;
     try {
       stats = simulate(system, *law, initial, rng, callbacks);
     } catch (const SimulationError& e) {
+      try {
+        write_text_file(summary, run_summary_json(scene, tally, std::string(stop_reason_code(e.reason())), e.what()));
+      } catch (const std::runtime_error& io) {
+        spdlog::warn("{}", io.what());
+      }
       spdlog::error("{}: {}", options.scene, e.what());
       spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
                     events.rows(), events_path);
       if (options.plot) plot_run(dir, scene);  // up to the failure
       return kExitSimulation;
     }
+    write_text_file(summary, run_summary_json(scene, tally, "", ""));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
                  stats.impacts, events_path);

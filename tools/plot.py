@@ -12,6 +12,9 @@
   plot.py batch DIR    histograms.png: one histogram per varying numeric column of runs.csv
   plot.py converge DIR convergence.png: each error of convergence.csv against the step size h,
                        log-log, with slope-1 and slope-2 guides through the finest point
+  plot.py sweep DIR    sweep.png: the statistics of sweep.csv against the first parameter, one
+                       line per value of the others (batch means with +-1 sd bars; impact class
+                       fractions per contact; closed contacts counted)
 
 Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV files impactsim
 writes. Exits non-zero with a message naming the file when an input is missing or malformed.
@@ -360,19 +363,140 @@ def plot_converge(directory):
     save(fig, os.path.join(directory, "convergence.png"))
 
 
+CLASSES = ("rest", "stick", "slide", "lift")
+SWEEP_UNITS = {"t_final": "s", "t_rest": "s", "final_kinetic_energy": "J"}
+
+
+def sweep_panels(stats, rows, header):
+    """(title, [(label, ys, errs)]) per panel of sweep.png: per-contact class fractions together
+    (summed over the contacts when there are more than six), means with their sd, the closed
+    contacts counted, every other column alone; columns that never vary are left out."""
+    def values(name):
+        return [r[header.index(name)] if isinstance(r[header.index(name)], float) else math.nan for r in rows]
+
+    def varies(ys):
+        finite = [y for y in ys if not math.isnan(y)]
+        return len(finite) > 0 and max(finite) - min(finite) > 1e-12 * max(1.0, abs(max(finite)))
+
+    classes = {}
+    closed = []
+    means = {}
+    single = []
+    for name in stats:
+        head, _, tail = name.rpartition(".")
+        if head and tail in CLASSES:
+            classes.setdefault(head, {})[tail] = values(name)
+        elif head and tail == "closed":
+            closed.append(values(name))
+        elif head and tail == "mean":
+            sd = head + ".sd"
+            means[head] = (values(name), values(sd) if sd in stats else None)
+        elif head and tail == "sd" and head + ".mean" in stats:
+            continue
+        else:
+            unit = SWEEP_UNITS.get(name)
+            single.append((f"{name} [{unit}]" if unit else name, values(name)))
+    panels = []
+    if classes and len(classes) <= 6:
+        for contact, by_class in classes.items():
+            lines = [(c, ys, None) for c, ys in by_class.items() if varies(ys) or any(y > 0 for y in ys if not math.isnan(y))]
+            if lines:
+                panels.append((f"fraction of samples: {contact}", lines))
+    elif classes:
+        totals = {c: [sum(y for y in ys if not math.isnan(y)) for ys in zip(*[d[c] for d in classes.values() if c in d])]
+                  for c in CLASSES}
+        lines = [(c, ys, None) for c, ys in totals.items() if any(y > 0 for y in ys)]
+        if lines:
+            panels.append((f"mean number of the {len(classes)} contacts in each class", lines))
+    for name, (ys, sd) in means.items():
+        if varies(ys):
+            unit = SWEEP_UNITS.get(name)
+            panels.append((f"{name}{f' [{unit}]' if unit else ''} (mean, +-1 sd)", [(name, ys, sd)]))
+    if closed:
+        count = [sum(c[i] for c in closed if not math.isnan(c[i])) for i in range(len(rows))]
+        if varies(count):
+            panels.append((f"closed contacts (of {len(closed)})", [("closed", count, None)]))
+    for name, ys in single:
+        if varies(ys):
+            panels.append((name, [(name, ys, None)]))
+    return panels[:12]
+
+
+def plot_sweep(directory):
+    header, rows = read_table(os.path.join(directory, "sweep.csv"))
+    if not rows:
+        raise PlotError(f"{directory}/sweep.csv: no points")
+    if "exit" not in header or header.index("exit") < 2:
+        raise PlotError(f"{directory}/sweep.csv: no parameter columns before 'exit'")
+    params = header[1:header.index("exit")]
+    stats = header[header.index("exit") + 1:]
+    command = ""
+    try:
+        with open(os.path.join(directory, "sweep.json")) as f:
+            command = json.load(f).get("command", "")
+    except (OSError, ValueError):
+        pass
+    first = params[0]
+    xs_raw = column(header, rows, first)
+    numeric = all(isinstance(x, float) for x in xs_raw)
+    categories = []
+    for x in xs_raw:
+        if x not in categories:
+            categories.append(x)
+    xs = xs_raw if numeric else [categories.index(x) for x in xs_raw]
+    groups = {}
+    for i, r in enumerate(rows):
+        key = ", ".join(f"{p}={r[header.index(p)]:g}" if isinstance(r[header.index(p)], float) else f"{p}={r[header.index(p)]}"
+                        for p in params[1:])
+        groups.setdefault(key, []).append(i)
+    panels = sweep_panels(stats, rows, header)
+    if not panels:
+        panels = [("exit code", [("exit", column(header, rows, "exit"), None)])]
+    n = len(panels)
+    cols = min(3, n)
+    nrows = math.ceil(n / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.4 * cols, 3.3 * nrows), squeeze=False)
+    for ax, (title, lines) in zip(axes.flat, panels):
+        for label, ys, errs in lines:
+            for group, indices in groups.items():
+                gx = [xs[i] for i in indices]
+                gy = [ys[i] for i in indices]
+                name = ", ".join(x for x in (label if len(lines) > 1 else "", group) if x) or None
+                if errs is not None:
+                    ax.errorbar(gx, gy, yerr=[errs[i] for i in indices], fmt="o-", ms=3, capsize=2, label=name)
+                else:
+                    ax.plot(gx, gy, "o-", ms=3, label=name)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(first)
+        if not numeric:
+            ax.set_xticks(range(len(categories)))
+            ax.set_xticklabels([str(c) for c in categories], fontsize=7, rotation=30)
+        ax.tick_params(labelsize=8)
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0] and (len(lines) > 1 or len(groups) > 1):
+            ax.legend(fontsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    failed = sum(1 for e in column(header, rows, "exit") if e != 0)
+    fig.suptitle(f"{source_label(directory)}: sweep of {command or 'points'}, {len(rows)} points"
+                 + (f" ({failed} did not finish)" if failed else ""), fontsize=10)
+    fig.tight_layout()
+    save(fig, os.path.join(directory, "sweep.png"))
+
+
 def main(argv):
     nq = None
     if len(argv) == 5 and argv[1] == "run" and argv[3] == "--nq" and argv[4].isdigit():
         nq = int(argv[4])
         argv = argv[:3]
-    if len(argv) != 3 or argv[1] not in ("run", "impact", "batch", "converge"):
+    if len(argv) != 3 or argv[1] not in ("run", "impact", "batch", "converge", "sweep"):
         print(__doc__, file=sys.stderr)
         return 1
     try:
         if argv[1] == "run":
             plot_run(argv[2], nq)
         else:
-            {"impact": plot_impact, "batch": plot_batch, "converge": plot_converge}[argv[1]](argv[2])
+            {"impact": plot_impact, "batch": plot_batch, "converge": plot_converge, "sweep": plot_sweep}[argv[1]](argv[2])
     except PlotError as e:
         print(f"plot: {e}", file=sys.stderr)
         return 2

@@ -40,5 +40,20 @@ TEST(CsvWriter, UnwritablePathIsAClearError) {
   }
 }
 
+TEST(WriteTextFile, ReplacesTheFileOrNamesItInTheError) {
+  const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "impactsim_write_text_file.json";
+  write_text_file(path, "{\"a\": 1}\n");
+  write_text_file(path, "{}\n");  // shorter: the old text is gone, not overwritten in part
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "{}\n");
+  try {
+    write_text_file("/nonexistent-dir/summary.json", "{}");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/summary.json: cannot create file"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace impactsim

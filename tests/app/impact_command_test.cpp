@@ -36,6 +36,25 @@ TEST(Impact, ImpactSamplesAreTheSameForAnyThreadCount) {
   EXPECT_NE(r1.out.find("A:rest B:rest"), std::string::npos) << r1.out;
   EXPECT_NE(r1.out.find("seed 9"), std::string::npos);
   EXPECT_NE(r1.out.find("samples per second"), std::string::npos);
+  // Progress as batch shows it: into a file, a line at the end.
+  EXPECT_NE(r1.err.find("impact: 3000/3000 samples"), std::string::npos) << r1.err;
+  // summary.json counts what samples.csv holds: the classes of each contact over the samples.
+  const std::string summary = read_all(a / "summary.json");
+  EXPECT_EQ(summary, read_all(b / "summary.json"));
+  long stick_a = 0, lift_a = 0, rest_a = 0;
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string a_class = split(line)[11];
+    stick_a += a_class == "stick";
+    lift_a += a_class == "lift";
+    rest_a += a_class == "rest";
+  }
+  EXPECT_EQ(stick_a + lift_a + rest_a, 3000);
+  for (const std::string& expected : std::vector<std::string>{"\"samples\": 3000", "\"accepted\": 3000", "\"stick\": " + std::to_string(stick_a),
+                                     "\"lift\": " + std::to_string(lift_a), "\"rest\": " + std::to_string(rest_a)})
+    EXPECT_NE(summary.find(expected), std::string::npos) << expected << "\n" << summary;
+  const Result quiet = impactsim(common + fresh_dir("impact3").string() + " -q");
+  EXPECT_EQ(quiet.err, "");
 }
 
 // The rocking block with Routh steps too few to end its impact (h = 0.2 N s, 3 steps; 0.3 and 10

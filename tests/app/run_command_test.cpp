@@ -88,6 +88,31 @@ TEST(Run, UnsolvableImpactExitsWithThreeAndKeepsTheRows) {
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 10);
 }
 
+// summary.json says how the run ended: the rocking block's one impact at t = sqrt(2 h / g) leaves
+// both corners closed and the block at rest; its outcomes are those a batch's runs.csv would hold.
+TEST(Run, RunSummaryReportsHowTheRunEnded) {
+  const fs::path dir = fresh_dir("summary");
+  const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law anitescu-potra -q -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string summary = read_all(dir / "summary.json");
+  for (const char* expected : {"\"status\": \"ok\"", "\"t_final\": 1.0", "\"impacts\": 1", "\"events\": 2",
+                               "\"A\": 1", "\"B\": 1", "\"final_tilt_deg\": 0.0", "\"impacts_A\": 1,"})
+    EXPECT_NE(summary.find(expected), std::string::npos) << expected << "\n" << summary;
+  const size_t rest = summary.find("\"t_rest\": ");
+  ASSERT_NE(rest, std::string::npos);
+  EXPECT_NEAR(std::stod(summary.substr(rest + 10)), std::sqrt(2 * 0.01 / 9.81), 1e-10);
+  // A run that stops says why, where it stopped.
+  const fs::path failed = fresh_dir("summary_failed");
+  const Result f = impactsim("run " + scene("rocking_block.yaml") + " --law routh --set simulation.routh.steps=1 -q -o " +
+                             failed.string());
+  ASSERT_EQ(f.code, kExitSimulation) << f.err;
+  const std::string stopped = read_all(failed / "summary.json");
+  EXPECT_NE(stopped.find("\"status\": \"failed\""), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("\"reason\": \"impact_failed\""), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("a contact still approaches after 1 steps"), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("\"impacts\": 0"), std::string::npos) << stopped;
+}
+
 TEST(Run, QuietRunPrintsNothing) {
   const fs::path dir = fresh_dir("quiet");
   const Result r = impactsim("run --quiet " + scene("double_pendulum.yaml") + " -o " + dir.string());

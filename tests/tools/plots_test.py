@@ -6,6 +6,8 @@ non-blank PNG files (and a multi-frame GIF for planar runs) in the output direct
   plots_test.py --bad-input PLOT_TOOL                 the tool's errors on missing or malformed input
   plots_test.py --titles IMPACTSIM SCENE OUT_DIR      titles name the scene and law (metadata.json), and
                                                       --quiet keeps the tool's "wrote" lines off stderr
+  plots_test.py --sweep IMPACTSIM SCENE OUT_DIR       sweep.png of an impact and a batch sweep: the
+                                                      panels the statistics call for, not blank
 """
 import os
 import shutil
@@ -121,9 +123,40 @@ def titles(binary, scene, out):
     print("plot titles: ok")
 
 
+def sweep_plots(binary, scene, out):
+    import importlib.util
+    shutil.rmtree(out, ignore_errors=True)
+    tool = os.environ.get("PLOT_TOOL")
+    spec = importlib.util.spec_from_file_location("plot", tool)
+    plot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot)
+    impact = os.path.join(out, "impact")
+    run([binary, "sweep", scene, "--param", "materials.mu=0:0.6:4", "--plot", "-q", "-o", impact, "--",
+         "impact", "--samples", "300", "--law", "routh"])
+    check_png(os.path.join(impact, "sweep.png"))
+    header, rows = plot.read_table(os.path.join(impact, "sweep.csv"))
+    stats = header[header.index("exit") + 1:]
+    titles = [title for title, _ in plot.sweep_panels(stats, rows, header)]
+    assert "fraction of samples: A" in titles and "fraction of samples: B" in titles, titles
+    lines = dict(plot.sweep_panels(stats, rows, header))["fraction of samples: A"]
+    assert {label for label, _, _ in lines} >= {"stick", "slide"}, lines
+    batch = os.path.join(out, "batch")
+    run([binary, "sweep", scene, "--param", "simulation.routh.h=0.2,0.3", "--param", "bodies[0].initial.vx=-0.1:0.1:3",
+         "--plot", "-q", "-o", batch, "--", "batch", "--runs", "20", "--law", "routh"])
+    check_png(os.path.join(batch, "sweep.png"))
+    header, rows = plot.read_table(os.path.join(batch, "sweep.csv"))
+    stats = header[header.index("exit") + 1:]
+    panels = dict(plot.sweep_panels(stats, rows, header))
+    assert "impacts_A (mean, +-1 sd)" in panels, list(panels)
+    assert all(errs is not None for _, _, errs in panels["impacts_A (mean, +-1 sd)"])
+    print("sweep plots: ok")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--bad-input":
         bad_input(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--sweep":
+        sweep_plots(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[1] == "--titles":
         titles(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) >= 5:

@@ -1,0 +1,72 @@
+#include "app/run_tally.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/dynamics.hpp"
+#include "core/system.hpp"
+
+namespace impactsim {
+
+RunTally::RunTally(const Scene& scene, const State& initial)
+    : scene_(scene), contact_impacts_(scene.system.contacts.size(), 0), q_(initial.q), v_(initial.v) {}
+
+void RunTally::event(const Event& e) {
+  ++events_;
+  if (e.kind == EventKind::rest) t_rest_ = e.t;
+  if (!is_impact(e.kind)) return;
+  ++impacts_;
+  for (int i : e.contacts) ++contact_impacts_[i];
+}
+
+void RunTally::sample(const Sample& s) {
+  t_final_ = s.t;
+  q_ = s.q;
+  v_ = s.v;
+}
+
+double RunTally::kinetic_energy() const { return energies(scene_.system.model, q_, v_).first; }
+
+std::vector<bool> RunTally::closed() const { return closed_contacts(scene_.system, q_, v_); }
+
+std::vector<double> RunTally::outcome_values() const {
+  const std::vector<bool> closed_now = closed();
+  std::vector<double> out;
+  for (const OutcomeDef& o : scene_.outcomes) {
+    switch (o.kind) {
+      case OutcomeDef::Kind::final_value: out.push_back(o.scale * (o.velocity ? v_[o.index] : q_[o.index])); break;
+      case OutcomeDef::Kind::closed: out.push_back(closed_now[o.index] ? 1 : 0); break;
+      case OutcomeDef::Kind::impacts: out.push_back(static_cast<double>(contact_impacts_[o.index])); break;
+    }
+  }
+  return out;
+}
+
+std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
+                             const std::string& message) {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  j["status"] = reason.empty() ? "ok" : "failed";
+  if (!reason.empty()) {
+    j["reason"] = reason;
+    j["message"] = message;
+  }
+  j["t_final"] = tally.t_final();
+  j["impacts"] = tally.impacts();
+  j["events"] = tally.events();
+  j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
+  j["final_kinetic_energy"] = tally.kinetic_energy();
+  Json closed = Json::object();
+  const std::vector<bool> flags = tally.closed();
+  for (size_t i = 0; i < flags.size(); ++i) closed[scene.system.contacts.contacts()[i].name] = flags[i] ? 1 : 0;
+  j["closed"] = closed;
+  Json outcomes = Json::object();
+  const std::vector<double> values = tally.outcome_values();
+  for (size_t k = 0; k < values.size(); ++k) {  // counts and closed flags are whole numbers
+    const bool whole = scene.outcomes[k].kind != OutcomeDef::Kind::final_value;
+    outcomes[scene.outcomes[k].name] = whole ? Json(static_cast<long>(values[k])) : Json(values[k]);
+  }
+  j["outcomes"] = outcomes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace impactsim

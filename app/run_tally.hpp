@@ -1,0 +1,43 @@
+#pragma once
+// How a run ended, as a batch's runs.csv row and a run's summary.json report it: events and impacts
+// (per contact too), the time it came to rest, the last state reached, which contacts are closed
+// there, and the scene's outcome columns. Fed by the run's callbacks.
+#include <string>
+#include <vector>
+
+#include "core/events.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+
+class RunTally {
+ public:
+  RunTally(const Scene& scene, const State& initial);
+  void event(const Event& e);
+  void sample(const Sample& s);  // every output row, and the state a failed run stopped at
+
+  long impacts() const { return impacts_; }
+  long events() const { return events_; }
+  double t_final() const { return t_final_; }
+  double t_rest() const { return t_rest_; }  // < 0: never came to rest
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& v() const { return v_; }
+  double kinetic_energy() const;
+  std::vector<bool> closed() const;           // per contact, at the last state
+  std::vector<double> outcome_values() const;  // the scene's outcome columns, in order
+
+ private:
+  const Scene& scene_;
+  long impacts_ = 0, events_ = 0;
+  double t_final_ = 0, t_rest_ = -1;
+  std::vector<long> contact_impacts_;
+  Eigen::VectorXd q_, v_;
+};
+
+// DIR/summary.json of `run`: status ("ok" or "failed"), the stop reason's code and message of a
+// failed run, t_final, impacts, events, t_rest (null if never at rest), the final kinetic energy,
+// each contact's closed flag and each outcome's value.
+std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
+                             const std::string& message);
+
+}  // namespace impactsim

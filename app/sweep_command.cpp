@@ -1,0 +1,228 @@
+// impactsim sweep: a run, impact or batch at every point of a grid of scene parameters, each into
+// DIR/points/<k>/, and DIR/sweep.csv: one row per point with its parameters, the command's exit code
+// and the statistics of its summary.json.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/command_setup.hpp"
+#include "app/commands.hpp"
+#include "app/csv_writer.hpp"
+#include "app/metadata.hpp"
+#include "app/plot_output.hpp"
+#include "app/sweep_grid.hpp"
+
+namespace impactsim {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using Statistics = std::map<std::string, double>;
+
+// The statistics columns of `command` for a scene, in table order.
+std::vector<std::string> statistic_columns(const std::string& command, const Scene& scene) {
+  std::vector<std::string> c;
+  const auto& contacts = scene.system.contacts.contacts();
+  if (command == "run") {
+    c = {"failed", "t_final", "impacts", "events", "t_rest", "final_kinetic_energy"};
+    for (const ContactDef& d : contacts) c.push_back(d.name + ".closed");
+    for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
+  } else if (command == "impact") {
+    c = {"samples", "accepted", "collide", "failed", "lcp_solves_per_sample"};
+    for (const ContactDef& d : contacts)
+      for (const char* k : {"rest", "stick", "slide", "lift"}) c.push_back(d.name + "." + k);
+  } else {
+    c = {"runs", "failed", "mean_impacts", "final_kinetic_energy"};
+    for (const ContactDef& d : contacts) c.push_back(d.name + ".closed");
+    for (const OutcomeDef& o : scene.outcomes) {
+      c.push_back(o.name + ".mean");
+      c.push_back(o.name + ".sd");
+    }
+  }
+  return c;
+}
+
+// j[key] when it is an object, else an empty object (never a temporary: the loops below iterate it).
+const Json& object_member(const Json& j, const char* key) {
+  static const Json empty = Json::object();
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : empty;
+}
+
+// j[key] when present, else null.
+const Json& member(const Json& j, const char* key) {
+  static const Json null;
+  const auto it = j.find(key);
+  return it != j.end() ? *it : null;
+}
+
+void put(Statistics& s, const std::string& key, const Json& value) {
+  if (value.is_number()) s[key] = value.get<double>();
+}
+
+// The statistics of a point from its summary.json (none when it wrote none). Impact classes are
+// fractions of the accepted samples; a batch's closed columns are fractions of its runs.
+Statistics point_statistics(const std::string& command, const fs::path& dir) {
+  Statistics s;
+  std::ifstream in(dir / "summary.json");
+  if (!in) return s;
+  const Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return s;
+  if (command == "run") {
+    s["failed"] = member(j, "status") == "ok" ? 0 : 1;
+    for (const char* k : {"t_final", "impacts", "events", "t_rest", "final_kinetic_energy"}) put(s, k, member(j, k));
+    for (const auto& [name, v] : object_member(j, "closed").items()) put(s, name + ".closed", v);
+    for (const auto& [name, v] : object_member(j, "outcomes").items()) put(s, name, v);
+  } else if (command == "impact") {
+    for (const char* k : {"samples", "accepted", "collide", "failed", "lcp_solves_per_sample"}) put(s, k, member(j, k));
+    const Json& accepted_count = member(j, "accepted");
+    const double accepted = accepted_count.is_number() ? accepted_count.get<double>() : 0.0;
+    for (const auto& [name, c] : object_member(j, "contacts").items())
+      for (const auto& [cls, n] : object_member(c, "classes").items())
+        if (accepted > 0 && n.is_number()) s[name + "." + cls] = n.get<double>() / accepted;
+  } else {
+    for (const char* k : {"runs", "failed", "mean_impacts"}) put(s, k, member(j, k));
+    put(s, "final_kinetic_energy", member(object_member(j, "final_kinetic_energy"), "mean"));
+    for (const auto& [name, v] : object_member(j, "closed_fraction").items()) put(s, name + ".closed", v);
+    for (const auto& [name, c] : object_member(j, "columns").items()) {
+      put(s, name + ".mean", member(c, "mean"));
+      put(s, name + ".sd", member(c, "sd"));
+    }
+  }
+  return s;
+}
+
+// A CSV cell: quoted when it holds a comma or a quote (a YAML list value).
+std::string cell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string point_name(size_t k, size_t total) {
+  std::string name = std::to_string(k);
+  const size_t width = std::to_string(total - 1).size();
+  return std::string(width - std::min(width, name.size()), '0') + name;
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : separator) + w;
+  return out;
+}
+
+// The default directory: the scene's output directory (or out/<scene name>) with `-sweep` appended.
+std::string default_directory(const Scene& scene) {
+  return (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory) + "-sweep";
+}
+
+}  // namespace
+
+int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
+  std::vector<SweepParam> params;
+  std::vector<std::vector<std::string>> points;
+  try {
+    for (const std::string& text : o.params) params.push_back(parse_sweep_param(text));
+    points = sweep_points(params);
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kExitUsage;
+  }
+  const std::optional<Scene> base = load_scene_or_report(o.scene, o.overrides);
+  if (!base) return kExitScene;
+  // Every point's scene is read before anything runs, so a bad value stops the sweep with nothing
+  // written; the table's columns are the union of the points' (a parameter may change the contacts).
+  std::vector<std::string> columns;
+  for (size_t k = 0; k < points.size(); ++k) {
+    std::vector<std::string> overrides = o.overrides;
+    overrides.insert(overrides.end(), points[k].begin(), points[k].end());
+    const std::optional<Scene> scene = load_scene_or_report(o.scene, overrides);
+    if (!scene) {
+      spdlog::error("sweep point {} of {} ({}): the scene is not valid; nothing was run", k, points.size(),
+                    joined(points[k], ", "));
+      return kExitScene;
+    }
+    for (const std::string& c : statistic_columns(o.command, *scene))
+      if (std::find(columns.begin(), columns.end(), c) == columns.end()) columns.push_back(c);
+  }
+  const std::string dir = prepare_output_directory(o.output_dir.empty() ? default_directory(*base) : o.output_dir, *base);
+  if (dir.empty()) return kExitOutput;
+  const fs::path table_path = fs::path(dir) / "sweep.csv";
+  if (fs::exists(table_path) && !o.force) {
+    spdlog::error("{} already holds a sweep; --force overwrites it", table_path.string());
+    return kExitUsage;
+  }
+  std::optional<MetadataFile> metadata =
+      open_metadata_or_report(dir, {"sweep", o.command_line, o.law.empty() ? base->law : o.law,
+                                    o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : base->seed},
+                              *base);
+  if (!metadata) return kExitOutput;
+  std::ofstream table(table_path, std::ios::binary | std::ios::trunc);
+  std::vector<std::string> header{"point"};
+  for (const SweepParam& p : params) header.push_back(cell(p.key));
+  header.push_back("exit");
+  header.insert(header.end(), columns.begin(), columns.end());
+  table << joined(header, ",") << '\n';
+  try {
+    Json description = {{"command", o.command}, {"points", points.size()}};
+    Json keys = Json::array();
+    for (const SweepParam& p : params) keys.push_back({{"key", p.key}, {"values", p.values}});
+    description["params"] = keys;
+    write_text_file(fs::path(dir) / "sweep.json", description.dump(2) + "\n");
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return kExitOutput;
+  }
+  spdlog::info("sweep of {}: {} points of {} {}", base->name, points.size(), o.command, joined(o.params, " "));
+  int first_failure = kExitOk;
+  long failures = 0;
+  for (size_t k = 0; k < points.size(); ++k) {
+    const fs::path point_dir = fs::path(dir) / "points" / point_name(k, points.size());
+    std::error_code ec;
+    fs::create_directories(point_dir, ec);
+    std::vector<std::string> overrides = o.overrides;
+    overrides.insert(overrides.end(), points[k].begin(), points[k].end());
+    spdlog::info("sweep: point {}/{}: {}", k + 1, points.size(), joined(points[k], " "));
+    const int code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), overrides);
+    if (code != kExitOk) {
+      ++failures;
+      if (first_failure == kExitOk) first_failure = code;
+      spdlog::warn("sweep: point {} ({}) exited with {}", k, joined(points[k], " "), code);
+    }
+    const Statistics stats = point_statistics(o.command, point_dir);
+    std::vector<std::string> row{std::to_string(k)};
+    for (const std::string& p : points[k]) row.push_back(cell(p.substr(p.find('=') + 1)));
+    row.push_back(std::to_string(code));
+    for (const std::string& c : columns) {
+      const auto it = stats.find(c);
+      row.push_back(it == stats.end() ? std::string() : std::string(NumberText(it->second, base->output.precision).view()));
+    }
+    table << joined(row, ",") << '\n';
+    if (!table.flush()) {
+      spdlog::error("{}: write failed", table_path.string());
+      return kExitOutput;
+    }
+    // A usage or output error would fail every point alike: stop at the first.
+    if (code == kExitUsage || code == kExitOutput) {
+      spdlog::error("sweep stopped at point {}: {}", k, code == kExitUsage ? "the command's options are wrong" : "output could not be written");
+      return code;
+    }
+  }
+  table.close();
+  spdlog::info("wrote {} points to {}", points.size(), table_path.string());
+  if (o.plot && !run_plot_tool("sweep", dir)) return kExitOutput;
+  if (failures) {
+    spdlog::error("{} of {} points did not finish (their rows in {} give their exit codes)", failures, points.size(),
+                  table_path.string());
+    return first_failure;
+  }
+  metadata->finish();
+  return kExitOk;
+}
+
+}  // namespace impactsim
