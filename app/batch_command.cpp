@@ -221,7 +221,8 @@ int batch_command(const BatchOptions& o) {
     spdlog::error("{}: cannot write", path.string());
     return kExitOutput;
   }
-  std::optional<MetadataFile> metadata = open_metadata_or_report(dir, {"batch", o.command_line, law_name, seed}, scene);
+  const Metadata about{"batch", o.command_line, law_name, seed};
+  std::optional<MetadataFile> metadata = open_metadata_or_report(dir, about, scene);
   if (!metadata) return kExitOutput;
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
                seed, o.threads);
@@ -255,7 +256,7 @@ int batch_command(const BatchOptions& o) {
   out.close();
   FailureCounts counts;
   try {
-    counts = write_summary(dir);
+    counts = write_summary(dir, provenance_json(about, scene));
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;

@@ -43,7 +43,7 @@ std::string FailureCounts::text() const {
   return out + ")";
 }
 
-FailureCounts write_summary(const std::filesystem::path& dir) {
+FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance) {
   std::vector<std::string> header;
   FailureCounts counts;
   long& runs = counts.runs;
@@ -83,6 +83,7 @@ FailureCounts write_summary(const std::filesystem::path& dir) {
   };
   using Json = nlohmann::ordered_json;
   Json summary;
+  if (!provenance.empty()) summary["provenance"] = Json::parse(provenance);
   summary["runs"] = runs;
   summary["failed"] = failed;
   Json reasons = Json::object();

@@ -1,9 +1,11 @@
 #pragma once
-// summary.json of a batch, computed from runs.csv alone (streamed: memory does not grow with the
-// runs), so a merged batch and a single one agree byte for byte. It holds the run count, failures,
-// mean impacts, final kinetic energy (mean, min, max), the fraction of runs ending with each contact
-// closed, the failures by reason, and for every numeric column its count, mean, standard deviation, range and, while it
-// takes at most 32 distinct integer values, how often each occurs.
+// summary.json of a batch, computed from runs.csv and the batch's provenance alone (streamed:
+// memory does not grow with the runs), so a merged batch and a single one agree byte for byte. It
+// holds the provenance (what produced the runs: impactsim build, scene, settings), the run count,
+// failures, mean impacts, final kinetic energy (mean, min, max), the fraction of runs ending with
+// each contact closed, the failures by reason, and for every numeric column its count, mean,
+// standard deviation, range and, while it takes at most 32 distinct integer values, how often each
+// occurs.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -30,8 +32,9 @@ struct FailureCounts {
   std::string text() const;  // "2 of 40 runs failed (step_limit 1, stalled 1)", or "40 runs, none failed"
 };
 
-// Writes dir/summary.json from dir/runs.csv and returns its counts. Throws std::runtime_error if
+// Writes dir/summary.json from dir/runs.csv and returns its counts; `provenance` (JSON text from
+// provenance_json, or empty for none) goes in first, as `provenance`. Throws std::runtime_error if
 // it cannot be written.
-FailureCounts write_summary(const std::filesystem::path& dir);
+FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance = "");
 
 }  // namespace impactsim

@@ -95,7 +95,8 @@ using SweepPointRunner = std::function<int(const std::string& dir, const std::ve
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options, const SweepPointRunner& run_point);
 int batch_command(const BatchOptions& options);
-int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir);
+// Also writes DIR/metadata.json (merge_metadata_json) recording `command_line`.
+int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir, const std::string& command_line = "");
 int impact_command(const ImpactOptions& options);
 int check_command(const std::string& scene_path, const std::vector<std::string>& overrides = {});
 int converge_command(const ConvergeOptions& options);

@@ -71,7 +71,7 @@ struct Cli {
       batch.quiet = verbosity.quiet;
       return batch_command(batch);
     }
-    if (*merge_cmd) return merge_command(merge_inputs, merge_output);
+    if (*merge_cmd) return merge_command(merge_inputs, merge_output, run.command_line);
     if (*converge_cmd) return converge_command(converge);
     if (*impact_cmd) {
       impact.orderings = orderings == "all";

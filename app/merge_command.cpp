@@ -2,6 +2,7 @@
 // The slices must be of one batch (same scene text, law, seed, N and columns) and cover runs
 // 0..N-1 exactly once, each complete; anything else is refused before a byte is written.
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -9,11 +10,14 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/batch_identity.hpp"
 #include "app/batch_summary.hpp"
 #include "app/commands.hpp"
+#include "app/csv_writer.hpp"
+#include "app/metadata.hpp"
 #include "app/runs_csv.hpp"
 
 namespace impactsim {
@@ -86,9 +90,35 @@ std::vector<Slice> checked_slices(const std::vector<std::string>& inputs, const 
   return slices;
 }
 
+// The provenance of the batch, from the first slice's metadata.json (its impactsim, command, scene
+// and settings, as provenance_json writes them), or "" when a slice has none. Slices of one batch
+// (checked already) that differ there, e.g. built by another commit, are named in a warning.
+std::string slices_provenance(const std::vector<Slice>& slices) {
+  std::string first;
+  for (const Slice& s : slices) {
+    std::ifstream in(s.dir / "metadata.json");
+    const nlohmann::ordered_json meta = nlohmann::ordered_json::parse(in, nullptr, false);
+    if (!in || meta.is_discarded() || !meta.is_object()) {
+      spdlog::warn("{}: no readable metadata.json; summary.json says nothing of where the runs came from", s.dir.string());
+      return "";
+    }
+    nlohmann::ordered_json provenance;
+    for (const char* key : {"impactsim", "command", "scene", "settings"})
+      if (meta.contains(key)) provenance[key] = meta[key];
+    const std::string text = provenance.dump(2);
+    if (first.empty()) first = text;
+    else if (text != first)
+      spdlog::warn("{}: its metadata.json differs from {}'s (impactsim build or scene path); summary.json keeps the first's",
+                   s.dir.string(), slices.front().dir.string());
+  }
+  return first;
+}
+
 }  // namespace
 
-int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir) {
+int merge_command(const std::vector<std::string>& inputs, const std::string& output_dir, const std::string& command_line) {
+  const auto started = std::chrono::system_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   const std::vector<Slice> slices = checked_slices(inputs, output_dir);
   if (slices.empty()) return kExitOutput;
   std::error_code ec;
@@ -115,7 +145,13 @@ int merge_command(const std::vector<std::string>& inputs, const std::string& out
     }
     if (!out.flush()) throw std::runtime_error(path.string() + ": write failed: " + std::strerror(errno));
     out.close();
-    const FailureCounts counts = write_summary(output_dir);
+    const std::string provenance = slices_provenance(slices);
+    const FailureCounts counts = write_summary(output_dir, provenance);
+    std::vector<std::string> slice_dirs;
+    for (const Slice& s : slices) slice_dirs.push_back(s.dir.string());
+    write_text_file(fs::path(output_dir) / "metadata.json",
+                    merge_metadata_json(command_line, slice_dirs, provenance, started,
+                                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     spdlog::info("merged {} slices into {}: {}", slices.size(), output_dir, counts.text());
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());

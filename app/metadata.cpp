@@ -121,6 +121,36 @@ std::string command_line_text(int argc, const char* const* argv) {
   return out;
 }
 
+std::string provenance_json(const Metadata& m, const Scene& scene) {
+  Json j;
+  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["command"] = m.command;
+  Json overrides = Json::array();
+  for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
+  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+  j["settings"] = settings(m, scene);
+  return j.dump(2);
+}
+
+std::string merge_metadata_json(const std::string& command_line, const std::vector<std::string>& slices,
+                                const std::string& provenance, std::chrono::system_clock::time_point started,
+                                double wall_seconds) {
+  const Json batch = provenance.empty() ? Json::object() : Json::parse(provenance, nullptr, false);
+  Json j;
+  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["command"] = "merge";
+  j["command_line"] = command_line;
+  j["slices"] = slices;
+  for (const char* key : {"scene", "settings"})
+    if (batch.is_object() && batch.contains(key)) j[key] = batch[key];
+  if (batch.is_object() && batch.contains("impactsim")) j["batch_impactsim"] = batch["impactsim"];
+  j["started"] = utc_text(started);
+  j["wall_seconds"] = wall_seconds;
+  j["host"] = host_name();
+  j["status"] = "ok";
+  return j.dump(2) + "\n";
+}
+
 std::string metadata_json(const Metadata& m, const Scene& scene, const std::string& status, double wall_seconds) {
   Json j;
   j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};

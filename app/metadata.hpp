@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scenes/scene.hpp"
 
@@ -36,6 +37,19 @@ std::string command_line_text(int argc, const char* const* argv);
 
 // The JSON text of metadata.json. wall_seconds < 0: not finished (null).
 std::string metadata_json(const Metadata& metadata, const Scene& scene, const std::string& status, double wall_seconds);
+
+// The part of metadata.json that says what produced a result, not when or where: impactsim,
+// command, scene and settings. batch embeds it in summary.json as `provenance`; it is the same for
+// a batch and the merge of its slices, so their summary.json files agree byte for byte.
+std::string provenance_json(const Metadata& metadata, const Scene& scene);
+
+// The metadata.json of `merge`: this build, command "merge", its command line, the slices, the
+// scene and settings of their provenance (`provenance_json` text; may be empty for slices written
+// before metadata existed) and the build that ran them (`batch_impactsim`), start, wall time, host,
+// status "ok".
+std::string merge_metadata_json(const std::string& command_line, const std::vector<std::string>& slices,
+                                const std::string& provenance, std::chrono::system_clock::time_point started,
+                                double wall_seconds);
 
 // Writes dir/metadata.json. Throws std::runtime_error naming the file if it cannot.
 void write_metadata(const std::filesystem::path& dir, const Metadata& metadata, const Scene& scene,

@@ -1,6 +1,8 @@
 // impactsim merge: slices of a batch joined into the whole batch, byte for byte.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "app/commands.hpp"
 #include "tests/app/batch.hpp"
 
@@ -17,6 +19,20 @@ TEST(Merge, MergedSlicesEqualTheWholeBatch) {
   ASSERT_EQ(impactsim("merge " + s2.string() + " " + s1.string() + " -o " + merged.string()).code, 0);
   EXPECT_EQ(read_all(merged / "runs.csv"), expected);
   EXPECT_EQ(read_all(merged / "summary.json"), read_all(whole / "summary.json"));
+  // Both embed what produced the runs; the merge's own metadata.json says it merged which slices.
+  const nlohmann::json summary = nlohmann::json::parse(read_all(merged / "summary.json"));
+  const nlohmann::json slice = nlohmann::json::parse(read_all(s1 / "metadata.json"));
+  EXPECT_EQ(summary["provenance"]["scene"], slice["scene"]);
+  EXPECT_EQ(summary["provenance"]["settings"], slice["settings"]);
+  EXPECT_EQ(summary["provenance"]["command"], "batch");
+  EXPECT_FALSE(summary["provenance"].contains("command_line"));  // the slices' differ; the batch's is the same
+  const nlohmann::json meta = nlohmann::json::parse(read_all(merged / "metadata.json"));
+  EXPECT_EQ(meta["command"], "merge");
+  EXPECT_EQ(meta["status"], "ok");
+  EXPECT_EQ(meta["slices"].size(), 2u);
+  EXPECT_EQ(meta["scene"]["name"], "rocking_block");
+  EXPECT_EQ(meta["settings"]["seed"], slice["settings"]["seed"]);
+  EXPECT_NE(meta["command_line"].get<std::string>().find("merge "), std::string::npos);
 }
 
 TEST(Merge, ARunInTwoSlicesIsRefused) {

@@ -111,6 +111,28 @@ TEST(Metadata, BatchAndConvergeWriteItToo) {
   EXPECT_EQ(c["settings"]["time_stepping"]["h"], 0.01);
 }
 
+// provenance_json is metadata.json less what differs between runs of the same batch (command line,
+// time, host, status); the merge's metadata.json carries it with the merge's own command and slices.
+TEST(Metadata, ProvenanceIsTheReproduciblePartOfMetadata) {
+  const Scene scene = load_scene(testing::scene("rocking_block.yaml"));
+  const Metadata m{"batch", "impactsim batch x --first 5", "routh", 7};
+  const Json full = Json::parse(metadata_json(m, scene, "ok", 1.5));
+  const Json provenance = Json::parse(provenance_json(m, scene));
+  EXPECT_EQ(provenance.size(), 4u);
+  for (const char* key : {"impactsim", "command", "scene", "settings"}) EXPECT_EQ(provenance[key], full[key]) << key;
+  const Json merged = Json::parse(merge_metadata_json("impactsim merge a b -o c", {"a", "b"}, provenance_json(m, scene),
+                                                      std::chrono::system_clock::now(), 0.25));
+  EXPECT_EQ(merged["command"], "merge");
+  EXPECT_EQ(merged["slices"], Json({"a", "b"}));
+  EXPECT_EQ(merged["settings"], full["settings"]);
+  EXPECT_EQ(merged["batch_impactsim"], full["impactsim"]);
+  EXPECT_EQ(merged["wall_seconds"], 0.25);
+  // Slices from before metadata.json: the merge still records itself.
+  const Json bare = Json::parse(merge_metadata_json("m", {"a"}, "", std::chrono::system_clock::now(), 0));
+  EXPECT_FALSE(bare.contains("settings"));
+  EXPECT_EQ(bare["status"], "ok");
+}
+
 TEST(Metadata, VersionPrintsTheVersionAndCommit) {
   const Result r = impactsim("--version");
   EXPECT_EQ(r.code, 0);
