@@ -16,6 +16,7 @@
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/progress.hpp"
+#include "app/run_draw.hpp"
 #include "app/run_files.hpp"
 #include "app/run_tally.hpp"
 #include "app/runs_csv.hpp"
@@ -31,7 +32,7 @@ std::string format_number(double x, int precision) { return std::string(NumberTe
 
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
-  for (const RandomCoordinate& r : scene.randomize) c.push_back("init." + r.name);
+  for (const std::string& d : draw_columns(scene)) c.push_back(d);
   for (const char* n : {"status", "reason", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
   for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
@@ -67,14 +68,36 @@ System final_row_only(System s) {
 // code and message, and the state where it stopped (the same with or without its trajectory).
 // With a trajectory directory the run also writes its trajectory.csv and events.csv there (under
 // `system`, the scene's); without, it runs `quiet`, which writes only the final row.
-std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& law, std::uint64_t seed, long run,
-                    const std::string& trajectory_dir, bool plot) {
-  const System& system = scene.system;
-  const int precision = scene.output.precision;
+std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,
+                    std::uint64_t seed, long run, const std::string& trajectory_dir, bool plot) {
+  const int precision = base.output.precision;
   const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
   Rng rng(run_seed);
-  std::vector<double> drawn;
-  const State initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
+  RunDraw draw = draw_run(base, rng);
+  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
+  for (double x : draw.coordinates) cells.push_back(format_number(x, precision));
+  for (double x : draw.parameters) cells.push_back(format_number(x, precision));
+  if (draw.error.empty() && draw.scene && run_columns(*draw.scene) != run_columns(base))
+    draw.error = "the drawn parameters change the scene's coordinates, contacts or outcomes (runs.csv's columns)";
+  if (!draw.error.empty()) {  // the drawn parameters make no valid scene: a failed row, empty beyond
+    cells.push_back("failed");
+    cells.push_back("invalid_draw");
+    while (cells.size() + 1 < run_columns(base).size()) cells.push_back("");
+    cells.push_back(as_cell(draw.error));
+    return join(cells);
+  }
+  // With drawn parameters the run has its own scene, and so its own system and law.
+  const Scene& scene = draw.scene_or(base);
+  std::optional<System> own_quiet;
+  std::unique_ptr<ImpactLaw> own_law;
+  if (draw.scene) {
+    own_quiet = final_row_only(scene.system);
+    own_law = make_law(law_name, scene.laws);
+  }
+  const System& quiet = own_quiet ? *own_quiet : base_quiet;
+  const ImpactLaw& law = own_law ? *own_law : base_law;
+  const System& system = scene.system;
+  const State& initial = draw.initial;
   RunTally tally(scene, initial);
   auto count = [&](const Event& e) { tally.event(e); };
   auto keep = [&](const Sample& s) { tally.sample(s); };
@@ -106,8 +129,6 @@ std::string run_one(const Scene& scene, const System& quiet, const ImpactLaw& la
     reason = stop_reason_code(e.reason());
     message = as_cell(e.what());
   }
-  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
-  for (double x : drawn) cells.push_back(format_number(x, precision));
   for (const std::string& c :
        {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
         std::to_string(tally.events()), tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
@@ -241,7 +262,7 @@ int batch_command(const BatchOptions& o) {
   try {
     ordered_parallel_map<std::string>(
         next, end, o.threads, std::max<long>(64, 16L * o.threads),
-        [&](long i, std::string& line) { line = run_one(scene, quiet, *law, seed, i, trajectory_dir(i), o.plot); },
+        [&](long i, std::string& line) { line = run_one(scene, quiet, *law, law_name, seed, i, trajectory_dir(i), o.plot); },
         [&](long, const std::string& line) { out << line << '\n'; },
         [&](long done) {
           out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk

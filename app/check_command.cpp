@@ -85,6 +85,14 @@ std::string describe_scene(const Scene& scene) {
       << (r.law == RandomCoordinate::Law::uniform ? "uniform [" + number(r.a) + ", " + number(r.b) + "]"
                                                  : "normal, mean " + number(r.a) + ", sd " + number(r.b))
       << '\n';
+  if (!scene.randomize_keys.empty()) {
+    s << "randomize_keys " << scene.randomize_keys.size() << " (scene keys drawn per run)\n";
+    for (const RandomParameter& p : scene.randomize_keys)
+      s << "  " << p.key << ": "
+        << (p.law == RandomParameter::Law::uniform ? "uniform [" + number(p.a) + ", " + number(p.b) + "]"
+                                                   : "normal, mean " + number(p.a) + ", sd " + number(p.b))
+        << '\n';
+  }
   s << "outcomes     ";
   for (size_t i = 0; i < scene.outcomes.size(); ++i) s << (i ? ", " : "") << scene.outcomes[i].name;
   s << (scene.outcomes.empty() ? "none\n" : "\n");

@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
 #include "app/plot_output.hpp"
+#include "app/run_draw.hpp"
 #include "app/run_files.hpp"
 #include "app/run_tally.hpp"
 #include "app/sample_seed.hpp"
@@ -46,27 +47,40 @@ int run_command(const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   try {
     MetadataFile metadata(dir, {"run", options.command_line, law_name, seed}, scene);
-    RunFiles files(dir, scene);
+    Rng rng(seed);
+    // Only a batch run draws the randomize sections: run --run I replays run I's draw (with drawn
+    // parameters, on its own scene), a plain run starts from the scene's initial values.
+    RunDraw draw;
+    draw.initial = scene.initial;
+    if (options.run >= 0) draw = draw_run(scene, rng);
+    if (!draw.error.empty()) {
+      spdlog::error("run {}: {}", options.run, draw.error);
+      return kExitScene;
+    }
+    if (draw.scene) override_integrator(*draw.scene, options.integrator, options.step);
+    const Scene& active = draw.scene_or(scene);
+    std::unique_ptr<ImpactLaw> own_law = draw.scene ? make_law(law_name, active.laws) : nullptr;
+    const ImpactLaw& run_law = own_law ? *own_law : *law;
+    for (size_t k = 0; k < draw.coordinates.size(); ++k)
+      spdlog::info("drawn {} = {}", scene.randomize[k].name, draw.coordinates[k]);
+    for (size_t k = 0; k < draw.parameters.size(); ++k)
+      spdlog::info("drawn {} = {}", scene.randomize_keys[k].key, draw.parameters[k]);
+    if (options.run < 0 && (!scene.randomize.empty() || !scene.randomize_keys.empty()))
+      spdlog::info("randomize: not drawn; the scene's values are used (--run I replays batch run I's draw)");
+    const State& initial = draw.initial;
+    RunFiles files(dir, active);
     const CsvWriter &csv = files.trajectory(), &events = files.events();
     RunCallbacks callbacks = files.callbacks();
     std::unique_ptr<PoseWriter> poses;
     if (options.plot && system.model.planar) {
-      write_outlines(dir, scene);
-      poses = std::make_unique<PoseWriter>(dir, scene);
+      write_outlines(dir, active);
+      poses = std::make_unique<PoseWriter>(dir, active);
       callbacks.sample = [&, write = callbacks.sample](const Sample& s) {
         write(s);
         poses->row(s);
       };
     }
-    Rng rng(seed);
-    // Only a batch run draws the randomize section: run --run I replays run I's draw, a plain run
-    // starts from the scene's initial values.
-    std::vector<double> drawn;
-    const State initial = options.run >= 0 ? draw_initial_state(scene.initial, scene.randomize, rng, drawn) : scene.initial;
-    for (size_t k = 0; k < drawn.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, drawn[k]);
-    if (options.run < 0 && !scene.randomize.empty())
-      spdlog::info("randomize: not drawn; the scene's initial values are used (--run I replays batch run I's draw)");
-    RunTally tally(scene, initial);
+    RunTally tally(active, initial);
     callbacks.event = [&tally, write = callbacks.event](const Event& e) {
       write(e);
       tally.event(e);
@@ -79,10 +93,10 @@ int run_command(const RunOptions& options) {
     const std::filesystem::path summary = std::filesystem::path(dir) / "summary.json";
     RunStats stats;
     try {
-      stats = simulate(system, *law, initial, rng, callbacks);
+      stats = simulate(active.system, run_law, initial, rng, callbacks);
     } catch (const SimulationError& e) {
       try {
-        write_text_file(summary, run_summary_json(scene, tally, std::string(stop_reason_code(e.reason())), e.what()));
+        write_text_file(summary, run_summary_json(active, tally, std::string(stop_reason_code(e.reason())), e.what()));
       } catch (const std::runtime_error& io) {
         spdlog::warn("{}", io.what());
       }
@@ -92,7 +106,7 @@ int run_command(const RunOptions& options) {
       if (options.plot) plot_run(dir, scene);  // up to the failure
       return kExitSimulation;
     }
-    write_text_file(summary, run_summary_json(scene, tally, "", ""));
+    write_text_file(summary, run_summary_json(active, tally, "", ""));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
                  stats.impacts, events_path);

@@ -1,5 +1,6 @@
 #include "scenes/randomize.hpp"
 
+#include <charconv>
 #include <random>
 
 namespace impactsim {
@@ -15,6 +16,25 @@ State draw_initial_state(const State& initial, const std::vector<RandomCoordinat
     drawn.push_back(x);
   }
   return s;
+}
+
+std::vector<double> draw_parameters(const std::vector<RandomParameter>& parameters, Rng& rng) {
+  std::vector<double> values;
+  for (const RandomParameter& p : parameters)
+    values.push_back(p.law == RandomParameter::Law::uniform ? std::uniform_real_distribution<double>(p.a, p.b)(rng)
+                                                            : std::normal_distribution<double>(p.a, p.b)(rng));
+  return values;
+}
+
+std::vector<SceneOverride> parameter_overrides(const std::vector<RandomParameter>& parameters,
+                                               const std::vector<double>& values) {
+  std::vector<SceneOverride> out;
+  for (size_t k = 0; k < parameters.size() && k < values.size(); ++k) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, values[k]);  // shortest exact text
+    out.push_back({parameters[k].key, std::string(buffer, end)});
+  }
+  return out;
 }
 
 }  // namespace impactsim

@@ -40,6 +40,8 @@ struct Scene {
   System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
+  std::vector<RandomParameter> randomize_keys;  // scene keys drawn per run after `randomize`
+  std::string text;       // the file's text as read (before overrides): what a run's draws re-read
   std::vector<OutcomeDef> outcomes;         // extra columns of batch's runs.csv
   std::string law = "anitescu-potra";
   LawSettings laws;
@@ -52,5 +54,10 @@ struct Scene {
 Scene load_scene(const std::string& path, const std::vector<SceneOverride>& overrides = {});
 // The same from text; `name` stands in for the file name in messages.
 Scene load_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides = {});
+
+// The scene of one batch run whose randomize_keys drew `values`: `base` read again from its text
+// with its overrides and then each key set to its value. Throws SceneError naming the key and value
+// when the drawn value makes the scene invalid (a negative mass from a normal draw).
+Scene scene_with_parameters(const Scene& base, const std::vector<double>& values);
 
 }  // namespace impactsim

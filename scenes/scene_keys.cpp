@@ -18,6 +18,7 @@ const std::vector<SceneKey> kKeys = {
     {"", "collide", "`all` or list", "", "bodies whose shapes make contacts automatically, see below", ""},
     {"", "constraints", "list", "", "pins: bilateral constraints for the fixed-step integrators, see below", ""},
     {"", "randomize", "map", "", "initial coordinates drawn per batch run, see below", ""},
+    {"", "randomize_keys", "map", "", "scene parameters (materials, masses, sizes...) drawn per batch run, see below", ""},
     {"", "outcomes", "list", "", "extra columns of a batch's `runs.csv`, see below", ""},
     {"", "simulation", "map", "required", "see below", ""},
     {"", "output", "map", "", "see below", ""},
@@ -97,6 +98,9 @@ const std::vector<SceneKey> kKeys = {
 
     {"randomize.<coordinate>", "uniform", "`[a, b]`, a <= b", "", "drawn uniformly in [a, b]", ""},
     {"randomize.<coordinate>", "normal", "`[mean, sd]`, sd >= 0", "", "drawn from the normal distribution", ""},
+
+    {"randomize_keys.<key>", "uniform", "`[a, b]`, a <= b", "", "drawn uniformly in [a, b]", ""},
+    {"randomize_keys.<key>", "normal", "`[mean, sd]`, sd >= 0", "", "drawn from the normal distribution", ""},
 
     {"outcomes", "name", "letters, digits, `_` and `.`", "required", "the column's name, at most 100 characters; not a fixed column of runs.csv (`run`, `status`, `final.*`, `<contact>.closed`...)", ""},
     {"outcomes", "final", "`<body>.<coordinate>` of q or v, `_deg` for degrees", "", "that coordinate's final value", ""},

@@ -1,5 +1,6 @@
 // Scene files -> Scene. Every check that can fail names the file, line, column and key path.
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <numbers>
@@ -388,12 +389,56 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
   return out;
 }
 
+// Where a field is, as a SceneError (for keeping its line and column).
+SceneError located(const Field& f) {
+  try {
+    f.fail("");
+  } catch (const SceneError& e) {
+    return e;
+  }
+}
+
+// randomize_keys: {<scene key>: {uniform: [a, b]} or {normal: [mean, sd]}, ...}. Whether each key
+// makes a valid scene over its range is checked by load_scene_text once the scene is built.
+std::vector<RandomParameter> read_randomize_keys(const Field& f) {
+  std::vector<RandomParameter> out;
+  if (!f.defined()) return out;
+  if (!f.is_map()) f.fail("expected a map from scene keys (as --set names them) to {uniform: [a, b]} or {normal: [mean, sd]}");
+  for (const std::string& key : f.keys()) {
+    const Field spec = f.child(key);
+    try {
+      parse_override(key + "=0");
+    } catch (const SceneError& e) {
+      spec.fail("'" + key + "' is not a scene key: " + e.message());
+    }
+    if (key.starts_with("randomize")) spec.fail("the randomize sections cannot be drawn themselves");
+    expect_section(spec, "randomize_keys.<key>");
+    const bool uniform = spec.has("uniform"), normal = spec.has("normal");
+    if (uniform == normal) spec.fail("give exactly one of uniform: [a, b] or normal: [mean, sd]");
+    const Field range = spec.child(uniform ? "uniform" : "normal");
+    const std::vector<double> ab = range.numbers();
+    if (ab.size() != 2) range.fail("expected two numbers");
+    RandomParameter p;
+    p.key = key;
+    p.law = uniform ? RandomParameter::Law::uniform : RandomParameter::Law::normal;
+    p.a = ab[0];
+    p.b = ab[1];
+    if (uniform && p.a > p.b) range.fail("the range's lower end is above its upper end");
+    if (normal && p.b < 0) range.fail("the standard deviation must not be negative");
+    const SceneError where = located(spec);
+    p.line = where.line();
+    p.column = where.column();
+    out.push_back(p);
+  }
+  return out;
+}
+
 // Which fixed column of runs.csv an outcome name would repeat ("" if none).
 std::string runs_csv_column_clash(const std::string& name, const std::vector<ContactDef>& contacts) {
   for (const char* fixed : {"run", "seed", "status", "reason", "t_final", "impacts", "events", "t_rest", "message"})
     if (name == fixed) return "a column runs.csv always has";
-  if (name.starts_with("final.") || name.starts_with("init."))
-    return "named like the final.* and init.* columns of runs.csv";
+  if (name.starts_with("final.") || name.starts_with("init.") || name.starts_with("param."))
+    return "named like the final.*, init.* and param.* columns of runs.csv";
   for (const ContactDef& c : contacts)
     if (name == c.name + ".closed") return "the column runs.csv has for contact '" + c.name + "'";
   return "";
@@ -549,6 +594,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   system.contacts = ContactModel(std::move(geometries), std::move(contacts), model.planar);
   system.pins = read_pins(root.child("constraints"), model, scene.initial.q);
   scene.randomize = read_randomize(root.child("randomize"), model);
+  scene.randomize_keys = read_randomize_keys(root.child("randomize_keys"));
   scene.outcomes = read_outcomes(root.child("outcomes"), model, system.contacts.contacts());
 
   const Field simulation = root.require("simulation");
@@ -568,7 +614,9 @@ Scene load_scene(const std::string& path, const std::vector<SceneOverride>& over
   return load_scene_text(read_scene_file(path), path, overrides);
 }
 
-Scene load_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides) {
+namespace {
+
+Scene read_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides) {
   YAML::Node root = parse_yaml_text(text, name);
   apply_overrides(root, overrides);
   try {
@@ -584,6 +632,60 @@ Scene load_scene_text(const std::string& text, const std::string& name, const st
         throw SceneError("--set " + o->text(), 0, 0, e.key(), e.message());
     throw;
   }
+}
+
+// The scene with the parameters set. A problem is reported at the randomize_keys entry it comes
+// from (the key named by the error, else `blame`, else the first), with the values drawn.
+Scene with_parameters(const Scene& base, const std::vector<double>& values, int blame) {
+  std::vector<SceneOverride> overrides = base.overrides;
+  const std::vector<SceneOverride> drawn = parameter_overrides(base.randomize_keys, values);
+  overrides.insert(overrides.end(), drawn.begin(), drawn.end());
+  try {
+    return read_scene_text(base.text, base.source, overrides);
+  } catch (const SceneError& e) {
+    size_t k = blame >= 0 ? static_cast<size_t>(blame) : 0;
+    for (size_t i = 0; i < drawn.size(); ++i)
+      if (e.file() == "--set " + drawn[i].text() || e.key() == drawn[i].key) k = i;
+    const RandomParameter& p = base.randomize_keys[k];
+    std::string values_text;
+    for (const SceneOverride& o : drawn) values_text += (values_text.empty() ? "" : ", ") + o.key + " = " + o.value;
+    const bool own = e.file() == "--set " + drawn[k].text();
+    // Checking the scene (blame >= 0), every value is an end of its range or its mean.
+    const bool uniform = p.law == RandomParameter::Law::uniform;
+    const std::string what = blame < 0                             ? " (drawn)"
+                             : !uniform                            ? " (the mean)"
+                             : values[k] == p.b && p.a != p.b ? " (the range's upper end)"
+                                                                   : " (the range's lower end)";
+    throw SceneError(base.source, p.line, p.column, "randomize_keys." + p.key,
+                     "with " + (blame >= 0 ? drawn[k].key + " = " + drawn[k].value : values_text) + what + ": " +
+                         (own ? (e.key().empty() ? "" : e.key() + ": ") + e.message() : std::string(e.what())));
+  }
+}
+
+}  // namespace
+
+Scene load_scene_text(const std::string& text, const std::string& name, const std::vector<SceneOverride>& overrides) {
+  Scene scene = read_scene_text(text, name, overrides);
+  scene.text = text;
+  // Each drawn key is tried at the ends of its uniform range (at the mean of a normal law), the
+  // others at their first value, so a key the scene rejects is reported now, not in every run.
+  const std::vector<RandomParameter>& keys = scene.randomize_keys;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    std::vector<double> values;
+    for (const RandomParameter& p : keys) values.push_back(p.a);
+    with_parameters(scene, values, static_cast<int>(k));
+    if (keys[k].law == RandomParameter::Law::uniform && keys[k].b != keys[k].a) {
+      values[k] = keys[k].b;
+      with_parameters(scene, values, static_cast<int>(k));
+    }
+  }
+  return scene;
+}
+
+Scene scene_with_parameters(const Scene& base, const std::vector<double>& values) {
+  Scene scene = with_parameters(base, values, -1);
+  scene.text = base.text;
+  return scene;
 }
 
 }  // namespace impactsim
