@@ -19,7 +19,7 @@ NumberText::NumberText(double x, int precision)
           std::to_chars(text_, text_ + sizeof text_, x, std::chars_format::general, precision).ptr - text_)) {}
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision)
-    : path_(path), out_(path), columns_(columns.size()) {
+    : path_(path), out_(path), columns_(columns.size()), precision_(precision) {
   if (!out_) throw std::runtime_error(path + ": cannot create file: " + std::strerror(errno));
   out_.precision(precision);
   for (size_t i = 0; i < columns.size(); ++i) out_ << (i ? "," : "") << columns[i];
@@ -36,12 +36,17 @@ void CsvWriter::check_width(size_t cells) const {
 void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     std::initializer_list<double> extra) {
   check_width(1 + a.size() + b.size() + extra.size());
-  out_ << t;
-  for (double x : a) out_ << ',' << x;
-  for (double x : b) out_ << ',' << x;
-  for (double x : extra) out_ << ',' << x;
-  out_ << '\n';
-  check_written();
+  // to_chars, not operator<<: the same %.<precision>g text without the stream's locale machinery.
+  auto put = [this](double x) {
+    const NumberText text(x, precision_);
+    out_.write(text.view().data(), static_cast<std::streamsize>(text.view().size()));
+  };
+  put(t);
+  for (double x : a) out_.put(','), put(x);
+  for (double x : b) out_.put(','), put(x);
+  for (double x : extra) out_.put(','), put(x);
+  out_.put('\n');
+  check_state();
   ++rows_;
 }
 
@@ -49,7 +54,7 @@ void CsvWriter::text_row(const std::vector<std::string>& cells) {
   check_width(cells.size());
   for (size_t i = 0; i < cells.size(); ++i) out_ << (i ? "," : "") << cells[i];
   out_ << '\n';
-  check_written();
+  check_state();
   ++rows_;
 }
 
@@ -57,6 +62,10 @@ void CsvWriter::line(const std::string& text, size_t cells) {
   check_width(cells);
   out_ << text << '\n';
   ++rows_;
+}
+
+void CsvWriter::check_state() const {
+  if (!out_) throw std::runtime_error(path_ + ": write failed (disk full or file removed?)");
 }
 
 void CsvWriter::check_written() {

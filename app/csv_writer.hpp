@@ -1,6 +1,7 @@
 #pragma once
-// Writes a CSV table row by row, flushing each row so that everything written survives a failure
-// later in the run.
+// Writes a CSV table row by row. Rows are buffered: flush() writes them out (RunFiles flushes at
+// events and when a run stops, so a run that fails keeps every row it reached; the destructor
+// writes the rest), and a failed write is reported by the row or flush that sees it.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -33,7 +34,7 @@ class CsvWriter {
   void row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b, std::initializer_list<double> extra);
   // A row of already formatted cells (text columns); the count must match the header.
   void text_row(const std::vector<std::string>& cells);
-  // A whole line of `cells` comma-separated cells, no newline; flushed only by flush().
+  // A whole line of `cells` comma-separated cells, no newline.
   void line(const std::string& text, size_t cells);
   void flush() { check_written(); }
   long rows() const { return rows_; }
@@ -41,11 +42,13 @@ class CsvWriter {
 
  private:
   void check_width(size_t cells) const;
-  void check_written();
+  void check_state() const;  // throws if the stream has failed, without flushing
+  void check_written();      // flushes, then as check_state
 
   std::string path_;
   std::ofstream out_;
   size_t columns_;
+  int precision_;
   long rows_ = 0;
 };
 

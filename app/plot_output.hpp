@@ -20,6 +20,7 @@ class PoseWriter {
  public:
   PoseWriter(const std::string& dir, const Scene& scene);
   void row(const Sample& s);
+  void flush() { csv_.flush(); }
 
  private:
   const Scene& scene_;

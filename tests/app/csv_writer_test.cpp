@@ -13,11 +13,13 @@ std::string read_all(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-TEST(CsvWriter, WritesHeaderAndRowsAndFlushesEachRow) {
+TEST(CsvWriter, WritesHeaderAndRowsAndFlushWritesThemOut) {
   const std::string path = ::testing::TempDir() + "/csv_writer_test.csv";
   CsvWriter w(path, {"t", "a.x", "a.vx", "e"}, 6);
+  EXPECT_EQ(read_all(path), "t,a.x,a.vx,e\n");  // the header at once
   w.row(0.5, Eigen::VectorXd::Constant(1, 1.25), Eigen::VectorXd::Constant(1, -2.0), {1.0 / 3});
-  // Read back while the writer is still open: the row must already be on disk.
+  // Read back while the writer is still open: after flush() the row is on disk, printed as %.6g.
+  w.flush();
   EXPECT_EQ(read_all(path), "t,a.x,a.vx,e\n0.5,1.25,-2,0.333333\n");
   w.text_row({"1", "2", "3", "4"});
   EXPECT_EQ(w.rows(), 2);

@@ -1,6 +1,9 @@
 // The files of one run: trajectory.csv's columns and rows, events.csv naming contacts and their
-// impulses in order, every row on disk as soon as it is written.
+// impulses in order, rows on disk at flush() and at events at most 0.2 s apart.
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 #include "app/run_files.hpp"
 #include "tests/app/cli.hpp"
@@ -20,6 +23,9 @@ TEST(RunFiles, RowsAndEventsAreWrittenAsTheyHappen) {
   cb.sample(Sample{0.5, q, v, 1.25, 9.81});
   Event e{.t = 0.5, .kind = EventKind::impact, .contacts = {1, 0}, .law = "sequential", .kinetic_before = 2,
           .kinetic_after = 1, .impulse_n = {0.25, 0.125}, .ordering = {1, 0, 1}};
+  // An event 0.2 s or more after the last write-out writes everything out (a run's rows reach the
+  // disk while it runs, without a write per row).
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
   cb.event(e);
   EXPECT_EQ(seen, 1);
   // On disk already, before the files are closed.
@@ -32,6 +38,10 @@ TEST(RunFiles, RowsAndEventsAreWrittenAsTheyHappen) {
   EXPECT_EQ(events[1], "0.5,impact,B;A,sequential,2,1,0.25;0.125,B;A;B");
   EXPECT_EQ(files.trajectory().rows(), 1);
   EXPECT_EQ(files.events().rows(), 1);
+  // A row after that is written out by flush() (what run does when the run stops).
+  cb.sample(Sample{0.75, q, v, 1.25, 9.81});
+  files.flush();
+  EXPECT_EQ(split_lines(read_all(dir / "trajectory.csv")).size(), 3u);
 }
 
 TEST(RunFiles, AnUnwritableDirectoryIsReportedWithItsPath) {
