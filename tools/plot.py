@@ -2,8 +2,9 @@
 """impactsim's plots: turns a run, impact or batch output directory into PNG files (and a GIF).
 
   plot.py run DIR [--nq N]
-                       trajectory.png (coordinates and velocities against time), energy.png
-                       (kinetic, potential, total), events marked on both; animation.gif when DIR
+                       trajectory.png (one panel per unit: positions m, angles rad, quaternions,
+                       linear and angular velocities), energy.png (kinetic, total's change), events
+                       as a rug of ticks coloured by kind on both; animation.gif when DIR
                        holds outlines.csv and poses.csv (planar scenes)
   plot.py impact DIR   post_impact.png: post-impact contact velocities like Halm and Posa's
                        Figs. 9-14 (J_n v+ of two contacts against each other, J_n v+ against J_t v+
@@ -106,11 +107,42 @@ EVENT_COLOURS = {"impact": "tab:red", "zeno": "tab:purple", "iwc": "tab:orange",
 
 
 def mark_events(ax, events):
-    seen = set()
+    """Events as a rug of short ticks along the bottom of the axes, coloured by kind (one legend
+    entry per kind): many impacts stay readable instead of merging into a band of lines."""
+    by_kind = {}
     for t, kind in events:
-        label = kind if kind not in seen else None
-        seen.add(kind)
-        ax.axvline(t, color=EVENT_COLOURS.get(kind, "grey"), lw=0.7, alpha=0.6, ls="--", label=label)
+        by_kind.setdefault(kind, []).append(t)
+    transform = ax.get_xaxis_transform()  # x in data, y in axes fraction
+    for kind, times in by_kind.items():
+        ax.vlines(times, 0.0, 0.06, transform=transform, color=EVENT_COLOURS.get(kind, "grey"), lw=1.0,
+                  label=f"{kind} ({len(times)})")
+
+
+# Units of trajectory.csv's coordinates by their last word (scenes/README.md, joint coordinates).
+UNIT_GROUPS = (
+    ("position [m]", ("x", "y", "z", "s")),
+    ("angle [rad]", ("theta",)),
+    ("orientation quaternion [1]", ("qw", "qx", "qy", "qz")),
+    ("linear velocity [m/s]", ("vx", "vy", "vz", "sdot")),
+    ("angular velocity [rad/s]", ("omega", "wx", "wy", "wz", "thetadot")),
+)
+
+
+def unit_panels(names, nq):
+    """(axis label, [names]) per unit that occurs, in UNIT_GROUPS order; coordinates of no known
+    unit go to "other q" / "other v"."""
+    panels = []
+    placed = set()
+    for label, words in UNIT_GROUPS:
+        members = [n for n in names if n.rsplit(".", 1)[-1] in words]
+        if members:
+            panels.append((label, members))
+            placed.update(members)
+    for label, block in (("other q", names[:nq]), ("other v", names[nq:])):
+        rest = [n for n in block if n not in placed]
+        if rest:
+            panels.append((label, rest))
+    return panels
 
 
 def plot_run(directory, nq=None):
@@ -123,16 +155,17 @@ def plot_run(directory, nq=None):
     events = event_times(directory)
     if nq is None:
         nq = len(names) - count_velocities(names)
-    fig, axes = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
-    for ax, block, title in ((axes[0], names[:nq], "configuration q"), (axes[1], names[nq:], "velocity v")):
-        for name in block[:12]:
+    panels = unit_panels(names, nq)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.3 * len(panels) + 1.2), sharex=True, squeeze=False)
+    for ax, (label, members) in zip(axes[:, 0], panels):
+        for name in members[:12]:
             ax.plot(t, column(header, rows, name), lw=1.2, label=name)
-        ax.set_ylabel(title)
+        ax.set_ylabel(label, fontsize=8)
         ax.grid(alpha=0.3)
         mark_events(ax, events)
-        ax.legend(fontsize=7, ncol=3, loc="best")
-    axes[1].set_xlabel("t [s]")
-    fig.suptitle(f"{source_label(directory)}: trajectory ({len(events)} events)")
+        ax.legend(fontsize=7, ncol=4, loc="best")
+    axes[-1, 0].set_xlabel("t [s]")
+    fig.suptitle(f"{source_label(directory)}: trajectory ({len(events)} events, ticks at the bottom)")
     fig.tight_layout()
     save(fig, os.path.join(directory, "trajectory.png"))
 
@@ -151,7 +184,7 @@ def plot_run(directory, nq=None):
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8, loc="best")
     axes[1].set_xlabel("t [s]")
-    axes[0].set_title(f"{source_label(directory)}: energy; dashed lines: events")
+    axes[0].set_title(f"{source_label(directory)}: energy; events as ticks at the bottom")
     fig.tight_layout()
     save(fig, os.path.join(directory, "energy.png"))
 

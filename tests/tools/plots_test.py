@@ -120,6 +120,19 @@ def titles(binary, scene, out):
         plot.source_label(os.path.join(b, "runs", "0"))
     with tempfile.TemporaryDirectory() as bare:
         assert plot.source_label(bare) == os.path.basename(bare)
+    # One trajectory panel per unit, each coordinate in the panel of its unit.
+    cube = ["cube." + c for c in ("x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz")]
+    panels = dict(plot.unit_panels(cube, 7))
+    assert list(panels) == ["position [m]", "orientation quaternion [1]", "linear velocity [m/s]",
+                            "angular velocity [rad/s]"], list(panels)
+    assert panels["angular velocity [rad/s]"] == ["cube.wx", "cube.wy", "cube.wz"]
+    block = ["block.x", "block.y", "block.theta", "block.vx", "block.vy", "block.omega"]
+    assert [label for label, _ in plot.unit_panels(block, 3)] == ["position [m]", "angle [rad]", "linear velocity [m/s]",
+                                                                  "angular velocity [rad/s]"]
+    # The rocking block's run: its trajectory.png is tall enough for four panels.
+    from PIL import Image
+    check_png(os.path.join(d, "trajectory.png"))
+    assert Image.open(os.path.join(d, "trajectory.png")).size[1] > 900
     print("plot titles: ok")
 
 
