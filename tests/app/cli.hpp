@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,6 +82,22 @@ inline size_t nth_line_end(const std::string& text, int n) {
     end = nl + 1;
   }
   return end;
+}
+
+// A CSV text's rows as maps from its header's names to cells (no quoted cells).
+inline std::vector<std::map<std::string, std::string>> csv_rows(const std::string& csv) {
+  const std::vector<std::string> lines = split_lines(csv);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  const std::vector<std::string> header = split(lines[0]);
+  for (size_t k = 1; k < lines.size(); ++k) {
+    const std::vector<std::string> cells = split(lines[k]);
+    EXPECT_EQ(cells.size(), header.size()) << lines[k];
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 }  // namespace impactsim::testing

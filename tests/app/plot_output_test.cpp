@@ -49,6 +49,7 @@ TEST(PlotOutput, PosesArePlanarWorldPoses) {
   PoseWriter poses(dir.string(), s);
   const Eigen::Vector3d q(0.2, 1.5, 0.3), v = Eigen::Vector3d::Zero();
   poses.row(Sample{0.25, q, v, 0, 0});
+  poses.flush();  // rows are buffered until the run flushes them
   const auto r = rows(dir / "poses.csv");
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0], (std::vector<std::string>{"t", "block.x", "block.y", "block.theta"}));

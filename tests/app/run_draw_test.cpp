@@ -55,25 +55,12 @@ TEST(RunDraw, CoordinatesComeFirstThenParametersOnTheRunsOwnScene) {
   EXPECT_FALSE(draw_run(plain, d).scene.has_value());
 }
 
-std::vector<std::map<std::string, std::string>> rows_of(const std::string& csv) {
-  const std::vector<std::string> lines = split_lines(csv);
-  const std::vector<std::string> header = split(lines.at(0));
-  std::vector<std::map<std::string, std::string>> rows;
-  for (size_t k = 1; k < lines.size(); ++k) {
-    const std::vector<std::string> cells = split(lines[k]);
-    std::map<std::string, std::string> row;
-    for (size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 TEST(RunDraw, ABatchOfDrawnHeightsRestsAtHalfEachHeightAndReplays) {
   const fs::path dir = fresh_dir("drawn_heights");
   std::ofstream(dir / "drop.yaml") << kDrop;
   const Result r = impactsim("batch " + (dir / "drop.yaml").string() + " --runs 12 --threads 2 -q -o " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto rows = rows_of(read_all(dir / "out" / "runs.csv"));
+  const auto rows = csv_rows(read_all(dir / "out" / "runs.csv"));
   ASSERT_EQ(rows.size(), 12u);
   for (const auto& row : rows) {
     ASSERT_EQ(row.at("status"), "ok") << row.at("message");
@@ -102,7 +89,7 @@ TEST(RunDraw, ADrawTheSceneRejectsFailsItsRunAlone) {
   const Result r = impactsim("batch " + (dir / "drop.yaml").string() + " --runs 40 -q -o " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.err;
   long invalid = 0, ok = 0;
-  for (const auto& row : rows_of(read_all(dir / "out" / "runs.csv"))) {
+  for (const auto& row : csv_rows(read_all(dir / "out" / "runs.csv"))) {
     const double density = std::stod(row.at("param.bodies[0].density"));
     if (row.at("reason") == "invalid_draw") {
       ++invalid;

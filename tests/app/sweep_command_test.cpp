@@ -13,20 +13,7 @@ namespace {
 using namespace impactsim::testing;
 
 // sweep.csv as rows of cells under its header's names (no quoted cells in these sweeps).
-std::vector<std::map<std::string, std::string>> table(const fs::path& path) {
-  const std::vector<std::string> lines = split_lines(read_all(path));
-  std::vector<std::map<std::string, std::string>> rows;
-  if (lines.empty()) return rows;
-  const std::vector<std::string> header = split(lines[0]);
-  for (size_t k = 1; k < lines.size(); ++k) {
-    const std::vector<std::string> cells = split(lines[k]);
-    EXPECT_EQ(cells.size(), header.size()) << lines[k];
-    std::map<std::string, std::string> row;
-    for (size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
-    rows.push_back(row);
-  }
-  return rows;
-}
+std::vector<std::map<std::string, std::string>> table(const fs::path& path) { return csv_rows(read_all(path)); }
 
 // The box on the 15 degree slope released at rest: after T = 1 s it slides at
 // v = g (sin a - mu cos a) T while mu < tan a (0.268) and sticks above, so its kinetic energy is
