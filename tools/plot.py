@@ -10,7 +10,8 @@
                        Figs. 9-14 (J_n v+ of two contacts against each other, J_n v+ against J_t v+
                        of each contact), samples coloured by outcome class, Anitescu-Potra solutions
                        (anitescu_potra.csv) and sequential outcomes (sequential.csv) overlaid
-  plot.py batch DIR    histograms.png: one histogram per varying numeric column of runs.csv
+  plot.py batch DIR    histograms.png: one histogram per varying numeric column of runs.csv, with
+                       its unit where known
   plot.py converge DIR convergence.png: each error of convergence.csv against the step size h,
                        log-log, with slope-1 and slope-2 guides through the finest point
   plot.py sweep DIR    sweep.png: the statistics of sweep.csv against the first parameter, one
@@ -296,12 +297,19 @@ def plot_impact(directory):
     for ax, (xname, yname) in zip(axes[0], panels):
         for k, cls in enumerate(classes[:len(CLASS_COLOURS)]):
             pts = [r for r, lab in zip(rows, labels) if lab == cls]
-            ax.scatter([r[header.index(xname)] for r in pts], [r[header.index(yname)] for r in pts], s=6,
-                       alpha=0.5, color=CLASS_COLOURS[k], label=f"{cls} ({len(pts)})")
+            xs, ys = [r[header.index(xname)] for r in pts], [r[header.index(yname)] for r in pts]
+            if all(part.endswith(":rest") for part in cls.split()):
+                # Every rest sample is the same point (v+ = 0), where the Anitescu-Potra solution often
+                # lies too: a ring drawn above the overlays keeps it visible.
+                ax.scatter(xs, ys, s=240, facecolors="none", edgecolors=CLASS_COLOURS[k], linewidths=2.0,
+                           label=f"{cls} ({len(pts)})", zorder=6)
+            else:
+                ax.scatter(xs, ys, s=6, alpha=0.5, color=CLASS_COLOURS[k], label=f"{cls} ({len(pts)})")
         for (oh, orows), marker, colour, label in overlays:
             if xname in oh and yname in oh:
                 ax.scatter(column(oh, orows, xname), column(oh, orows, yname), marker=marker, s=70,
-                           color=colour, edgecolors="white", linewidths=0.8, label=label, zorder=5)
+                           color=colour, edgecolors="white", linewidths=0.8, label=f"{label} ({len(orows)})",
+                           zorder=5)
         ax.axhline(0, color="grey", lw=0.6)
         ax.axvline(0, color="grey", lw=0.6)
         for get, put in ((ax.get_xlim, ax.set_xlim), (ax.get_ylim, ax.set_ylim)):
@@ -325,6 +333,23 @@ def axis_label(name):
     contact, what = name.rsplit(".", 1)
     return {"vn": f"J_n v+ of {contact} [m/s]", "vt": f"J_t v+ of {contact} [m/s]",
             "vt1": f"J_t1 v+ of {contact} [m/s]"}.get(what, name)
+
+
+def column_unit(name):
+    """The unit of a runs.csv column ("" when it has none or it is not known): times, energies, and
+    coordinates by their last word (init.*, final.*, and outcomes named like them)."""
+    if name in ("t_final", "t_rest"):
+        return "s"
+    if name.endswith("kinetic_energy"):
+        return "J"
+    if name.endswith("_deg"):
+        return "deg"
+    if name.startswith(("init.", "final.")):
+        word = name.rsplit(".", 1)[-1]
+        for label, words in UNIT_GROUPS:
+            if word in words:
+                return label[label.index("[") + 1:-1]
+    return ""
 
 
 def plot_batch(directory):
@@ -359,7 +384,9 @@ def plot_batch(directory):
             ax.hist(values, bins=min(50, max(10, int(math.sqrt(len(values))))), color="tab:blue")
             ax.xaxis.set_major_locator(plt.MaxNLocator(5))
         ax.tick_params(labelsize=8)
+        unit = column_unit(name)
         ax.set_title(name, fontsize=9)
+        ax.set_xlabel(f"[{unit}]" if unit else "", fontsize=8)
         ax.set_ylabel("runs")
         ax.grid(alpha=0.3)
     for ax in list(axes.flat)[n:]:

@@ -129,6 +129,11 @@ def titles(binary, scene, out):
     block = ["block.x", "block.y", "block.theta", "block.vx", "block.vy", "block.omega"]
     assert [label for label, _ in plot.unit_panels(block, 3)] == ["position [m]", "angle [rad]", "linear velocity [m/s]",
                                                                   "angular velocity [rad/s]"]
+    # Histogram axes carry the units of runs.csv's columns where they are known.
+    units = {name: plot.column_unit(name) for name in ("t_rest", "final.block.x", "init.block.theta", "final_tilt_deg",
+                                                       "final.kinetic_energy", "init.cube.wz", "impacts_A")}
+    assert units == {"t_rest": "s", "final.block.x": "m", "init.block.theta": "rad", "final_tilt_deg": "deg",
+                     "final.kinetic_energy": "J", "init.cube.wz": "rad/s", "impacts_A": ""}, units
     # The rocking block's run: its trajectory.png is tall enough for four panels.
     from PIL import Image
     check_png(os.path.join(d, "trajectory.png"))
