@@ -77,12 +77,10 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
   for (double x : draw.coordinates) cells.push_back(format_number(x, precision));
   for (double x : draw.parameters) cells.push_back(format_number(x, precision));
-  if (draw.error.empty() && draw.scene && run_columns(*draw.scene) != run_columns(base))
-    draw.error = "the drawn parameters change the scene's coordinates, contacts or outcomes (runs.csv's columns)";
   if (!draw.error.empty()) {  // the drawn parameters make no valid scene: a failed row, empty beyond
     cells.push_back("failed");
     cells.push_back("invalid_draw");
-    while (cells.size() + 1 < run_columns(base).size()) cells.push_back("");
+    cells.resize(run_columns(base).size() - 1);
     cells.push_back(as_cell(draw.error));
     return join(cells);
   }
@@ -136,8 +134,9 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   for (double x : tally.q()) cells.push_back(format_number(x, precision));
   for (double x : tally.v()) cells.push_back(format_number(x, precision));
   cells.push_back(format_number(tally.kinetic_energy(), precision));
-  for (bool c : tally.closed()) cells.push_back(c ? "1" : "0");
-  const std::vector<double> outcomes = tally.outcome_values();
+  const std::vector<bool> closed = tally.closed();
+  for (bool c : closed) cells.push_back(c ? "1" : "0");
+  const std::vector<double> outcomes = tally.outcome_values(closed);
   for (size_t k = 0; k < outcomes.size(); ++k)
     cells.push_back(scene.outcomes[k].kind == OutcomeDef::Kind::final_value ? format_number(outcomes[k], precision)
                                                                             : std::to_string(static_cast<long>(outcomes[k])));

@@ -80,18 +80,15 @@ std::string describe_scene(const Scene& scene) {
     << (scene.system.integrator == Integrator::event_driven ? "" : "; unused by this integrator") << '\n';
   s << "seed         " << scene.seed << '\n';
   s << "randomize    " << (scene.randomize.empty() ? "none" : std::to_string(scene.randomize.size())) << '\n';
-  for (const RandomCoordinate& r : scene.randomize)
-    s << "  " << r.name << ": "
-      << (r.law == RandomCoordinate::Law::uniform ? "uniform [" + number(r.a) + ", " + number(r.b) + "]"
-                                                 : "normal, mean " + number(r.a) + ", sd " + number(r.b))
-      << '\n';
+  auto distribution = [&](RandomLaw law, double a, double b) {
+    return law == RandomLaw::uniform ? "uniform [" + number(a) + ", " + number(b) + "]"
+                                     : "normal, mean " + number(a) + ", sd " + number(b);
+  };
+  for (const RandomCoordinate& r : scene.randomize) s << "  " << r.name << ": " << distribution(r.law, r.a, r.b) << '\n';
   if (!scene.randomize_keys.empty()) {
     s << "randomize_keys " << scene.randomize_keys.size() << " (scene keys drawn per run)\n";
     for (const RandomParameter& p : scene.randomize_keys)
-      s << "  " << p.key << ": "
-        << (p.law == RandomParameter::Law::uniform ? "uniform [" + number(p.a) + ", " + number(p.b) + "]"
-                                                   : "normal, mean " + number(p.a) + ", sd " + number(p.b))
-        << '\n';
+      s << "  " << p.key << ": " << distribution(p.law, p.a, p.b) << '\n';
   }
   s << "outcomes     ";
   for (size_t i = 0; i < scene.outcomes.size(); ++i) s << (i ? ", " : "") << scene.outcomes[i].name;

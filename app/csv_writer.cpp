@@ -70,7 +70,7 @@ void CsvWriter::check_state() const {
 
 void CsvWriter::check_written() {
   out_.flush();
-  if (!out_) throw std::runtime_error(path_ + ": write failed (disk full or file removed?)");
+  check_state();
 }
 
 }  // namespace impactsim

@@ -35,8 +35,6 @@ void add_verbosity(CLI::App* command, Verbosity& v) {
 constexpr long long kMaxLL = std::numeric_limits<long long>::max();
 constexpr long long kMaxLong = std::numeric_limits<long>::max();
 
-
-
 // Every subcommand's options and the parser that fills them. Built in place (the parser keeps
 // pointers to the members); `sweep` builds a second one to parse the command it runs.
 struct Cli {
@@ -235,7 +233,6 @@ Cli::Cli() {
       "After the sweep's own options: -- run|impact|batch [that command's options, not -o or --set]\n"
       "Example: impactsim sweep scenes/box_on_incline.yaml --param materials.mu=0:0.5:11 -- run");
 }
-
 
 }  // namespace
 

@@ -95,6 +95,16 @@ Json settings(const Metadata& m, const Scene& scene) {
   return out;
 }
 
+// This build: version and git commit.
+Json build_json() { return {{"version", impactsim_version()}, {"commit", impactsim_commit()}}; }
+
+// The scene as run: path as given, name, SHA-256 of its text, the --set overrides.
+Json scene_json(const Scene& scene) {
+  Json overrides = Json::array();
+  for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
+  return {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+}
+
 }  // namespace
 
 std::string describe_law_settings(const std::string& law, const LawSettings& settings, const ContactModel& contacts) {
@@ -123,11 +133,9 @@ std::string command_line_text(int argc, const char* const* argv) {
 
 std::string provenance_json(const Metadata& m, const Scene& scene) {
   Json j;
-  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["impactsim"] = build_json();
   j["command"] = m.command;
-  Json overrides = Json::array();
-  for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
-  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+  j["scene"] = scene_json(scene);
   j["settings"] = settings(m, scene);
   return j.dump(2);
 }
@@ -137,7 +145,7 @@ std::string merge_metadata_json(const std::string& command_line, const std::vect
                                 double wall_seconds) {
   const Json batch = provenance.empty() ? Json::object() : Json::parse(provenance, nullptr, false);
   Json j;
-  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["impactsim"] = build_json();
   j["command"] = "merge";
   j["command_line"] = command_line;
   j["slices"] = slices;
@@ -153,12 +161,10 @@ std::string merge_metadata_json(const std::string& command_line, const std::vect
 
 std::string metadata_json(const Metadata& m, const Scene& scene, const std::string& status, double wall_seconds) {
   Json j;
-  j["impactsim"] = {{"version", impactsim_version()}, {"commit", impactsim_commit()}};
+  j["impactsim"] = build_json();
   j["command"] = m.command;
   j["command_line"] = m.command_line;
-  Json overrides = Json::array();
-  for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
-  j["scene"] = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+  j["scene"] = scene_json(scene);
   j["settings"] = settings(m, scene);
   j["started"] = utc_text(m.started);
   j["wall_seconds"] = wall_seconds >= 0 ? Json(wall_seconds) : Json(nullptr);

@@ -3,6 +3,24 @@
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
+namespace {
+
+// Whether a drawn scene has the base's coordinates, contacts and outcomes (runs.csv's columns and
+// what a replay's files hold).
+bool same_structure(const Scene& a, const Scene& b) {
+  const Model &ma = a.system.model, &mb = b.system.model;
+  const std::vector<ContactDef>&ca = a.system.contacts.contacts(), &cb = b.system.contacts.contacts();
+  if (ma.q_names != mb.q_names || ma.v_names != mb.v_names || ca.size() != cb.size() ||
+      a.outcomes.size() != b.outcomes.size())
+    return false;
+  for (size_t i = 0; i < ca.size(); ++i)
+    if (ca[i].name != cb[i].name) return false;
+  for (size_t k = 0; k < a.outcomes.size(); ++k)
+    if (a.outcomes[k].name != b.outcomes[k].name) return false;
+  return true;
+}
+
+}  // namespace
 
 RunDraw draw_run(const Scene& base, Rng& rng) {
   RunDraw d;
@@ -13,6 +31,11 @@ RunDraw draw_run(const Scene& base, Rng& rng) {
     d.scene = scene_with_parameters(base, d.parameters);
   } catch (const SceneError& e) {
     d.error = e.what();
+    return d;
+  }
+  if (!same_structure(base, *d.scene)) {
+    d.scene.reset();
+    d.error = "the drawn parameters change the scene's coordinates, contacts or outcomes (runs.csv's columns)";
     return d;
   }
   d.initial = d.scene->initial;

@@ -18,7 +18,8 @@ struct RunDraw {
   std::vector<double> parameters;   // one per randomize_keys entry
   std::optional<Scene> scene;       // the scene with the parameters set; empty without randomize_keys
   State initial;
-  std::string error;                // a drawn parameter the scene rejects (then scene is empty)
+  std::string error;                // drawn parameters the scene rejects, or that change its coordinates,
+                                    // contacts or outcomes (then scene is empty)
 
   const Scene& scene_or(const Scene& base) const { return scene ? *scene : base; }
 };

@@ -28,8 +28,7 @@ double RunTally::kinetic_energy() const { return energies(scene_.system.model, q
 
 std::vector<bool> RunTally::closed() const { return closed_contacts(scene_.system, q_, v_); }
 
-std::vector<double> RunTally::outcome_values() const {
-  const std::vector<bool> closed_now = closed();
+std::vector<double> RunTally::outcome_values(const std::vector<bool>& closed_now) const {
   std::vector<double> out;
   for (const OutcomeDef& o : scene_.outcomes) {
     switch (o.kind) {
@@ -60,7 +59,7 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   for (size_t i = 0; i < flags.size(); ++i) closed[scene.system.contacts.contacts()[i].name] = flags[i] ? 1 : 0;
   j["closed"] = closed;
   Json outcomes = Json::object();
-  const std::vector<double> values = tally.outcome_values();
+  const std::vector<double> values = tally.outcome_values(flags);
   for (size_t k = 0; k < values.size(); ++k) {  // counts and closed flags are whole numbers
     const bool whole = scene.outcomes[k].kind != OutcomeDef::Kind::final_value;
     outcomes[scene.outcomes[k].name] = whole ? Json(static_cast<long>(values[k])) : Json(values[k]);

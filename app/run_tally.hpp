@@ -24,7 +24,9 @@ class RunTally {
   const Eigen::VectorXd& v() const { return v_; }
   double kinetic_energy() const;
   std::vector<bool> closed() const;           // per contact, at the last state
-  std::vector<double> outcome_values() const;  // the scene's outcome columns, in order
+  // The scene's outcome columns, in order; `closed` is closed() (the caller's, so the contacts'
+  // state is measured once per run).
+  std::vector<double> outcome_values(const std::vector<bool>& closed) const;
 
  private:
   const Scene& scene_;

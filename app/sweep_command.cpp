@@ -137,11 +137,15 @@ int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
   if (!base) return kExitScene;
   // Every point's scene is read before anything runs, so a bad value stops the sweep with nothing
   // written; the table's columns are the union of the points' (a parameter may change the contacts).
-  std::vector<std::string> columns;
-  for (size_t k = 0; k < points.size(); ++k) {
+  // A point's overrides: the sweep's --set, then its parameters.
+  auto point_overrides = [&](size_t k) {
     std::vector<std::string> overrides = o.overrides;
     overrides.insert(overrides.end(), points[k].begin(), points[k].end());
-    const std::optional<Scene> scene = load_scene_or_report(o.scene, overrides);
+    return overrides;
+  };
+  std::vector<std::string> columns;
+  for (size_t k = 0; k < points.size(); ++k) {
+    const std::optional<Scene> scene = load_scene_or_report(o.scene, point_overrides(k));
     if (!scene) {
       spdlog::error("sweep point {} of {} ({}): the scene is not valid; nothing was run", k, points.size(),
                     joined(points[k], ", "));
@@ -185,10 +189,8 @@ int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
     const fs::path point_dir = fs::path(dir) / "points" / point_name(k, points.size());
     std::error_code ec;
     fs::create_directories(point_dir, ec);
-    std::vector<std::string> overrides = o.overrides;
-    overrides.insert(overrides.end(), points[k].begin(), points[k].end());
     spdlog::info("sweep: point {}/{}: {}", k + 1, points.size(), joined(points[k], " "));
-    const int code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), overrides);
+    const int code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), point_overrides(k));
     if (code != kExitOk) {
       ++failures;
       if (first_failure == kExitOk) first_failure = code;

@@ -5,13 +5,17 @@
 
 namespace impactsim {
 
+double draw_value(RandomLaw law, double a, double b, Rng& rng) {
+  return law == RandomLaw::uniform ? std::uniform_real_distribution<double>(a, b)(rng)
+                                   : std::normal_distribution<double>(a, b)(rng);
+}
+
 State draw_initial_state(const State& initial, const std::vector<RandomCoordinate>& randomize, Rng& rng,
                          std::vector<double>& drawn) {
   State s = initial;
   drawn.clear();
   for (const RandomCoordinate& r : randomize) {
-    const double x = r.law == RandomCoordinate::Law::uniform ? std::uniform_real_distribution<double>(r.a, r.b)(rng)
-                                                             : std::normal_distribution<double>(r.a, r.b)(rng);
+    const double x = draw_value(r.law, r.a, r.b, rng);
     (r.velocity ? s.v : s.q)[r.index] = x;
     drawn.push_back(x);
   }
@@ -21,8 +25,7 @@ State draw_initial_state(const State& initial, const std::vector<RandomCoordinat
 std::vector<double> draw_parameters(const std::vector<RandomParameter>& parameters, Rng& rng) {
   std::vector<double> values;
   for (const RandomParameter& p : parameters)
-    values.push_back(p.law == RandomParameter::Law::uniform ? std::uniform_real_distribution<double>(p.a, p.b)(rng)
-                                                            : std::normal_distribution<double>(p.a, p.b)(rng));
+    values.push_back(draw_value(p.law, p.a, p.b, rng));
   return values;
 }
 

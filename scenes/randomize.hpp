@@ -14,17 +14,25 @@
 
 namespace impactsim {
 
+// How a randomized value is drawn: uniform in [a, b], or normal with mean a and standard deviation b.
+enum class RandomLaw { uniform, normal };
+
+// One draw from rng.
+double draw_value(RandomLaw law, double a, double b, Rng& rng);
+
 struct RandomCoordinate {
   std::string name;            // a q or v name, "<body>.<coordinate>"
   bool velocity = false;       // true: an entry of v
   int index = 0;               // into q or v
-  enum class Law { uniform, normal } law = Law::uniform;
+  using Law = RandomLaw;
+  Law law = Law::uniform;
   double a = 0.0, b = 0.0;     // uniform: [a, b]; normal: mean a, standard deviation b (radians for angles)
 };
 
 struct RandomParameter {
   std::string key;         // a scene key path, as --set takes it
-  enum class Law { uniform, normal } law = Law::uniform;
+  using Law = RandomLaw;
+  Law law = Law::uniform;
   double a = 0.0, b = 0.0;  // uniform: [a, b]; normal: mean a, standard deviation b
   int line = 0, column = 0;  // where the scene lists it, for messages
 };

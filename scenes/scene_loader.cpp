@@ -344,6 +344,23 @@ bool angle_coordinate(const Model& model, const std::string& name) {
   return body >= 0 && is_angle(model.bodies[body].joint.type, std::string_view(name).substr(dot + 1));
 }
 
+// {uniform: [a, b]} or {normal: [mean, sd]} (times `scale`, for degrees), checked: an ordered range,
+// a non-negative sd, draws that stay finite. The entries of both randomize sections.
+void read_distribution(const Field& spec, double scale, RandomLaw& law, double& a, double& b) {
+  const bool uniform = spec.has("uniform"), normal = spec.has("normal");
+  if (uniform == normal) spec.fail("give exactly one of uniform: [a, b] or normal: [mean, sd]");
+  const Field range = spec.child(uniform ? "uniform" : "normal");
+  const std::vector<double> ab = range.numbers();
+  if (ab.size() != 2) range.fail("expected two numbers");
+  law = uniform ? RandomLaw::uniform : RandomLaw::normal;
+  a = ab[0] * scale;
+  b = ab[1] * scale;
+  if (uniform && a > b) range.fail("the range's lower end is above its upper end");
+  const double width = uniform ? b - a : std::abs(a) + 8 * b;  // a normal draw stays within 8 sd
+  if (!std::isfinite(width)) range.fail("the range is too wide for its draws to be finite numbers");
+  if (normal && b < 0) range.fail("the standard deviation must not be negative");
+}
+
 // randomize: {<body>.<coordinate>[_deg]: {uniform: [a, b]} or {normal: [mean, sd]}, ...}
 std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model) {
   std::vector<RandomCoordinate> out;
@@ -370,20 +387,7 @@ std::vector<RandomCoordinate> read_randomize(const Field& f, const Model& model)
     const std::string coordinate = r.name.substr(r.name.find('.') + 1);
     if (coordinate == "qw" || coordinate == "qx" || coordinate == "qy" || coordinate == "qz")
       spec.fail("quaternion components cannot be randomized one by one");
-    const bool uniform = spec.has("uniform"), normal = spec.has("normal");
-    if (uniform == normal) spec.fail("give exactly one of uniform: [a, b] or normal: [mean, sd]");
-    const Field range = spec.child(uniform ? "uniform" : "normal");
-    const std::vector<double> ab = range.numbers();
-    if (ab.size() != 2) range.fail("expected two numbers");
-    const double scale = deg ? kDeg : 1.0;
-    r.law = uniform ? RandomCoordinate::Law::uniform : RandomCoordinate::Law::normal;
-    r.a = ab[0] * scale;
-    r.b = ab[1] * scale;
-    if (uniform && r.a > r.b) range.fail("the range's lower end is above its upper end");
-    const double width = uniform ? r.b - r.a : std::abs(r.a) + 8 * r.b;  // a normal draw stays within 8 sd
-    if (!std::isfinite(width))
-      range.fail("the range is too wide for its draws to be finite numbers");
-    if (normal && r.b < 0) range.fail("the standard deviation must not be negative");
+    read_distribution(spec, deg ? kDeg : 1.0, r.law, r.a, r.b);
     out.push_back(r);
   }
   return out;
@@ -413,18 +417,9 @@ std::vector<RandomParameter> read_randomize_keys(const Field& f) {
     }
     if (key.starts_with("randomize")) spec.fail("the randomize sections cannot be drawn themselves");
     expect_section(spec, "randomize_keys.<key>");
-    const bool uniform = spec.has("uniform"), normal = spec.has("normal");
-    if (uniform == normal) spec.fail("give exactly one of uniform: [a, b] or normal: [mean, sd]");
-    const Field range = spec.child(uniform ? "uniform" : "normal");
-    const std::vector<double> ab = range.numbers();
-    if (ab.size() != 2) range.fail("expected two numbers");
     RandomParameter p;
     p.key = key;
-    p.law = uniform ? RandomParameter::Law::uniform : RandomParameter::Law::normal;
-    p.a = ab[0];
-    p.b = ab[1];
-    if (uniform && p.a > p.b) range.fail("the range's lower end is above its upper end");
-    if (normal && p.b < 0) range.fail("the standard deviation must not be negative");
+    read_distribution(spec, 1.0, p.law, p.a, p.b);
     const SceneError where = located(spec);
     p.line = where.line();
     p.column = where.column();

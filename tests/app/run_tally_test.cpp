@@ -38,7 +38,7 @@ TEST(RunTally, CountsImpactsPerContactAndTheRestTime) {
   EXPECT_EQ(tally.t_final(), 1.0);
   EXPECT_EQ(tally.kinetic_energy(), 0.0);
   EXPECT_EQ(tally.closed(), (std::vector<bool>{true, true}));  // flat on the ground at rest
-  EXPECT_EQ(tally.outcome_values(), (std::vector<double>{0.0, 1.0, 2.0}));  // tilt, impacts of A, of B
+  EXPECT_EQ(tally.outcome_values(tally.closed()), (std::vector<double>{0.0, 1.0, 2.0}));  // tilt, impacts of A, of B
 
   const std::string json = run_summary_json(scene, tally, "", "");
   for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 2", "\"events\": 4", "\"t_rest\": 0.3",
@@ -54,7 +54,7 @@ TEST(RunTally, OutcomesAreMeasuredAtTheLastStateAndFailuresSayWhy) {
   const Eigen::VectorXd q = Eigen::Vector3d(0.0, 1.5, 0.1), v = Eigen::Vector3d(0.0, 0.0, 2.0);
   tally.sample({0.5, q, v, 0.0, 0.0});
   EXPECT_EQ(tally.closed(), (std::vector<bool>{false, false}));
-  EXPECT_NEAR(tally.outcome_values()[0], 0.1 * 180 / std::numbers::pi, 1e-12);
+  EXPECT_NEAR(tally.outcome_values(tally.closed())[0], 0.1 * 180 / std::numbers::pi, 1e-12);
   EXPECT_NEAR(tally.kinetic_energy(), 0.5 * 5.0 / 12 * 4, 1e-12);
   const std::string json = run_summary_json(scene, tally, "step_limit", "more than 50 steps");
   for (const char* expected : {"\"status\": \"failed\"", "\"reason\": \"step_limit\"",
