@@ -8,14 +8,28 @@
 namespace impactsim {
 
 RunTally::RunTally(const Scene& scene, const State& initial)
-    : scene_(scene), contact_impacts_(scene.system.contacts.size(), 0), q_(initial.q), v_(initial.v) {}
+    : scene_(scene),
+      contact_impacts_(scene.system.contacts.size(), 0),
+      contact_lifts_(scene.system.contacts.size(), 0),
+      first_lift_(scene.system.contacts.size(), -1),
+      q_(initial.q),
+      v_(initial.v) {}
 
 void RunTally::event(const Event& e) {
   ++events_;
   if (e.kind == EventKind::rest) t_rest_ = e.t;
   if (!is_impact(e.kind)) return;
   ++impacts_;
-  for (int i : e.contacts) ++contact_impacts_[i];
+  for (size_t a = 0; a < e.contacts.size(); ++a) {
+    const int i = e.contacts[a];
+    ++contact_impacts_[i];
+    // A contact lifts when it leaves the impact separating faster than the tolerance that counts
+    // speeds as zero (the same test that opens a contact after an impact).
+    const bool lifted = a < e.normal_velocity_after.size() &&
+                        e.normal_velocity_after[a] > scene_.system.contact.velocity_tolerance;
+    contact_lifts_[i] += lifted;
+    if (first_lift_[i] < 0) first_lift_[i] = lifted;
+  }
 }
 
 void RunTally::sample(const Sample& s) {
@@ -35,6 +49,8 @@ std::vector<double> RunTally::outcome_values(const std::vector<bool>& closed_now
       case OutcomeDef::Kind::final_value: out.push_back(o.scale * (o.velocity ? v_[o.index] : q_[o.index])); break;
       case OutcomeDef::Kind::closed: out.push_back(closed_now[o.index] ? 1 : 0); break;
       case OutcomeDef::Kind::impacts: out.push_back(static_cast<double>(contact_impacts_[o.index])); break;
+      case OutcomeDef::Kind::lifts: out.push_back(static_cast<double>(contact_lifts_[o.index])); break;
+      case OutcomeDef::Kind::first_lift: out.push_back(first_lift_[o.index] > 0 ? 1 : 0); break;
     }
   }
   return out;

@@ -33,6 +33,8 @@ class RunTally {
   long impacts_ = 0, events_ = 0;
   double t_final_ = 0, t_rest_ = -1;
   std::vector<long> contact_impacts_;
+  std::vector<long> contact_lifts_;  // impacts that left the contact separating
+  std::vector<int> first_lift_;      // per contact: -1 before its first impact, then 1 if that one lifted it, else 0
   Eigen::VectorXd q_, v_;
 };
 

@@ -62,6 +62,12 @@ std::vector<int> touching_not_separating(const System& sys, const ContactModes& 
 
 double kinetic(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) { return 0.5 * v.dot(M * v); }
 
+// What each contact of the event does after it, J_n v+: which contacts lift off (scene outcomes count them).
+void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_plus, Event& e) {
+  e.normal_velocity_after.clear();
+  for (int i : e.contacts) e.normal_velocity_after.push_back(normal_velocity(data, i, v_plus));
+}
+
 // The Zeno rule's projection. Its impulses may leave the friction cone by at most the tiny amount
 // an impact slower than v_zeno carries.
 void close_contacts(const ContactData& data, double t, const std::vector<int>& set, Eigen::VectorXd& v,
@@ -76,6 +82,7 @@ void close_contacts(const ContactData& data, double t, const std::vector<int>& s
   v += Minv_JT * impulse;
   e.kinetic_after = kinetic(M, v);
   for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
+  record_normal_velocities(data, v, e);
   log(e);
 }
 
@@ -95,6 +102,7 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
   Event e = impact_event(t, kind, set, std::string(law.name()), r);
   for (int k : r.ordering) e.ordering.push_back(set[k]);
   v = r.v_plus;
+  record_normal_velocities(data, v, e);
   log(e);
 }
 
@@ -108,7 +116,9 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
   const ImpactResult r = solve_without_collision(space, v, 1e-3 * sys.contact.velocity_tolerance);
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   v = r.v_plus;
-  log(impact_event(t, EventKind::iwc, set, "anitescu-potra", r));
+  Event e = impact_event(t, EventKind::iwc, set, "anitescu-potra", r);
+  record_normal_velocities(data, v, e);
+  log(e);
 }
 
 // The chosen mode must give every closed contact a pushing normal force; a slide in a Painleve

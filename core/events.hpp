@@ -38,6 +38,7 @@ struct Event {
   double kinetic_before = 0.0;    // [J]
   double kinetic_after = 0.0;     // [J]
   std::vector<double> impulse_n{};  // per entry of `contacts`, N s (impacts only)
+  std::vector<double> normal_velocity_after{};  // per entry of `contacts`, J_n v+ in m/s (> 0: separating; impacts only)
   std::vector<int> ordering{};      // sequential and propagative laws: the contacts in the order resolved
 };
 

@@ -23,6 +23,8 @@ struct OutcomeDef {
     final_value,  // a coordinate of q or v at the end (`final: <body>.<coordinate>`, `_deg` for degrees)
     closed,       // 1 if the contact is closed at the end, else 0 (`closed: <contact>`)
     impacts,      // how many impacts (impact, zeno, iwc) involved the contact (`impacts: <contact>`)
+    lifts,        // how many of those left it separating (`lifts: <contact>`)
+    first_lift,   // 1 if the first of those left it separating, else 0 (`first_lift: <contact>`)
   };
   std::string name;
   Kind kind = Kind::final_value;

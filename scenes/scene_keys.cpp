@@ -107,6 +107,9 @@ const std::vector<SceneKey> kKeys = {
     {"outcomes", "closed", "contact name", "",
      "1 if the contact is closed at the end (touching, neither approaching nor separating), else 0", ""},
     {"outcomes", "impacts", "contact name", "", "how many impacts (`impact`, `zeno`, `iwc` events) involved the contact", ""},
+    {"outcomes", "lifts", "contact name", "",
+     "how many of those impacts left the contact separating (normal velocity after it above `velocity_tolerance`)", ""},
+    {"outcomes", "first_lift", "contact name", "", "1 if the first impact that involved the contact left it separating, else 0", ""},
 
     {"simulation", "t_end", "number > 0", "required", "s", ""},
     {"simulation", "output_interval", "number > 0", "0.01", "s between rows of `trajectory.csv`; the last row is at `t_end`", ""},

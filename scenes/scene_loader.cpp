@@ -440,7 +440,7 @@ std::string runs_csv_column_clash(const std::string& name, const std::vector<Con
 }
 
 // outcomes: [{name: N, final: <body>.<coordinate>[_deg]} | {name: N, closed: <contact>} |
-//            {name: N, impacts: <contact>}, ...]
+//            {name: N, impacts | lifts | first_lift: <contact>}, ...]
 std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const std::vector<ContactDef>& contacts) {
   std::vector<OutcomeDef> out;
   if (!f.defined()) return out;
@@ -456,8 +456,13 @@ std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const 
       name.fail("'" + o.name + "' is " + clash + "; choose another outcome name");
     for (const OutcomeDef& other : out)
       if (other.name == o.name) name.fail("duplicate outcome name '" + o.name + "'");
-    const int given = e.has("final") + e.has("closed") + e.has("impacts");
-    if (given != 1) e.fail("give exactly one of final: <body>.<coordinate>, closed: <contact> or impacts: <contact>");
+    static const std::pair<const char*, OutcomeDef::Kind> kContactKinds[] = {
+        {"closed", OutcomeDef::Kind::closed}, {"impacts", OutcomeDef::Kind::impacts},
+        {"lifts", OutcomeDef::Kind::lifts}, {"first_lift", OutcomeDef::Kind::first_lift}};
+    int given = e.has("final");
+    for (const auto& [key, kind] : kContactKinds) given += e.has(key);
+    if (given != 1)
+      e.fail("give exactly one of final: <body>.<coordinate>, or closed, impacts, lifts or first_lift: <contact>");
     if (e.has("final")) {
       const Field c = e.child("final");
       std::string key = c.text();
@@ -473,8 +478,10 @@ std::vector<OutcomeDef> read_outcomes(const Field& f, const Model& model, const 
       o.velocity = qi == model.q_names.end();
       o.index = static_cast<int>(o.velocity ? vi - model.v_names.begin() : qi - model.q_names.begin());
     } else {
-      o.kind = e.has("closed") ? OutcomeDef::Kind::closed : OutcomeDef::Kind::impacts;
-      const Field c = e.child(e.has("closed") ? "closed" : "impacts");
+      const auto* entry = std::find_if(std::begin(kContactKinds), std::end(kContactKinds),
+                                       [&](const auto& k) { return e.has(k.first); });
+      o.kind = entry->second;
+      const Field c = e.child(entry->first);
       const std::string contact = c.text();
       const auto it = std::find_if(contacts.begin(), contacts.end(), [&](const ContactDef& d) { return d.name == contact; });
       if (it == contacts.end()) c.fail("unknown contact '" + contact + "'");

@@ -192,27 +192,37 @@ TEST(Batch, SceneOutcomeColumns) {
     EXPECT_LT(c, header.size()) << name;
     return c;
   };
-  const size_t tilt = col("final_tilt_deg"), theta = col("final.block.theta"), ia = col("impacts_A"),
-               ib = col("impacts_B"), impacts = col("impacts"), t_rest = col("t_rest");
+  const size_t tilt = col("final_tilt_deg"), theta = col("final.block.theta"), fa = col("first_lift_A"),
+               fb = col("first_lift_B"), la = col("lifts_A"), lb = col("lifts_B"), impacts = col("impacts"),
+               t_rest = col("t_rest");
   EXPECT_EQ(header.back(), "message");
-  EXPECT_EQ(header[header.size() - 2], "impacts_B");
-  long rows = 0;
+  EXPECT_EQ(header[header.size() - 2], "lifts_B");
+  long rows = 0, rocked = 0;
   while (std::getline(runs, line)) {
     const std::vector<std::string> r = split(line);
     ASSERT_EQ(r.size(), header.size()) << line;
     ++rows;
     EXPECT_NEAR(std::stod(r[tilt]), std::stod(r[theta]) * 180 / M_PI, 1e-9);
-    // Every impact of the drop involves A or B or both.
-    const long a = std::stol(r[ia]), b = std::stol(r[ib]), n = std::stol(r[impacts]);
-    EXPECT_LE(std::max(a, b), n);
-    EXPECT_GE(a + b, n);
+    // Every impact of the flat drop involves both corners; no impact lifts both (the block would fly
+    // off the ground), so the lifts add up to at most the impacts, and a first lift is a lift.
+    const long a = std::stol(r[la]), b = std::stol(r[lb]), n = std::stol(r[impacts]);
+    const int first_a = std::stoi(r[fa]), first_b = std::stoi(r[fb]);
+    EXPECT_LE(a + b, n) << line;
+    EXPECT_LE(first_a + first_b, 1) << line;
+    EXPECT_GE(a, first_a) << line;
+    EXPECT_GE(b, first_b) << line;
+    // A block whose first impact lifts no corner is at rest after it; one that rocks hits again.
+    EXPECT_EQ(n == 1, first_a + first_b == 0) << line;
+    rocked += first_a + first_b;
     ASSERT_FALSE(r[t_rest].empty()) << "every drop ends at rest before t_end: " << line;
     EXPECT_LT(std::stod(r[t_rest]), 1.0);
   }
+  EXPECT_GT(rocked, 0);  // the Routh law samples rocking outcomes (Halm and Posa, Fig. 9)
+  EXPECT_LT(rocked, 40);  // and resting ones
   EXPECT_EQ(rows, 40);
   // summary.json counts each value of the integer columns; the counts add up to the runs.
   const nlohmann::json summary = nlohmann::json::parse(read_all(dir / "summary.json"));
-  const nlohmann::json& impacts_a = summary.at("columns").at("impacts_A");
+  const nlohmann::json& impacts_a = summary.at("columns").at("lifts_A");
   EXPECT_EQ(impacts_a.at("n"), 40);
   long total = 0;
   for (const auto& [value, n] : impacts_a.at("counts").items()) total += n.get<long>();

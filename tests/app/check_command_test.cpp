@@ -29,7 +29,7 @@ TEST(Check, CheckPrintsContactsLawRandomizeAndOutcomes) {
   for (const char* line : {"contacts     2 (mu, e)\n  A: mu 1, e 0\n  B: mu 1, e 0\n", "integrator   event-driven\n",
                            "law          routh (h 0.3, steps 10, solution lemke, tolerance 1e-08, sampling uniform)\n",
                            "seed         0\n", "randomize    1\n  block.theta: uniform [-0.00872665, 0.00872665]\n",
-                           "outcomes     final_tilt_deg, impacts_A, impacts_B\n"})
+                           "outcomes     final_tilt_deg, first_lift_A, first_lift_B, lifts_A, lifts_B\n"})
     EXPECT_NE(tilt.find(line), std::string::npos) << line << "\n" << tilt;
   const std::string cube = describe_scene(load_scene(scene("cube_toss.yaml")));
   EXPECT_NE(cube.find("  cube.vx: normal, mean 1.5, sd 0.2\n"), std::string::npos) << cube;

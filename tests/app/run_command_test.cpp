@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "app/commands.hpp"
 #include "scenes/scene.hpp"
@@ -96,7 +98,7 @@ TEST(Run, RunSummaryReportsHowTheRunEnded) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string summary = read_all(dir / "summary.json");
   for (const char* expected : {"\"status\": \"ok\"", "\"t_final\": 1.0", "\"impacts\": 1", "\"events\": 2",
-                               "\"A\": 1", "\"B\": 1", "\"final_tilt_deg\": 0.0", "\"impacts_A\": 1,"})
+                               "\"A\": 1", "\"B\": 1", "\"final_tilt_deg\": 0.0", "\"first_lift_A\": 0,", "\"lifts_B\": 0"})
     EXPECT_NE(summary.find(expected), std::string::npos) << expected << "\n" << summary;
   const size_t rest = summary.find("\"t_rest\": ");
   ASSERT_NE(rest, std::string::npos);
@@ -111,6 +113,23 @@ TEST(Run, RunSummaryReportsHowTheRunEnded) {
   EXPECT_NE(stopped.find("\"reason\": \"impact_failed\""), std::string::npos) << stopped;
   EXPECT_NE(stopped.find("a contact still approaches after 1 steps"), std::string::npos) << stopped;
   EXPECT_NE(stopped.find("\"impacts\": 0"), std::string::npos) << stopped;
+}
+
+// The lift outcomes tell the orderings apart: resolved A first, the first impact leaves A lifting (the
+// block rocks onto B, Halm and Posa §5.4.1), B first the mirror image; the block then rocks to rest,
+// each corner lifting as often as the other.
+TEST(Run, LiftOutcomesSayWhichCornerTheBlockRockedOnto) {
+  for (const auto& [start, a, b] : {std::tuple{"A", 1, 0}, std::tuple{"B", 0, 1}}) {
+    const fs::path dir = fresh_dir(std::string("lift_") + start);
+    const Result r = impactsim("run " + scene("rocking_block.yaml") + " --law sequential --set simulation.sequential.start=" +
+                               start + " -q -o " + dir.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json outcomes = nlohmann::json::parse(read_all(dir / "summary.json")).at("outcomes");
+    EXPECT_EQ(outcomes.at("first_lift_A"), a) << start;
+    EXPECT_EQ(outcomes.at("first_lift_B"), b) << start;
+    EXPECT_GE(outcomes.at("lifts_A").get<int>(), 1) << start;
+    EXPECT_EQ(outcomes.at("lifts_A"), outcomes.at("lifts_B")) << start;
+  }
 }
 
 TEST(Run, QuietRunPrintsNothing) {

@@ -14,35 +14,48 @@ namespace {
 
 using namespace impactsim::testing;
 
-Event event(EventKind kind, double t, std::vector<int> contacts = {}) {
+Event event(EventKind kind, double t, std::vector<int> contacts = {}, std::vector<double> normal_velocity_after = {}) {
   Event e;
   e.kind = kind;
   e.t = t;
   e.contacts = std::move(contacts);
+  e.normal_velocity_after = std::move(normal_velocity_after);
   return e;
 }
 
-TEST(RunTally, CountsImpactsPerContactAndTheRestTime) {
-  const Scene scene = load_scene(testing::scene("rocking_block.yaml"));
+// The scene's outcomes (tilt; first_lift and lifts of A and B) and impacts of A and B added.
+Scene rocking_block_counting_impacts() {
+  Scene scene = load_scene(testing::scene("rocking_block.yaml"));
+  for (int i : {0, 1})
+    scene.outcomes.push_back({.name = i == 0 ? "impacts_A" : "impacts_B", .kind = OutcomeDef::Kind::impacts, .index = i});
+  return scene;
+}
+
+// Corner A lifts at the first impact (the block rocks onto B), B's own impact at 0.2 s leaves it down,
+// and at 0.25 s B lifts: A lifted once and first, B once but not first; each took part in 2 and 3 impacts.
+TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
+  const Scene scene = rocking_block_counting_impacts();
   RunTally tally(scene, scene.initial);
   EXPECT_EQ(tally.q(), scene.initial.q);  // a run that stops at once reports where it started
-  tally.event(event(EventKind::impact, 0.045, {0, 1}));
+  tally.event(event(EventKind::impact, 0.045, {0, 1}, {0.093, 0.0}));
   tally.event(event(EventKind::liftoff, 0.046, {1}));
-  tally.event(event(EventKind::impact, 0.2, {1}));
+  tally.event(event(EventKind::impact, 0.2, {1}, {1e-7}));  // below the velocity tolerance: not lifting
+  tally.event(event(EventKind::impact, 0.25, {0, 1}, {-1e-9, 0.05}));
   tally.event(event(EventKind::rest, 0.3));
   const Eigen::VectorXd q = Eigen::Vector3d(0.2, 1.0, 0.0), v = Eigen::Vector3d::Zero();
   tally.sample({1.0, q, v, 0.0, 0.0});
-  EXPECT_EQ(tally.impacts(), 2);
-  EXPECT_EQ(tally.events(), 4);
+  EXPECT_EQ(tally.impacts(), 3);
+  EXPECT_EQ(tally.events(), 5);
   EXPECT_EQ(tally.t_rest(), 0.3);
   EXPECT_EQ(tally.t_final(), 1.0);
   EXPECT_EQ(tally.kinetic_energy(), 0.0);
   EXPECT_EQ(tally.closed(), (std::vector<bool>{true, true}));  // flat on the ground at rest
-  EXPECT_EQ(tally.outcome_values(tally.closed()), (std::vector<double>{0.0, 1.0, 2.0}));  // tilt, impacts of A, of B
+  // tilt; first_lift A, B; lifts A, B; impacts A, B
+  EXPECT_EQ(tally.outcome_values(tally.closed()), (std::vector<double>{0.0, 1.0, 0.0, 1.0, 1.0, 2.0, 3.0}));
 
   const std::string json = run_summary_json(scene, tally, "", "");
-  for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 2", "\"events\": 4", "\"t_rest\": 0.3",
-                               "\"final_kinetic_energy\": 0.0", "\"impacts_B\": 2", "\"A\": 1"})
+  for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 5", "\"t_rest\": 0.3",
+                               "\"final_kinetic_energy\": 0.0", "\"first_lift_A\": 1", "\"lifts_B\": 1", "\"impacts_B\": 3", "\"A\": 1"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
   EXPECT_EQ(json.find("reason"), std::string::npos) << json;
 }

@@ -41,6 +41,8 @@ TEST(EventHandling, AnImpactGoesToTheLaw) {
   const double m = b.scene.system.model.bodies[0].mass;
   EXPECT_NEAR(e.impulse_n[0], m * 1.9 * 2.0, 1e-9);
   EXPECT_NEAR(e.kinetic_after / e.kinetic_before, 0.81, 1e-9);
+  ASSERT_EQ(e.normal_velocity_after.size(), 1u);
+  EXPECT_NEAR(e.normal_velocity_after[0], 1.8, 1e-9);  // leaves the ground separating
 }
 
 TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
@@ -55,7 +57,35 @@ TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
   EXPECT_EQ(b.events[0].law, "close");
   const Eigen::MatrixXd& J = b.data.jac.J;
   EXPECT_LT((J * v).norm(), 1e-15);  // closed: no normal or tangential velocity at the contact
+  ASSERT_EQ(b.events[0].normal_velocity_after.size(), 1u);
+  EXPECT_LT(std::abs(b.events[0].normal_velocity_after[0]), 1e-15);
   EXPECT_LE(b.events[0].kinetic_after, b.events[0].kinetic_before);
+}
+
+// Halm and Posa §5.4.1: the 1 x 2 m block landing flat at sqrt(2 g 0.01) m/s. Resolved one corner at
+// a time, A first, it ends rotating about B with A lifting at 0.0930 m/s; the event says so per contact.
+// Independently of the figure: rotating about B, A's normal velocity is omega |AB| = sqrt(2 KE+ / I_B) * 1.
+TEST(EventHandling, TheEventRecordsWhichContactsLeaveSeparating) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  scene.laws.sequential.start = 0;  // A
+  const System& sys = scene.system;
+  ContactData data{sys.model, sys.contacts};
+  ContactModes modes = ContactModes::all_open(2);
+  std::vector<Event> events;
+  const EventLog log = [&](const Event& e) { events.push_back(e); };
+  const Eigen::VectorXd q = Eigen::Vector3d(0, 1, 0);  // flat on the ground
+  Eigen::VectorXd v = Eigen::Vector3d(0, -std::sqrt(2 * 9.81 * 0.01), 0);
+  compute_event_data(sys, modes, q, v, data);
+  Rng rng(0);
+  resolve_impacts(sys, *make_law("sequential", scene.laws), rng, 0.045, modes, {}, v, data, log);
+  ASSERT_EQ(events.size(), 1u);
+  const Event& e = events[0];
+  ASSERT_EQ(e.contacts, (std::vector<int>{0, 1}));
+  ASSERT_EQ(e.normal_velocity_after.size(), 2u);
+  EXPECT_NEAR(e.normal_velocity_after[0], 0.0930, 5e-5);
+  const double I_B = (1.0 * 1.0 + 2.0 * 2.0) / 3.0;  // m (w^2 + h^2) / 3 about a corner, m = 1
+  EXPECT_NEAR(e.normal_velocity_after[0], std::sqrt(2 * e.kinetic_after / I_B), 1e-9);
+  EXPECT_LT(std::abs(e.normal_velocity_after[1]), 2.2e-6);  // B stays down (the law's tolerance)
 }
 
 TEST(EventHandling, ABallAtRestOnTheGroundSticksAndRests) {

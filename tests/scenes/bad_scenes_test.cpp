@@ -75,6 +75,8 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"outcome_unknown_contact.yaml", "outcomes[0].closed", "unknown contact 'B'"},
         BadScene{"outcome_unknown_coordinate.yaml", "outcomes[0].final", "unknown coordinate 'ball.z'"},
         BadScene{"outcome_two_kinds.yaml", "outcomes[1]", "exactly one of final"},
+        BadScene{"outcome_two_lift_kinds.yaml", "outcomes[1]", "or closed, impacts, lifts or first_lift: <contact>"},
+        BadScene{"outcome_lifts_unknown_contact.yaml", "outcomes[1].lifts", "unknown contact 'B'"},
         BadScene{"contact_ahead_of_unknown.yaml", "contacts[0].only_ahead_of", "unknown contact 'B'"},
         BadScene{"pin_with_event_driven.yaml", "constraints[0]", "pins need integrator: time-stepping or drumwright"},
         BadScene{"pin_unknown_body.yaml", "constraints[0].body", "unknown body 'rod'"},

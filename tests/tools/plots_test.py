@@ -165,8 +165,8 @@ def sweep_plots(binary, scene, out):
     header, rows = plot.read_table(os.path.join(batch, "sweep.csv"))
     stats = header[header.index("exit") + 1:]
     panels = dict(plot.sweep_panels(stats, rows, header))
-    assert "impacts_A (mean, +-1 sd)" in panels, list(panels)
-    assert all(errs is not None for _, _, errs in panels["impacts_A (mean, +-1 sd)"])
+    assert "lifts_A (mean, +-1 sd)" in panels, list(panels)
+    assert all(errs is not None for _, _, errs in panels["lifts_A (mean, +-1 sd)"])
     print("sweep plots: ok")
 
 
