@@ -79,18 +79,22 @@ struct SweepOptions {
   std::string scene;
   std::string output_dir;               // "" = the scene's output directory with "-sweep" appended
   std::string command;                  // run, impact or batch
+  std::vector<std::string> arguments;   // that command's options (the words after `run|impact|batch`)
   std::vector<std::string> params;      // --param KEY=START:STOP:N or KEY=V1,V2,...
   std::vector<std::string> overrides;   // --set KEY=VALUE, applied at every point before its params
   std::string law;                      // the inner command's --law ("" = the scene's), for metadata.json
   long long seed = -1;                  // the inner command's --seed, for metadata.json
   bool force = false;                   // overwrite a sweep already in DIR
+  bool resume = false;                  // keep the points an interrupted sweep in DIR finished; run the rest
   bool plot = false;                    // also draw DIR/sweep.png
   std::string command_line;             // for metadata.json
 };
 
 // Runs the sweep's command at one grid point into `dir` with `overrides` (the sweep's --set, then
-// the point's parameters); returns its exit code.
-using SweepPointRunner = std::function<int(const std::string& dir, const std::vector<std::string>& overrides)>;
+// the point's parameters); returns its exit code. `resume`: the point was begun by an interrupted
+// sweep (a batch completes its runs.csv; run and impact start again).
+using SweepPointRunner =
+    std::function<int(const std::string& dir, const std::vector<std::string>& overrides, bool resume)>;
 
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options, const SweepPointRunner& run_point);

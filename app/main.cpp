@@ -108,18 +108,21 @@ int sweep(Cli& outer) {
       return kExitUsage;
     }
   if (o.command == "batch" && (inner->batch.resume || inner->batch.force)) {
-    spdlog::error("sweep: --resume and --force of batch are the sweep's: give --force before --");
+    spdlog::error("sweep: --resume and --force of batch are the sweep's: give them before --");
     return kExitUsage;
   }
   inner->set_command_line(o.command_line);
   inner->verbosity.quiet = inner->verbosity.quiet || outer.verbosity.quiet;
   o.law = o.command == "run" ? inner->run.law : o.command == "impact" ? inner->impact.law : inner->batch.law;
   o.seed = o.command == "run" ? inner->run.seed : o.command == "impact" ? inner->impact.seed : inner->batch.seed;
-  inner->batch.force = true;  // the sweep has already refused a directory holding a sweep
+  o.arguments.assign(inner_args.begin() + 1, inner_args.end());
   Cli& c = *inner;
-  return sweep_command(o, [&c](const std::string& dir, const std::vector<std::string>& overrides) {
+  return sweep_command(o, [&c](const std::string& dir, const std::vector<std::string>& overrides, bool resume) {
     c.run.output_dir = c.impact.output_dir = c.batch.output_dir = dir;
     c.run.overrides = c.impact.overrides = c.batch.overrides = overrides;
+    // The sweep has already refused a directory holding another sweep.
+    c.batch.resume = resume;
+    c.batch.force = !resume;
     return c.dispatch();
   });
 }
@@ -226,6 +229,9 @@ Cli::Cli() {
                         "Output directory (default: the scene's output directory with -sweep appended)")
       ->check(not_empty());
   sweep_cmd->add_flag("--force", sweep.force, "Overwrite a sweep already in DIR");
+  sweep_cmd->add_flag("--resume", sweep.resume,
+                      "Complete an interrupted sweep in DIR: keep the points it finished, run the others (a batch point "
+                      "keeps its runs so far)");
   sweep_cmd->add_flag("--plot", sweep.plot, "Also draw DIR/sweep.png (the statistics against the parameters)");
   add_set(sweep_cmd, sweep.overrides);
   add_verbosity(sweep_cmd, verbosity);

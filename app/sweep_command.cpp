@@ -1,10 +1,13 @@
 // impactsim sweep: a run, impact or batch at every point of a grid of scene parameters, each into
 // DIR/points/<k>/, and DIR/sweep.csv: one row per point with its parameters, the command's exit code
-// and the statistics of its summary.json.
+// and the statistics of its summary.json. A row is written when its point ends, so an interrupted
+// sweep's table says which points finished; --resume keeps those and runs the others.
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -14,6 +17,7 @@
 #include "app/csv_writer.hpp"
 #include "app/metadata.hpp"
 #include "app/plot_output.hpp"
+#include "app/runs_csv.hpp"
 #include "app/sweep_grid.hpp"
 
 namespace impactsim {
@@ -116,6 +120,77 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
   return out;
 }
 
+// The cells of a sweep.csv line, quoted cells unquoted (the inverse of `cell`).
+std::vector<std::string> table_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+// What makes two sweeps the same sweep: the command and its options, the scene's text (SHA-256,
+// with the sweep's --set applied), the --set and the grid. DIR/sweep.json records it; --resume
+// continues only the same sweep.
+Json sweep_description(const SweepOptions& o, const Scene& base, const std::vector<SweepParam>& params, size_t points) {
+  Json d = {{"command", o.command}, {"arguments", o.arguments}, {"scene_sha256", base.text_sha256}, {"set", o.overrides}};
+  Json keys = Json::array();
+  for (const SweepParam& p : params) keys.push_back({{"key", p.key}, {"values", p.values}});
+  d["params"] = keys;
+  d["points"] = points;
+  return d;
+}
+
+// Why DIR/sweep.json is not `description` ("" when it is).
+std::string other_sweep(const fs::path& path, const Json& description) {
+  std::ifstream in(path);
+  const Json old = Json::parse(in, nullptr, false);
+  if (old.is_discarded() || !old.is_object()) return path.string() + " is not a sweep's description";
+  for (const auto& [key, value] : description.items())
+    if (member(old, key.c_str()) != value)
+      return "its " + key + " " + member(old, key.c_str()).dump() + " differs from this sweep's " + value.dump();
+  return "";
+}
+
+// The points an interrupted sweep finished, with their exit codes: the complete rows of its
+// sweep.csv (a row is written when its point ends) whose point's metadata.json is no longer
+// "running", except points stopped by a usage or output error, which run again.
+std::map<size_t, int> finished_points(const fs::path& dir, size_t params, size_t points) {
+  std::map<size_t, int> done;
+  if (!fs::exists(dir / "sweep.csv")) return done;
+  bool header = true;
+  for_each_line(dir / "sweep.csv", [&](const std::string& line, std::uint64_t) {
+    if (std::exchange(header, false)) return;
+    const std::vector<std::string> cells = table_cells(line);
+    if (cells.size() < params + 2 || cells[0].empty() || cells[0].size() > 9 ||
+        cells[0].find_first_not_of("0123456789") != std::string::npos)
+      return;
+    const size_t k = std::stoul(cells[0]);
+    int code = 0;
+    const std::string& exit = cells[params + 1];
+    if (k >= points || std::from_chars(exit.data(), exit.data() + exit.size(), code).ec != std::errc{} ||
+        code == kExitUsage || code == kExitOutput)
+      return;
+    std::ifstream in(dir / "points" / point_name(k, points) / "metadata.json");
+    const Json metadata = Json::parse(in, nullptr, false);
+    if (!metadata.is_discarded() && metadata.is_object() && member(metadata, "status").is_string() &&
+        member(metadata, "status") != "running")
+      done[k] = code;
+  });
+  return done;
+}
+
 // The default directory: the scene's output directory (or out/<scene name>) with `-sweep` appended.
 std::string default_directory(const Scene& scene) {
   return (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory) + "-sweep";
@@ -154,11 +229,28 @@ int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
     for (const std::string& c : statistic_columns(o.command, *scene))
       if (std::find(columns.begin(), columns.end(), c) == columns.end()) columns.push_back(c);
   }
+  if (o.resume && o.force) {
+    spdlog::error("sweep: --resume keeps the points a sweep finished, --force runs them again: give one");
+    return kExitUsage;
+  }
   const std::string dir = prepare_output_directory(o.output_dir.empty() ? default_directory(*base) : o.output_dir, *base);
   if (dir.empty()) return kExitOutput;
-  const fs::path table_path = fs::path(dir) / "sweep.csv";
-  if (fs::exists(table_path) && !o.force) {
-    spdlog::error("{} already holds a sweep; --force overwrites it", table_path.string());
+  const fs::path table_path = fs::path(dir) / "sweep.csv", description_path = fs::path(dir) / "sweep.json";
+  const Json description = sweep_description(o, *base, params, points.size());
+  std::map<size_t, int> done;
+  if (o.resume) {
+    if (fs::exists(description_path)) {
+      if (const std::string why = other_sweep(description_path, description); !why.empty()) {
+        spdlog::error("{}: cannot resume: it holds another sweep: {}", dir, why);
+        return kExitUsage;
+      }
+    } else if (fs::exists(table_path)) {
+      spdlog::error("{}: cannot resume: it has sweep.csv but no sweep.json to say which sweep it holds", dir);
+      return kExitUsage;
+    }
+    done = finished_points(dir, params.size(), points.size());
+  } else if (fs::exists(table_path) && !o.force) {
+    spdlog::error("{} already holds a sweep; --resume completes it, --force overwrites it", table_path.string());
     return kExitUsage;
   }
   std::optional<MetadataFile> metadata =
@@ -173,24 +265,29 @@ int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
   header.insert(header.end(), columns.begin(), columns.end());
   table << joined(header, ",") << '\n';
   try {
-    Json description = {{"command", o.command}, {"points", points.size()}};
-    Json keys = Json::array();
-    for (const SweepParam& p : params) keys.push_back({{"key", p.key}, {"values", p.values}});
-    description["params"] = keys;
-    write_text_file(fs::path(dir) / "sweep.json", description.dump(2) + "\n");
+    write_text_file(description_path, description.dump(2) + "\n");
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  spdlog::info("sweep of {}: {} points of {} {}", base->name, points.size(), o.command, joined(o.params, " "));
+  spdlog::info("sweep of {}: {} points of {} {}{}", base->name, points.size(), o.command, joined(o.params, " "),
+               done.empty() ? "" : fmt::format(" ({} finished before, kept)", done.size()));
   int first_failure = kExitOk;
   long failures = 0;
   for (size_t k = 0; k < points.size(); ++k) {
     const fs::path point_dir = fs::path(dir) / "points" / point_name(k, points.size());
-    std::error_code ec;
-    fs::create_directories(point_dir, ec);
-    spdlog::info("sweep: point {}/{}: {}", k + 1, points.size(), joined(points[k], " "));
-    const int code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), point_overrides(k));
+    const auto kept = done.find(k);
+    int code = kExitOk;
+    if (kept != done.end()) {
+      code = kept->second;
+      spdlog::info("sweep: point {}/{}: {}: finished before (exit {}), kept", k + 1, points.size(), joined(points[k], " "), code);
+    } else {
+      std::error_code ec;
+      const bool begun = fs::exists(point_dir / "metadata.json", ec);
+      fs::create_directories(point_dir, ec);
+      spdlog::info("sweep: point {}/{}: {}", k + 1, points.size(), joined(points[k], " "));
+      code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), point_overrides(k), o.resume && begun);
+    }
     if (code != kExitOk) {
       ++failures;
       if (first_failure == kExitOk) first_failure = code;

@@ -27,6 +27,10 @@ inline std::string read_all(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+inline void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
 // An empty directory of this test's own, named `name`.
 inline fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("impactsim_" + std::to_string(getpid()) + "_" + name);

@@ -107,17 +107,26 @@ TEST(Sweep, ImpactSweepClassFractionsSumToOne) {
   EXPECT_TRUE(fs::exists(dir / "points" / "1" / "summary.json"));
 }
 
-// A list value with commas is one quoted cell.
+// A list value with commas is one quoted cell; --resume reads such rows back (both points finished:
+// nothing runs again, a line appended to a point's trajectory survives).
 TEST(Sweep, ListValuesAreQuotedCells) {
   const fs::path dir = fresh_path("sweep_gravity");
-  const Result r = impactsim("sweep " + scene("bouncing_ball.yaml") +
-                             " --param 'world.gravity=[0, 0, -9.81],[0, 0, -1.62]' --set simulation.t_end=0.5 -q -o " +
-                             dir.string() + " -- run");
+  const std::string sweep = "sweep " + scene("bouncing_ball.yaml") +
+                            " --param 'world.gravity=[0, 0, -9.81],[0, 0, -1.62]' --set simulation.t_end=0.5 -q -o " +
+                            dir.string();
+  const Result r = impactsim(sweep + " -- run");
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::vector<std::string> lines = split_lines(read_all(dir / "sweep.csv"));
+  const std::string table = read_all(dir / "sweep.csv");
+  const std::vector<std::string> lines = split_lines(table);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[1].rfind("0,\"[0, 0, -9.81]\",0,", 0), 0u) << lines[1];
   EXPECT_EQ(lines[2].rfind("1,\"[0, 0, -1.62]\",0,", 0), 0u) << lines[2];
+  const fs::path trajectory = dir / "points" / "1" / "trajectory.csv";
+  write_file(trajectory, read_all(trajectory) + "kept\n");
+  const Result resumed = impactsim(sweep + " --resume -- run");
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_EQ(read_all(dir / "sweep.csv"), table);
+  EXPECT_TRUE(read_all(trajectory).ends_with("kept\n"));
 }
 
 TEST(Sweep, BadSweepsStopBeforeWritingAnything) {
@@ -153,7 +162,9 @@ TEST(Sweep, AnotherSweepIsNotOverwrittenWithoutForce) {
   ASSERT_EQ(impactsim(args + " -- batch --runs 4").code, 0);
   const Result again = impactsim(args + " -- batch --runs 4");
   EXPECT_EQ(again.code, 1);
-  EXPECT_NE(again.err.find("sweep.csv already holds a sweep; --force overwrites it"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("sweep.csv already holds a sweep; --resume completes it, --force overwrites it"),
+            std::string::npos)
+      << again.err;
   const Result forced = impactsim(args + " --force -- batch --runs 5");
   ASSERT_EQ(forced.code, 0) << forced.err;
   EXPECT_EQ(table(dir / "sweep.csv")[1].at("runs"), "5");
@@ -174,6 +185,51 @@ TEST(Sweep, APointThatFailsKeepsItsRowAndTheOthersRun) {
   EXPECT_EQ(rows[0].at("failed"), "1");
   EXPECT_NE(read_all(dir / "points" / "0" / "summary.json").find("\"status\": \"failed\""), std::string::npos);
   EXPECT_EQ(rows[1].at("exit"), "0");
+}
+
+// A sweep stopped part-way (here: the table cut after point 2, point 3's batch cut after a few runs
+// and still marked running, point 4 never begun) is completed by --resume: the table and every
+// point's runs.csv are those of the uninterrupted sweep, and the points it had finished are not run
+// again (a line appended to point 0's runs.csv survives). A different sweep is not resumed.
+TEST(Sweep, ResumeCompletesAnInterruptedSweepAndKeepsWhatItFinished) {
+  const fs::path whole = fresh_path("sweep_whole"), cut = fresh_path("sweep_cut");
+  const std::string grid = " --param simulation.routh.h=0.2,0.3 --param bodies[0].initial.vx=-0.1:0.1:3 -q -o ";
+  const std::string command = " -- batch --runs 30 --law routh --seed 4";
+  const std::string sweep = "sweep " + scene("rocking_block.yaml") + grid;
+  ASSERT_EQ(impactsim(sweep + whole.string() + command).code, 0);
+  ASSERT_EQ(impactsim(sweep + cut.string() + command).code, 0);
+  const std::vector<std::string> lines = split_lines(read_all(cut / "sweep.csv"));
+  ASSERT_EQ(lines.size(), 7u);
+  std::string table_so_far;
+  for (size_t k = 0; k < 4; ++k) table_so_far += lines[k] + "\n";
+  write_file(cut / "sweep.csv", table_so_far + lines[4].substr(0, 5));  // and a partial line
+  const fs::path point3 = cut / "points" / "3";
+  write_file(point3 / "runs.csv", read_all(point3 / "runs.csv").substr(0, 1500));
+  std::string meta = read_all(point3 / "metadata.json");
+  meta.replace(meta.find("\"status\": \"ok\""), 14, "\"status\": \"running\"");
+  write_file(point3 / "metadata.json", meta);
+  fs::remove_all(cut / "points" / "4");
+  fs::remove_all(cut / "points" / "5");
+  const std::string runs0 = read_all(cut / "points" / "0" / "runs.csv") + "kept\n";
+  write_file(cut / "points" / "0" / "runs.csv", runs0);
+
+  const Result other = impactsim("sweep " + scene("rocking_block.yaml") +
+                                 " --param simulation.routh.h=0.2,0.3 --param bodies[0].initial.vx=-0.1:0.1:4 -q -o " +
+                                 cut.string() + " --resume" + command);
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.err.find("cannot resume: it holds another sweep: its params"), std::string::npos) << other.err;
+  const Result options = impactsim(sweep + cut.string() + " --resume -- batch --runs 31 --law routh --seed 4");
+  EXPECT_EQ(options.code, 1);
+  EXPECT_NE(options.err.find("its arguments"), std::string::npos) << options.err;
+  EXPECT_EQ(impactsim(sweep + cut.string() + " --resume --force" + command).code, 1);
+
+  const Result resumed = impactsim(sweep + cut.string() + " --resume" + command);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_EQ(read_all(cut / "sweep.csv"), read_all(whole / "sweep.csv"));
+  for (const char* k : {"1", "2", "3", "4", "5"})
+    EXPECT_EQ(read_all(cut / "points" / k / "runs.csv"), read_all(whole / "points" / k / "runs.csv")) << k;
+  EXPECT_EQ(read_all(cut / "points" / "0" / "runs.csv"), runs0);
+  EXPECT_NE(read_all(point3 / "metadata.json").find("\"status\": \"ok\""), std::string::npos);
 }
 
 }  // namespace
