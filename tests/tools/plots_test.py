@@ -8,6 +8,8 @@ non-blank PNG files (and a multi-frame GIF for planar runs) in the output direct
                                                       --quiet keeps the tool's "wrote" lines off stderr
   plots_test.py --sweep IMPACTSIM SCENE OUT_DIR       sweep.png of an impact and a batch sweep: the
                                                       panels the statistics call for, not blank
+  plots_test.py --reproduce SCRIPT BUILD_DIR OUT_DIR  tools/reproduce.sh --quick: every figure and table
+                                                      it promises, valid and listed in its manifest
 """
 import os
 import shutil
@@ -170,11 +172,41 @@ def sweep_plots(binary, scene, out):
     print("sweep plots: ok")
 
 
+def reproduce(script, build, out):
+    shutil.rmtree(out, ignore_errors=True)
+    bad = subprocess.run([script, "--no-such-option", out], capture_output=True, text=True)
+    assert bad.returncode != 0 and "unknown option --no-such-option" in bad.stderr, bad.stderr
+    missing = subprocess.run([script, "--build", out if os.path.isdir(out) else "/", out], capture_output=True, text=True)
+    assert missing.returncode != 0 and "impactsim not found" in missing.stderr, missing.stderr
+    run([script, "--quick", "--build", build, out])
+    manifest = open(os.path.join(out, "MANIFEST.md")).read()
+    images = ["images/rocking_block_" + f for f in ("trajectory.png", "energy.png", "post_impact.png", "histograms.png")]
+    paper = [f"paper/fig{n}_post_impact.png" for n in ("09_rocking_block", "10_compass_gait", "11_box_wall", "13_ramone",
+                                                        "14_disk_stack")]
+    for name in images + paper:
+        check_png(os.path.join(out, name))
+        assert f"| {name} | `impactsim " in manifest, (name, manifest)
+    check_gif(os.path.join(out, "images", "rocking_block_animation.gif"), 10)
+    # The README's pictures are the ones the script makes: the same names.
+    readme = open(os.path.join(os.path.dirname(script), "..", "README.md")).read()
+    for name in images + ["images/rocking_block_animation.gif"]:
+        assert f"docs/{name}" in readme, name
+    rows = [line for line in open(os.path.join(out, "tables", "throughput.md")) if line.startswith("| `impactsim")]
+    assert len(rows) == 2, rows
+    for row in rows:
+        assert float(row.rstrip().rstrip("|").split("|")[-1]) > 0, row
+    # Each figure's run folder says where it came from.
+    assert os.path.exists(os.path.join(out, "runs", "fig13_ramone", "metadata.json"))
+    print("reproduce: ok")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--bad-input":
         bad_input(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "--sweep":
         sweep_plots(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--reproduce":
+        reproduce(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[1] == "--titles":
         titles(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) >= 5:
