@@ -100,11 +100,11 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   auto count = [&](const Event& e) { tally.event(e); };
   auto keep = [&](const Sample& s) { tally.sample(s); };
   std::unique_ptr<RunFiles> files;
-  std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted planar run
+  std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted run
   RunCallbacks cb;
   if (!trajectory_dir.empty()) {
     files = std::make_unique<RunFiles>(trajectory_dir, scene);
-    if (plot && system.model.planar) {
+    if (plot) {
       write_outlines(trajectory_dir, scene);
       poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
     }

@@ -23,7 +23,7 @@ struct RunOptions {
   std::string law;         // "" = the scene's simulation.law
   long long seed = -1;     // < 0 = the scene's simulation.seed
   long long run = -1;      // >= 0: replay run `run` of a batch seeded with `seed`
-  bool plot = false;       // also write PNGs (and a GIF of a planar scene) with tools/plot.py
+  bool plot = false;       // also write PNGs and a GIF with tools/plot.py
   std::string integrator;  // "" = the scene's simulation.integrator
   double step = 0.0;       // > 0: the fixed-step integrators' h
   std::string command_line;  // for metadata.json

@@ -140,7 +140,7 @@ Cli::Cli() {
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(whole_number(0, kMaxLL));
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
-  run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and (planar scenes) animation.gif");
+  run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and animation.gif");
   run_cmd->add_option("--integrator", run.integrator,
                       "Integrator, overriding the scene's simulation.integrator (event-driven, time-stepping, drumwright)");
   run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());

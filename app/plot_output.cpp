@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <sys/wait.h>
 
 #include <spdlog/spdlog.h>
 
 #include "collision/mesh.hpp"
 
+#include "core/contact_data.hpp"
 #include "core/kinematics.hpp"
 
 namespace impactsim {
@@ -101,9 +103,108 @@ Polyline outline(const Shape& s) {
   return {};
 }
 
+using Strokes = std::vector<Polyline>;
+
+// A circle of radius r about `centre` in the plane spanned by the unit vectors a and b.
+Polyline ring(const Vec3& centre, const Vec3& a, const Vec3& b, double r, double from = 0, double to = 2 * M_PI) {
+  Polyline p;
+  for (int k = 0; k <= 32; ++k) {
+    const double angle = from + (to - from) * k / 32;
+    p.push_back(centre + r * (std::cos(angle) * a + std::sin(angle) * b));
+  }
+  return p;
+}
+
+// The edges of a convex hull between faces that are not coplanar (triangulated faces' diagonals
+// left out), each a stroke of two points.
+Strokes feature_edges(const TriangleMesh& hull) {
+  std::map<std::pair<int, int>, std::vector<Vec3>> normals;
+  for (const auto& t : hull.triangles) {
+    const Vec3 n = (hull.vertices[t[1]] - hull.vertices[t[0]]).cross(hull.vertices[t[2]] - hull.vertices[t[0]]).normalized();
+    for (int k = 0; k < 3; ++k) normals[std::minmax(t[k], t[(k + 1) % 3])].push_back(n);
+  }
+  Strokes edges;
+  for (const auto& [edge, n] : normals)
+    if (n.size() != 2 || n[0].dot(n[1]) < 1 - 1e-9) edges.push_back({hull.vertices[edge.first], hull.vertices[edge.second]});
+  return edges;
+}
+
+// A shape's wireframe in its shape frame (axis z for cylinders, capsules and cones).
+Strokes wireframe_in_shape(const Shape& s) {
+  const Vec3 x = Vec3::UnitX(), y = Vec3::UnitY(), z = Vec3::UnitZ();
+  switch (s.type) {
+    case ShapeType::box: {
+      const Vec3 h = 0.5 * s.size;
+      Strokes out;
+      for (const double sz : {-1.0, 1.0}) {
+        Polyline face;
+        for (const auto& [sx, sy] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}})
+          face.push_back(Vec3(sx * h.x(), sy * h.y(), sz * h.z()));
+        out.push_back(face);
+      }
+      for (const auto& [sx, sy] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}})
+        out.push_back({Vec3(sx * h.x(), sy * h.y(), -h.z()), Vec3(sx * h.x(), sy * h.y(), h.z())});
+      return out;
+    }
+    case ShapeType::sphere: return {ring(Vec3::Zero(), x, y, s.radius), ring(Vec3::Zero(), y, z, s.radius), ring(Vec3::Zero(), z, x, s.radius)};
+    case ShapeType::cylinder:
+    case ShapeType::capsule:
+    case ShapeType::cone: {
+      const double half = 0.5 * s.length, top = s.type == ShapeType::cone ? 0.0 : s.radius;
+      Strokes out{ring(-half * z, x, y, s.radius)};
+      if (top > 0) out.push_back(ring(half * z, x, y, top));
+      for (const Vec3& side : {x, y, Vec3(-x), Vec3(-y)}) out.push_back({-half * z + s.radius * side, half * z + top * side});
+      if (s.type == ShapeType::capsule)  // the caps' half circles, over each end
+        for (const Vec3& across : {x, y}) {
+          out.push_back(ring(half * z, across, z, s.radius, 0, M_PI));
+          out.push_back(ring(-half * z, across, z, s.radius, M_PI, 2 * M_PI));
+        }
+      return out;
+    }
+    case ShapeType::convex: return feature_edges(*s.hull);
+    case ShapeType::halfspace: {
+      const Vec3 n = s.normal.normalized();
+      const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+      Polyline square;
+      for (const auto& [a, b] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}})
+        square.push_back(s.offset * n + 100.0 * (a * t1 + b * t2));
+      return {square};
+    }
+  }
+  return {};
+}
+
+// Wireframes of a 3-D scene's shapes in their bodies' frames.
+void write_wireframes(const std::string& dir, const Scene& scene) {
+  CsvWriter csv((fs::path(dir) / "wireframes.csv").string(), {"body", "shape", "stroke", "x", "y", "z"}, scene.output.precision);
+  for (const Geometry& g : scene.system.contacts.geometries()) {
+    const std::string body = g.body < 0 ? "world" : scene.system.model.bodies[g.body].name;
+    const Strokes strokes = wireframe_in_shape(g.shape);
+    const bool posed = g.shape.type != ShapeType::halfspace;  // a halfspace's normal and offset are in its body frame
+    for (size_t k = 0; k < strokes.size(); ++k)
+      for (const Vec3& p : strokes[k]) {
+        const Vec3 w = posed ? Vec3(g.shape.position + g.shape.rotation * p) : p;
+        char cells[96];
+        std::snprintf(cells, sizeof cells, "%zu,%.9g,%.9g,%.9g", k, w.x(), w.y(), w.z());
+        csv.line(body + "," + g.name + "," + cells, 6);
+      }
+  }
+  csv.flush();
+}
+
+std::vector<std::string> pose_columns(const Model& model) {
+  std::vector<std::string> c{"t"};
+  for (const Body& b : model.bodies)
+    for (const char* k : model.planar ? std::vector<const char*>{".x", ".y", ".theta"}
+                                      : std::vector<const char*>{".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"})
+      c.push_back(b.name + k);
+  return c;
+}
+
 }  // namespace
 
 void write_outlines(const std::string& dir, const Scene& scene) {
+  if (!scene.system.model.planar) return write_wireframes(dir, scene);
   CsvWriter csv((fs::path(dir) / "outlines.csv").string(), {"body", "shape", "x", "y"}, scene.output.precision);
   auto write = [&](const std::string& body, const std::string& shape, const Polyline& p) {
     for (const Vec3& x : p) {
@@ -136,22 +237,40 @@ void write_outlines(const std::string& dir, const Scene& scene) {
 }
 
 PoseWriter::PoseWriter(const std::string& dir, const Scene& scene)
-    : scene_(scene), kin_(scene.system.model),
-      csv_((fs::path(dir) / "poses.csv").string(),
-           [&] {
-             std::vector<std::string> c{"t"};
-             for (const Body& b : scene.system.model.bodies)
-               for (const char* k : {".x", ".y", ".theta"}) c.push_back(b.name + k);
-             return c;
-           }(),
-           scene.output.precision),
-      poses_(3 * scene.system.model.bodies.size()) {}
+    : scene_(scene),
+      kin_(scene.system.model),
+      csv_((fs::path(dir) / "poses.csv").string(), pose_columns(scene.system.model), scene.output.precision),
+      contacts_((fs::path(dir) / "contact_points.csv").string(), {"t", "contact", "x", "y", "z"}, scene.output.precision),
+      poses_((scene.system.model.planar ? 3 : 7) * scene.system.model.bodies.size()) {}
 
 void PoseWriter::row(const Sample& s) {
-  update_kinematics(scene_.system.model, s.q, kin_);
-  for (size_t b = 0; b < scene_.system.model.bodies.size(); ++b)
-    poses_.segment<3>(3 * b) << kin_.p[b].x(), kin_.p[b].y(), std::atan2(kin_.R[b](1, 0), kin_.R[b](0, 0));
+  const Model& model = scene_.system.model;
+  update_kinematics(model, s.q, kin_);
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    if (model.planar) {
+      poses_.segment<3>(3 * b) << kin_.p[b].x(), kin_.p[b].y(), std::atan2(kin_.R[b](1, 0), kin_.R[b](0, 0));
+    } else {
+      const Eigen::Quaterniond r(kin_.R[b]);
+      poses_.segment<7>(7 * b) << kin_.p[b], r.w(), r.x(), r.y(), r.z();
+    }
+  }
   csv_.row(s.t, poses_, Eigen::VectorXd(), {});
+  const ContactModel& contacts = scene_.system.contacts;
+  if (contacts.size() == 0) return;
+  compute_contact_frames(contacts, kin_, frames_);
+  const NumberText t(s.t, scene_.output.precision);
+  for (int i = 0; i < contacts.size(); ++i) {
+    if (frames_[i].phi > scene_.system.contact.distance_tolerance) continue;
+    const Vec3 x = 0.5 * (frames_[i].point_a + frames_[i].point_b);
+    std::vector<std::string> cells{std::string(t.view()), contacts.contact(i).name};
+    for (int k = 0; k < 3; ++k) cells.emplace_back(NumberText(x[k], scene_.output.precision).view());
+    contacts_.text_row(cells);
+  }
+}
+
+void PoseWriter::flush() {
+  csv_.flush();
+  contacts_.flush();
 }
 
 bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra) {

@@ -4,29 +4,41 @@
 // - outlines.csv: each planar scene's shapes as polylines in their body's frame (x, y in metres;
 //   body "world" for static ones), bodies without shapes as a skeleton from the body origin to its
 //   children's joints, its contact points and its centre of mass;
-// - poses.csv: each body's planar world pose (x, y [m], theta [rad]) at every output time.
+// - wireframes.csv: each 3-D scene's shapes as strokes in their body's frame (body, shape, stroke,
+//   x, y, z in metres): box and cone edges, circles and lines of spheres, cylinders and capsules,
+//   the feature edges of convex shapes (those between faces that are not coplanar), a 100 m square
+//   for a halfspace (the plot clips it to the bodies' extent);
+// - poses.csv: each body's world pose at every output time: planar (x, y [m], theta [rad]) or 3-D
+//   (x, y, z [m], qw, qx, qy, qz: body axes to world);
+// - contact_points.csv: at every output time, each touching contact (phi at most the distance
+//   tolerance) with the midpoint of its two witness points (t [s], contact, x, y, z [m]).
 #include <memory>
 #include <string>
 
 #include "app/csv_writer.hpp"
+#include "collision/contact.hpp"
 #include "core/state.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
 
+// outlines.csv of a planar scene, wireframes.csv of a 3-D one.
 void write_outlines(const std::string& dir, const Scene& scene);
 
+// poses.csv and contact_points.csv, a row (rows) per output sample.
 class PoseWriter {
  public:
   PoseWriter(const std::string& dir, const Scene& scene);
   void row(const Sample& s);
-  void flush() { csv_.flush(); }
+  void flush();
 
  private:
   const Scene& scene_;
   Kinematics kin_;
   CsvWriter csv_;
+  CsvWriter contacts_;
   Eigen::VectorXd poses_;
+  std::vector<ContactFrame> frames_;
 };
 
 // Runs `plot.py <kind> <dir> <extra>`; false after logging why when it fails. The tool is

@@ -71,7 +71,7 @@ int run_command(const RunOptions& options) {
     const CsvWriter &csv = files.trajectory(), &events = files.events();
     RunCallbacks callbacks = files.callbacks();
     std::unique_ptr<PoseWriter> poses;
-    if (options.plot && system.model.planar) {
+    if (options.plot) {
       write_outlines(dir, active);
       poses = std::make_unique<PoseWriter>(dir, active);
       callbacks.sample = [&, write = callbacks.sample](const Sample& s) {

@@ -5,7 +5,8 @@
                        trajectory.png (one panel per unit: positions m, angles rad, quaternions,
                        linear and angular velocities), energy.png (kinetic, total's change), events
                        as a rug of ticks coloured by kind on both; animation.gif when DIR
-                       holds outlines.csv and poses.csv (planar scenes)
+                       holds poses.csv and outlines.csv (planar scenes) or wireframes.csv (3-D),
+                       touching contacts (contact_points.csv) marked in red, a time stamp
   plot.py impact DIR   post_impact.png: post-impact contact velocities like Halm and Posa's
                        Figs. 9-14 (J_n v+ of two contacts against each other, J_n v+ against J_t v+
                        of each contact), samples coloured by outcome class, Anitescu-Potra solutions
@@ -35,6 +36,7 @@ from matplotlib import animation  # noqa: E402
 
 DPI = 110
 MAX_FRAMES = 120
+MAX_FRAMES_3D = 60  # a 3-D frame takes several times as long to draw
 
 
 class PlotError(Exception):
@@ -189,8 +191,11 @@ def plot_run(directory, nq=None):
     fig.tight_layout()
     save(fig, os.path.join(directory, "energy.png"))
 
-    if os.path.isfile(os.path.join(directory, "outlines.csv")) and os.path.isfile(os.path.join(directory, "poses.csv")):
-        animate(directory)
+    if os.path.isfile(os.path.join(directory, "poses.csv")):
+        if os.path.isfile(os.path.join(directory, "outlines.csv")):
+            animate(directory)
+        elif os.path.isfile(os.path.join(directory, "wireframes.csv")):
+            animate_3d(directory)
 
 
 def count_velocities(names):
@@ -209,6 +214,37 @@ def count_velocities(names):
     return len(names) // 2
 
 
+def frames_of(rows, most):
+    """At most `most` rows evenly spaced, the last one always included."""
+    step = max(1, math.ceil(len(rows) / most))
+    frames = rows[::step]
+    if rows and frames[-1] is not rows[-1]:
+        frames.append(rows[-1])
+    return frames
+
+
+def contact_points(directory):
+    """{t: [(x, y, z), ...]} of the touching contacts at each output time (none without the file)."""
+    path = os.path.join(directory, "contact_points.csv")
+    points = {}
+    if os.path.isfile(path):
+        header, rows = read_table(path)
+        t, x, y, z = (header.index(c) for c in ("t", "x", "y", "z"))
+        for r in rows:
+            points.setdefault(r[t], []).append((r[x], r[y], r[z]))
+    return points
+
+
+def save_animation(fig, draw, frames, pose_rows, directory):
+    anim = animation.FuncAnimation(fig, draw, frames=len(frames), blit=False)
+    duration = pose_rows[-1][0] - pose_rows[0][0] if len(pose_rows) > 1 else 1.0
+    fps = max(5, min(30, round(len(frames) / max(duration, 1e-9))))
+    path = os.path.join(directory, "animation.gif")
+    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=70)
+    plt.close(fig)
+    print(f"plot: wrote {path}")
+
+
 def animate(directory):
     oh, outline_rows = read_table(os.path.join(directory, "outlines.csv"))
     ph, pose_rows = read_table(os.path.join(directory, "poses.csv"))
@@ -216,10 +252,8 @@ def animate(directory):
     for r in outline_rows:
         body, shape, x, y = r[oh.index("body")], r[oh.index("shape")], r[oh.index("x")], r[oh.index("y")]
         shapes.setdefault((body, shape), []).append((x, y))
-    step = max(1, math.ceil(len(pose_rows) / MAX_FRAMES))
-    frames = pose_rows[::step]
-    if pose_rows and frames[-1] is not pose_rows[-1]:
-        frames.append(pose_rows[-1])
+    frames = frames_of(pose_rows, MAX_FRAMES)
+    touching = contact_points(directory)
 
     def world(body, pts, row):
         if body == "world":
@@ -243,27 +277,103 @@ def animate(directory):
     ax.set_aspect("equal")
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
     lines = {}
     for key in shapes:
         colour = "dimgrey" if key[0] == "world" else None
         (lines[key],) = ax.plot([], [], lw=2, color=colour)
+    (marks,) = ax.plot([], [], "o", color="red", ms=5, label="touching contacts")
+    if touching:
+        ax.legend(loc="upper right", fontsize=8)
     title = ax.set_title("")
+    fig.tight_layout()
 
     def draw(k):
         row = frames[k]
         for (body, shape), pts in shapes.items():
             w = world(body, pts, row)
             lines[(body, shape)].set_data([p[0] for p in w], [p[1] for p in w])
-        title.set_text(f"t = {row[0]:.3f} s")
-        return list(lines.values()) + [title]
+        here = touching.get(row[0], [])
+        marks.set_data([p[0] for p in here], [p[1] for p in here])
+        title.set_text(f"{source_label(directory)}: t = {row[0]:.3f} s")
+        return list(lines.values()) + [marks, title]
 
-    anim = animation.FuncAnimation(fig, draw, frames=len(frames), blit=False)
-    duration = pose_rows[-1][0] - pose_rows[0][0] if len(pose_rows) > 1 else 1.0
-    fps = max(5, min(30, round(len(frames) / max(duration, 1e-9))))
-    path = os.path.join(directory, "animation.gif")
-    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=70)
-    plt.close(fig)
-    print(f"plot: wrote {path}")
+    save_animation(fig, draw, frames, pose_rows, directory)
+
+
+def rotate(q, p):
+    """p rotated by the unit quaternion q = (w, x, y, z)."""
+    w, x, y, z = q
+    px, py, pz = p
+    # p + 2 w (u x p) + 2 u x (u x p), u = (x, y, z)
+    cx, cy, cz = y * pz - z * py, z * px - x * pz, x * py - y * px
+    dx, dy, dz = y * cz - z * cy, z * cx - x * cz, x * cy - y * cx
+    return (px + 2 * (w * cx + dx), py + 2 * (w * cy + dy), pz + 2 * (w * cz + dz))
+
+
+def animate_3d(directory):
+    """animation.gif of a 3-D run: each body's wireframe at its pose, the world's shapes clipped to
+    the box the bodies move in, touching contacts in red, the time in the title."""
+    wh, wire_rows = read_table(os.path.join(directory, "wireframes.csv"))
+    ph, pose_rows = read_table(os.path.join(directory, "poses.csv"))
+    strokes = {}
+    b, sh, st, x, y, z = (wh.index(c) for c in ("body", "shape", "stroke", "x", "y", "z"))
+    for r in wire_rows:
+        strokes.setdefault((r[b], r[sh], r[st]), []).append((r[x], r[y], r[z]))
+    frames = frames_of(pose_rows, MAX_FRAMES_3D)
+    touching = contact_points(directory)
+
+    def world(body, pts, row):
+        if body == "world":
+            return pts
+        p = [row[ph.index(f"{body}.{c}")] for c in ("x", "y", "z")]
+        q = [row[ph.index(f"{body}.{c}")] for c in ("qw", "qx", "qy", "qz")]
+        return [tuple(a + d for a, d in zip(p, rotate(q, pt))) for pt in pts]
+
+    seen = [pt for row in frames for (body, _, _), pts in strokes.items() if body != "world"
+            for pt in world(body, pts, row)]
+    if not seen:
+        return
+    low = [min(pt[k] for pt in seen) for k in range(3)]
+    high = [max(pt[k] for pt in seen) for k in range(3)]
+    span = max(max(h - lo for h, lo in zip(high, low)), 0.2)
+    centre = [(h + lo) / 2 for h, lo in zip(high, low)]
+    # A cube around the bodies' motion, so that the picture keeps its proportions.
+    limits = [(c - 0.6 * span, c + 0.6 * span) for c in centre]
+
+    def clip(pts):
+        return [tuple(min(max(v, lo), hi) for v, (lo, hi) in zip(pt, limits)) for pt in pts]
+
+    fig = plt.figure(figsize=(6, 6))
+    ax = fig.add_subplot(projection="3d")
+    ax.set_box_aspect((1, 1, 1))
+    for k, axis in enumerate("xyz"):
+        getattr(ax, f"set_{axis}lim")(*limits[k])
+        getattr(ax, f"set_{axis}label")(f"{axis} [m]")
+    for (body, _, _), pts in strokes.items():
+        if body == "world":
+            w = clip(pts)
+            ax.plot(*zip(*w), color="dimgrey", lw=1)
+    bodies = sorted({body for body, _, _ in strokes if body != "world"})
+    colour = {body: f"C{k % 10}" for k, body in enumerate(bodies)}
+    lines = {key: ax.plot([], [], [], lw=1.5, color=colour[key[0]])[0] for key in strokes if key[0] != "world"}
+    (marks,) = ax.plot([], [], [], "o", color="red", ms=4, label="touching contacts")
+    if touching:
+        ax.legend(loc="upper right", fontsize=8)
+    title = ax.set_title("")
+
+    def draw(k):
+        row = frames[k]
+        for key, line in lines.items():
+            w = world(key[0], strokes[key], row)
+            line.set_data_3d(*zip(*w))
+        here = touching.get(row[0], [])
+        marks.set_data_3d([p[0] for p in here], [p[1] for p in here], [p[2] for p in here])
+        title.set_text(f"{source_label(directory)}: t = {row[0]:.3f} s")
+        return list(lines.values()) + [marks, title]
+
+    save_animation(fig, draw, frames, pose_rows, directory)
 
 
 CLASS_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",

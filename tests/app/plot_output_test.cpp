@@ -1,8 +1,10 @@
 // What --plot draws from: the outlines of a planar scene's shapes (a skeleton for bodies without
-// one), each body's pose at every row, and the plot tool's call and failure.
+// one), the wireframes of a 3-D scene's, each body's pose and the touching contacts at every row,
+// and the plot tool's call and failure.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 
 #include "app/plot_output.hpp"
 #include "tests/app/cli.hpp"
@@ -57,6 +59,73 @@ TEST(PlotOutput, PosesArePlanarWorldPoses) {
   EXPECT_NEAR(std::stod(r[1][1]), 0.2, 1e-12);
   EXPECT_NEAR(std::stod(r[1][2]), 1.5, 1e-12);
   EXPECT_NEAR(std::stod(r[1][3]), 0.3, 1e-12);
+}
+
+// Flat on the ground both corners touch, at (-+0.5, 0); in the air none does.
+TEST(PlotOutput, TouchingContactsAreMarkedWhereTheyTouch) {
+  const fs::path dir = fresh_dir("contact_points");
+  const Scene s = load_scene(scene("rocking_block.yaml"));
+  PoseWriter poses(dir.string(), s);
+  const Eigen::Vector3d v = Eigen::Vector3d::Zero();
+  poses.row(Sample{0.0, Eigen::Vector3d(0.0, 1.5, 0.3), v, 0, 0});
+  poses.row(Sample{0.5, Eigen::Vector3d(0.0, 1.0, 0.0), v, 0, 0});
+  poses.flush();
+  const auto r = rows(dir / "contact_points.csv");
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0], (std::vector<std::string>{"t", "contact", "x", "y", "z"}));
+  for (size_t k : {1u, 2u}) {
+    EXPECT_EQ(r[k][0], "0.5");
+    EXPECT_EQ(r[k][1], k == 1 ? "A" : "B");
+    EXPECT_NEAR(std::stod(r[k][2]), k == 1 ? -0.5 : 0.5, 1e-12);
+    EXPECT_NEAR(std::stod(r[k][3]), 0.0, 1e-12);
+  }
+}
+
+// The 0.2 m cube: its 12 edges as two closed squares (z = -+0.1) and four verticals, every point
+// a corner; the ground a square in z = 0. At rest on a face its pose is (x, y, 0.1) and the identity
+// quaternion, and its four bottom corners touch.
+TEST(PlotOutput, ThreeDimensionalScenesGetWireframesAndQuaternionPoses) {
+  const fs::path dir = fresh_dir("wireframes");
+  const Scene s = load_scene(scene("cube_toss.yaml"));
+  write_outlines(dir.string(), s);
+  EXPECT_FALSE(fs::exists(dir / "outlines.csv"));
+  const auto w = rows(dir / "wireframes.csv");
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(w[0], (std::vector<std::string>{"body", "shape", "stroke", "x", "y", "z"}));
+  std::map<std::string, int> points_per_stroke;
+  for (size_t k = 1; k < w.size(); ++k) {
+    if (w[k][0] == "world") {
+      EXPECT_EQ(std::stod(w[k][5]), 0.0);
+      continue;
+    }
+    ++points_per_stroke[w[k][2]];
+    for (int c = 3; c < 6; ++c) EXPECT_NEAR(std::abs(std::stod(w[k][c])), 0.1, 1e-12) << k;
+  }
+  EXPECT_EQ(points_per_stroke, (std::map<std::string, int>{{"0", 5}, {"1", 5}, {"2", 2}, {"3", 2}, {"4", 2}, {"5", 2}}));
+
+  PoseWriter poses(dir.string(), s);
+  Eigen::VectorXd q(7), v = Eigen::VectorXd::Zero(6);
+  q << 0.3, -0.2, 0.1, 1, 0, 0, 0;
+  poses.row(Sample{2.0, q, v, 0, 0});
+  const Eigen::Quaterniond turned(Eigen::AngleAxisd(0.5, Eigen::Vector3d(1, 2, 3).normalized()));
+  q << 0.3, -0.2, 2.0, turned.w(), turned.x(), turned.y(), turned.z();
+  poses.row(Sample{2.5, q, v, 0, 0});
+  poses.flush();
+  const auto p = rows(dir / "poses.csv");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0], (std::vector<std::string>{"t", "cube.x", "cube.y", "cube.z", "cube.qw", "cube.qx", "cube.qy", "cube.qz"}));
+  const double expected[2][7] = {{0.3, -0.2, 0.1, 1, 0, 0, 0},
+                                 {0.3, -0.2, 2.0, turned.w(), turned.x(), turned.y(), turned.z()}};
+  for (int k = 0; k < 2; ++k)
+    for (int c = 0; c < 7; ++c) EXPECT_NEAR(std::stod(p[k + 1][c + 1]), expected[k][c], 1e-9) << k << " " << c;
+  const auto c = rows(dir / "contact_points.csv");
+  ASSERT_EQ(c.size(), 5u);  // the four bottom corners at t = 2, none in the air
+  for (size_t k = 1; k < c.size(); ++k) {
+    EXPECT_EQ(c[k][0], "2");
+    EXPECT_NEAR(std::abs(std::stod(c[k][2]) - 0.3), 0.1, 1e-9);
+    EXPECT_NEAR(std::abs(std::stod(c[k][3]) + 0.2), 0.1, 1e-9);
+    EXPECT_NEAR(std::stod(c[k][4]), 0.0, 1e-9);
+  }
 }
 
 TEST(PlotOutput, TheToolGetsTheKindAndDirectoryAndItsExitCodeDecides) {

@@ -11,6 +11,7 @@ non-blank PNG files (and a multi-frame GIF for planar runs) in the output direct
   plots_test.py --reproduce SCRIPT BUILD_DIR OUT_DIR  tools/reproduce.sh --quick: every figure and table
                                                       it promises, valid and listed in its manifest
 """
+import math
 import os
 import shutil
 import struct
@@ -43,6 +44,16 @@ def check_gif(path, frames):
     assert image.n_frames >= frames, f"{path}: {image.n_frames} frame(s)"
 
 
+def check_frame(path):
+    """The GIF's last frame is not blank: the bodies are drawn (several shades, some dark pixels)."""
+    image = Image.open(path)
+    image.seek(image.n_frames - 1)
+    frame = image.convert("L")
+    low, high = frame.getextrema()
+    assert high - low > 100, f"{path}: blank last frame"
+    assert sum(frame.histogram()[:160]) > 0.002 * frame.width * frame.height, f"{path}: nothing drawn"
+
+
 def run(args, allowed=(0,)):
     result = subprocess.run(args, capture_output=True, text=True)
     assert result.returncode in allowed, f"{' '.join(args)} exited {result.returncode}:\n{result.stderr[-3000:]}"
@@ -62,8 +73,13 @@ def scene_plots(binary, scene, out, commands):
                 print(f"note: the run stopped: {r.stderr.strip().splitlines()[0]}")
             for name in ("trajectory.png", "energy.png"):
                 check_png(os.path.join(d, name))
-            if planar:
+            # Planar scenes, and 3-D ones whose bodies have shapes, are animated.
+            wireframes = os.path.join(d, "wireframes.csv")
+            shaped = os.path.exists(wireframes) and any(not line.startswith(("body,", "world,"))
+                                                        for line in open(wireframes))
+            if planar or shaped:
                 check_gif(os.path.join(d, "animation.gif"), frames=2 if r.returncode == 0 else 1)
+                check_frame(os.path.join(d, "animation.gif"))
         elif command == "impact":
             r = run([binary, "impact", scene, "--samples", "2000", "--plot", "-o", d], allowed=(0, 2))
             if r.returncode == 2:  # a scene without an impact (a box sliding down an incline)
@@ -136,6 +152,14 @@ def titles(binary, scene, out):
                                                        "final.kinetic_energy", "init.cube.wz", "impacts_A")}
     assert units == {"t_rest": "s", "final.block.x": "m", "init.block.theta": "rad", "final_tilt_deg": "deg",
                      "final.kinetic_energy": "J", "init.cube.wz": "rad/s", "impacts_A": ""}, units
+    # The 3-D animation turns body points by the pose's quaternion: a quarter turn about z takes x to y;
+    # the frames keep the last row.
+    quarter = (math.cos(math.pi / 4), 0.0, 0.0, math.sin(math.pi / 4))
+    assert all(abs(a - b) < 1e-12 for a, b in zip(plot.rotate(quarter, (1.0, 0.0, 0.0)), (0.0, 1.0, 0.0)))
+    assert all(abs(a - b) < 1e-12 for a, b in zip(plot.rotate(quarter, (0.0, 0.0, 2.0)), (0.0, 0.0, 2.0)))
+    rows = [[float(k)] for k in range(130)]
+    frames = plot.frames_of(rows, 60)
+    assert len(frames) <= 61 and frames[-1] is rows[-1] and frames[0] is rows[0], len(frames)
     # The rocking block's run: its trajectory.png is tall enough for four panels.
     from PIL import Image
     check_png(os.path.join(d, "trajectory.png"))
