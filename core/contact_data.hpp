@@ -62,6 +62,8 @@ struct ContactJacobians {
   Eigen::Ref<const Eigen::VectorXd> jdot_v_of(int i) const {
     return Jdot_v.segment(i * rows_per_contact, rows_per_contact);
   }
+  // J_n,i v [m/s]: contact i's normal velocity, > 0 separating.
+  double normal_velocity(int i, const Eigen::Ref<const Eigen::VectorXd>& v) const { return J.row(i * rows_per_contact).dot(v); }
   // Scratch of the central difference for contacts that are not against a world halfspace.
   Kinematics kin_shift;
   Eigen::VectorXd q_shift;

@@ -39,15 +39,12 @@ std::vector<int> flagged(const std::vector<bool>& flags) {
   return out;
 }
 
-// J_n,i v (the Jacobians of touching contacts are up to date).
-double normal_velocity(const ContactData& data, int i, const Eigen::VectorXd& v) { return data.jac.of(i).row(0).dot(v); }
-
 // Contacts touching and approaching faster than the velocity tolerance.
 std::vector<int> impacting(const System& sys, const ContactModes& modes, const ContactData& data,
                            const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (in_event(sys, modes, data, deferred, i) && normal_velocity(data, i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
+    if (in_event(sys, modes, data, deferred, i) && data.jac.normal_velocity(i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
@@ -56,7 +53,7 @@ std::vector<int> touching_not_separating(const System& sys, const ContactModes& 
                                          const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
   for (int i = 0; i < sys.contacts.size(); ++i)
-    if (in_event(sys, modes, data, deferred, i) && normal_velocity(data, i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
+    if (in_event(sys, modes, data, deferred, i) && data.jac.normal_velocity(i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
 
@@ -65,7 +62,7 @@ double kinetic(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) { return 0.5 
 // What each contact of the event does after it, J_n v+: which contacts lift off (scene outcomes count them).
 void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_plus, Event& e) {
   e.normal_velocity_after.clear();
-  for (int i : e.contacts) e.normal_velocity_after.push_back(normal_velocity(data, i, v_plus));
+  for (int i : e.contacts) e.normal_velocity_after.push_back(data.jac.normal_velocity(i, v_plus));
 }
 
 // The Zeno rule's projection. Its impulses may leave the friction cone by at most the tiny amount
@@ -194,7 +191,7 @@ std::vector<bool> deferred_contacts(const System& sys, const ContactModes& modes
   std::vector<bool> out(sys.contacts.size(), false);
   for (int i = 0; i < sys.contacts.size(); ++i) {
     if (modes.mode[i] != ContactMode::open || !touches(sys, modes, data, i)) continue;
-    const double vn = normal_velocity(data, i, v);
+    const double vn = data.jac.normal_velocity(i, v);
     out[i] = vn < -sys.contact.velocity_tolerance && !simultaneous_contact(data.frames[i].phi, vn, t, sys.contact);
   }
   return out;
@@ -207,7 +204,7 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
     if (hitting.empty()) return;
     if (round > 100) throw SimulationError(t, StopReason::impacts_unending, "impacts at t = " + format_time(t) + " s do not terminate");
     double fastest = 0;
-    for (int i : hitting) fastest = std::max(fastest, -normal_velocity(data, i, v));
+    for (int i : hitting) fastest = std::max(fastest, -data.jac.normal_velocity(i, v));
     if (fastest < sys.contact.v_zeno) {
       close_contacts(data, t, touching_not_separating(sys, modes, data, deferred, v), v, log);  // a projection: it would pull separating ones back
       continue;

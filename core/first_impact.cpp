@@ -13,7 +13,7 @@ bool impact_at(const System& sys, double t, const Eigen::VectorXd& q, const Eige
   std::vector<int> set;
   bool approaching = false;
   for (int i = 0; i < sys.contacts.size(); ++i) {
-    const double vn = data.jac.of(i).row(0).dot(v);
+    const double vn = data.jac.normal_velocity(i, v);
     if (data.frames[i].phi > settings.distance_tolerance) continue;  // separating ones too, as the papers
     const bool hits = vn < -settings.velocity_tolerance;
     if (hits && !simultaneous_contact(data.frames[i].phi, vn, t, settings)) continue;  // its impact comes later

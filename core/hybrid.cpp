@@ -171,7 +171,7 @@ void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const s
   const auto v = x.tail(sys.model.nv);
   for (Guard& g : d.phase.guards)
     g.bounced = need[g.contact] && g.kind == GuardKind::impact &&
-                jac.of(g.contact).row(0).dot(v) > sys.contact.velocity_tolerance;
+                jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
 }
 
 // A new phase from (t, x): the integrator restarts there, and the guards of the current modes are

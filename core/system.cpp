@@ -57,7 +57,7 @@ std::vector<bool> closed_contacts(const System& system, const Eigen::VectorXd& q
   std::vector<bool> closed(system.contacts.size());
   for (int i = 0; i < system.contacts.size(); ++i)
     closed[i] = data.frames[i].phi <= system.contact.distance_tolerance &&
-                std::abs(data.jac.of(i).row(0).dot(v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
+                std::abs(data.jac.normal_velocity(i, v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
   return closed;
 }
 

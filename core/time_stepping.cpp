@@ -91,7 +91,7 @@ bool collide(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedS
     Event e{.t = t_star, .kind = EventKind::impact, .contacts = set, .law = "time-stepping",
             .kinetic_before = 0.5 * w.vm.dot(c.body.M * w.vm), .kinetic_after = 0.5 * s.y.dot(c.body.M * s.y),
             .impulse_n = std::vector<double>(s.c_n.data(), s.c_n.data() + s.c_n.size())};
-    for (int i : set) e.normal_velocity_after.push_back(c.jac.of(i).row(0).dot(s.y));
+    for (int i : set) e.normal_velocity_after.push_back(c.jac.normal_velocity(i, s.y));
     io.callbacks.event(e);
   }
   ++run.stats.impacts;
