@@ -138,8 +138,8 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   for (bool c : closed) cells.push_back(c ? "1" : "0");
   const std::vector<double> outcomes = tally.outcome_values(closed);
   for (size_t k = 0; k < outcomes.size(); ++k)
-    cells.push_back(scene.outcomes[k].kind == OutcomeDef::Kind::final_value ? format_number(outcomes[k], precision)
-                                                                            : std::to_string(static_cast<long>(outcomes[k])));
+    cells.push_back(scene.outcomes[k].whole() ? std::to_string(static_cast<long>(outcomes[k]))
+                                              : format_number(outcomes[k], precision));
   cells.push_back(message);
   return join(cells);
 }

@@ -21,13 +21,21 @@ namespace fs = std::filesystem;
 
 using Polyline = std::vector<Vec3>;
 
-Polyline circle(const Vec3& centre, double r) {
+// A circle of radius r about `centre` in the plane spanned by the unit vectors a and b (an arc from
+// angle `from` to `to`), 33 points.
+Polyline ring(const Vec3& centre, const Vec3& a, const Vec3& b, double r, double from = 0, double to = 2 * M_PI) {
   Polyline p;
   for (int k = 0; k <= 32; ++k) {
-    const double a = 2 * M_PI * k / 32;
-    p.push_back(centre + r * Vec3(std::cos(a), std::sin(a), 0));
+    const double angle = from + (to - from) * k / 32;
+    p.push_back(centre + r * (std::cos(angle) * a + std::sin(angle) * b));
   }
-  p.push_back(centre);  // a spoke, so that turning shows
+  return p;
+}
+
+// A planar circle with a spoke, so that turning shows.
+Polyline circle(const Vec3& centre, double r) {
+  Polyline p = ring(centre, Vec3::UnitX(), Vec3::UnitY(), r);
+  p.push_back(centre);
   return p;
 }
 
@@ -104,16 +112,6 @@ Polyline outline(const Shape& s) {
 }
 
 using Strokes = std::vector<Polyline>;
-
-// A circle of radius r about `centre` in the plane spanned by the unit vectors a and b.
-Polyline ring(const Vec3& centre, const Vec3& a, const Vec3& b, double r, double from = 0, double to = 2 * M_PI) {
-  Polyline p;
-  for (int k = 0; k <= 32; ++k) {
-    const double angle = from + (to - from) * k / 32;
-    p.push_back(centre + r * (std::cos(angle) * a + std::sin(angle) * b));
-  }
-  return p;
-}
 
 // The edges of a convex hull between faces that are not coplanar (triangulated faces' diagonals
 // left out), each a stroke of two points.

@@ -76,10 +76,8 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["closed"] = closed;
   Json outcomes = Json::object();
   const std::vector<double> values = tally.outcome_values(flags);
-  for (size_t k = 0; k < values.size(); ++k) {  // counts and closed flags are whole numbers
-    const bool whole = scene.outcomes[k].kind != OutcomeDef::Kind::final_value;
-    outcomes[scene.outcomes[k].name] = whole ? Json(static_cast<long>(values[k])) : Json(values[k]);
-  }
+  for (size_t k = 0; k < values.size(); ++k)
+    outcomes[scene.outcomes[k].name] = scene.outcomes[k].whole() ? Json(static_cast<long>(values[k])) : Json(values[k]);
   j["outcomes"] = outcomes;
   return j.dump(2) + "\n";
 }

@@ -68,14 +68,19 @@ void put(Statistics& s, const std::string& key, const Json& value) {
   if (value.is_number()) s[key] = value.get<double>();
 }
 
+// The JSON object a file holds; an empty object when it is missing, unreadable or not an object.
+Json read_object(const fs::path& path) {
+  std::ifstream in(path);
+  const Json j = in ? Json::parse(in, nullptr, false) : Json();
+  return j.is_object() ? j : Json::object();
+}
+
 // The statistics of a point from its summary.json (none when it wrote none). Impact classes are
 // fractions of the accepted samples; a batch's closed columns are fractions of its runs.
 Statistics point_statistics(const std::string& command, const fs::path& dir) {
   Statistics s;
-  std::ifstream in(dir / "summary.json");
-  if (!in) return s;
-  const Json j = Json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return s;
+  const Json j = read_object(dir / "summary.json");
+  if (j.empty()) return s;
   if (command == "run") {
     s["failed"] = member(j, "status") == "ok" ? 0 : 1;
     for (const char* k : {"t_final", "impacts", "events", "t_rest", "final_kinetic_energy"}) put(s, k, member(j, k));
@@ -154,9 +159,8 @@ Json sweep_description(const SweepOptions& o, const Scene& base, const std::vect
 
 // Why DIR/sweep.json is not `description` ("" when it is).
 std::string other_sweep(const fs::path& path, const Json& description) {
-  std::ifstream in(path);
-  const Json old = Json::parse(in, nullptr, false);
-  if (old.is_discarded() || !old.is_object()) return path.string() + " is not a sweep's description";
+  const Json old = read_object(path);
+  if (old.empty()) return path.string() + " is not a sweep's description";
   for (const auto& [key, value] : description.items())
     if (member(old, key.c_str()) != value)
       return "its " + key + " " + member(old, key.c_str()).dump() + " differs from this sweep's " + value.dump();
@@ -182,11 +186,9 @@ std::map<size_t, int> finished_points(const fs::path& dir, size_t params, size_t
     if (k >= points || std::from_chars(exit.data(), exit.data() + exit.size(), code).ec != std::errc{} ||
         code == kExitUsage || code == kExitOutput)
       return;
-    std::ifstream in(dir / "points" / point_name(k, points) / "metadata.json");
-    const Json metadata = Json::parse(in, nullptr, false);
-    if (!metadata.is_discarded() && metadata.is_object() && member(metadata, "status").is_string() &&
-        member(metadata, "status") != "running")
-      done[k] = code;
+    const Json metadata = read_object(dir / "points" / point_name(k, points) / "metadata.json");
+    const Json& status = member(metadata, "status");
+    if (status.is_string() && status != "running") done[k] = code;
   });
   return done;
 }

@@ -31,6 +31,8 @@ struct OutcomeDef {
   bool velocity = false;  // final_value: an entry of v, not q
   int index = 0;          // final_value: into q or v; else the contact's index
   double scale = 1.0;     // final_value: 180 / pi for `_deg`
+  // Counts and flags are whole numbers (written as integers); final values are not.
+  bool whole() const { return kind != Kind::final_value; }
 };
 
 struct Scene {
