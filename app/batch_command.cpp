@@ -213,7 +213,7 @@ int batch_command(const BatchOptions& o) {
   const std::string dir = prepare_output_directory(o.output_dir, scene);
   if (dir.empty()) return kExitOutput;
   const fs::path path = fs::path(dir) / "runs.csv";
-  const BatchIdentity identity{o.scene, scene.text_sha256, law_name, seed, o.runs, first, end - first,
+  const BatchIdentity identity{o.scene, scene_content_sha256(scene), law_name, seed, o.runs, first, end - first,
                                join(run_columns(scene))};
   if (o.resume && o.force) {
     spdlog::error("--resume keeps the runs in {}, --force overwrites them: give one", path.string());

@@ -11,7 +11,7 @@ namespace impactsim {
 
 struct BatchIdentity {
   std::string scene;         // the path as given
-  std::string scene_sha256;  // of the scene file's text
+  std::string scene_sha256;  // scene_content_sha256: the scene file's text (and its URDF's)
   std::string law;
   unsigned long long seed = 0;
   long runs = 0;   // N

@@ -48,6 +48,9 @@ std::string describe_scene(const Scene& scene) {
   s << "scene        " << scene.name << " (" << scene.source << ")\n";
   for (const SceneOverride& o : scene.overrides) s << "  --set " << o.text() << '\n';
   if (!scene.description.empty()) s << "description  " << scene.description << '\n';
+  if (!scene.robot.urdf.empty())
+    s << "robot        " << scene.robot.urdf << " (" << scene.robot.links << " links, sha256 " << scene.robot.sha256.substr(0, 12)
+      << ")\n";
   s << "planar       " << (m.planar ? "yes" : "no") << '\n';
   s << "gravity      " << vec(m.gravity) << " m/s^2\n";
   double total_mass = 0;

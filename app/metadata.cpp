@@ -98,11 +98,13 @@ Json settings(const Metadata& m, const Scene& scene) {
 // This build: version and git commit.
 Json build_json() { return {{"version", impactsim_version()}, {"commit", impactsim_commit()}}; }
 
-// The scene as run: path as given, name, SHA-256 of its text, the --set overrides.
+// The scene as run: path as given, name, SHA-256 of its text, the --set overrides, its URDF.
 Json scene_json(const Scene& scene) {
   Json overrides = Json::array();
   for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
-  return {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+  Json out = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
+  if (!scene.robot.urdf.empty()) out["robot"] = {{"urdf", scene.robot.urdf}, {"sha256", scene.robot.sha256}};
+  return out;
 }
 
 }  // namespace

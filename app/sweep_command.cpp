@@ -149,7 +149,7 @@ std::vector<std::string> table_cells(const std::string& line) {
 // with the sweep's --set applied), the --set and the grid. DIR/sweep.json records it; --resume
 // continues only the same sweep.
 Json sweep_description(const SweepOptions& o, const Scene& base, const std::vector<SweepParam>& params, size_t points) {
-  Json d = {{"command", o.command}, {"arguments", o.arguments}, {"scene_sha256", base.text_sha256}, {"set", o.overrides}};
+  Json d = {{"command", o.command}, {"arguments", o.arguments}, {"scene_sha256", scene_content_sha256(base)}, {"set", o.overrides}};
   Json keys = Json::array();
   for (const SweepParam& p : params) keys.push_back({{"key", p.key}, {"values", p.values}});
   d["params"] = keys;

@@ -1,8 +1,12 @@
 #include "core/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include <Eigen/Eigenvalues>
+
+#include "core/short_number.hpp"
 
 namespace impactsim {
 namespace {
@@ -86,6 +90,17 @@ void normalize_configuration(const Model& model, double* q) {
 void configuration_rate(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double* qdot) {
   for (const Body& b : model.bodies)
     joint_qdot(b.joint, q.data() + b.joint.q_index, v.data() + b.joint.v_index, qdot + b.joint.q_index);
+}
+
+std::string inertia_problem(const Mat3& I) {
+  const Vec3 p = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();  // ascending
+  const double tol = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
+  if (p[0] < -tol)
+    return "inertia is not positive semi-definite (principal moments " + short_number(p[0]) + ", " + short_number(p[1]) +
+           ", " + short_number(p[2]) + ")";
+  if (p[0] + p[1] < p[2] - tol)
+    return "principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them";
+  return "";
 }
 
 }  // namespace impactsim

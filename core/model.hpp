@@ -36,6 +36,10 @@ struct Model {
   int body_index(const std::string& name) const;  // -1 if absent
 };
 
+// "" when a rigid body can have this rotational inertia (positive semi-definite, principal moments
+// satisfying I1 + I2 >= I3), else why not, with the principal moments.
+std::string inertia_problem(const Mat3& inertia);
+
 // Assigns q/v indices and coordinate names, and decides Model::planar. Call once after the bodies
 // are filled in. Throws std::invalid_argument if the tree is not topologically sorted.
 void finalize_model(Model& model);

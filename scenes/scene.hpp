@@ -9,6 +9,7 @@
 #include "impact/laws.hpp"
 #include "scenes/randomize.hpp"
 #include "scenes/scene_overrides.hpp"
+#include "scenes/scene_urdf.hpp"
 
 namespace impactsim {
 
@@ -41,6 +42,7 @@ struct Scene {
   std::string source;     // the file it was read from
   std::string text_sha256;  // SHA-256 of the file's text (with overrides: of overridden_text): which scene a result came from
   std::vector<SceneOverride> overrides;  // --set, as applied
+  RobotSource robot;      // the `robot` section's URDF (robot.urdf empty when there is none)
   System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
@@ -52,6 +54,10 @@ struct Scene {
   unsigned long long seed = 0;
   OutputSettings output;
 };
+
+// What a result depends on, as one SHA-256: the scene's text_sha256, or with a `robot`, the hash of
+// that and its URDF's. Batch resume, merge and sweep resume compare it.
+std::string scene_content_sha256(const Scene& scene);
 
 // Reads and validates a scene, with `overrides` (--set) applied to the document first
 // (scenes/scene_overrides.hpp). Throws SceneError (see scenes/yaml_field.hpp) on any problem.

@@ -12,7 +12,8 @@ const std::vector<SceneKey> kKeys = {
     {"", "name", "string", "file name without `.yaml`", "letters, digits, `_ - .`, at most 100; names the default output directory", ""},
     {"", "description", "string", "", "free text", ""},
     {"", "world", "map", "", "see below", ""},
-    {"", "bodies", "list", "required", "at least one body; a parent is listed before its children", ""},
+    {"", "robot", "map", "", "a URDF robot whose links become bodies ahead of `bodies`, see below", ""},
+    {"", "bodies", "list", "required unless `robot` is given", "at least one body; a parent is listed before its children", ""},
     {"", "materials", "map", "", "friction and restitution, see below", ""},
     {"", "contacts", "list", "", "the scene's contacts, see below; none means a contact-free scene", ""},
     {"", "collide", "`all` or list", "", "bodies whose shapes make contacts automatically, see below", ""},
@@ -26,6 +27,12 @@ const std::vector<SceneKey> kKeys = {
     {"world", "gravity", "`[x, y, z]`", "`[0, -9.81, 0]` in a planar scene, else `[0, 0, -9.81]`", "m/s^2, world frame", ""},
     {"world", "planar", "bool", "inferred", "`true` asserts the scene is planar and fails if it is not", ""},
     {"world", "shapes", "list of shapes", "", "static geometry (the ground); the only place a `halfspace` may go", ""},
+
+    {"robot", "urdf", "file path", "required", "the URDF file, relative to the scene file; links become bodies named as the links", ""},
+    {"robot", "base", "`fixed`, `free`, `planar`", "`fixed`",
+     "the joint from the world to the root link, unless the root link is named `world` (then that link is the world)", ""},
+    {"robot", "mesh_hull", "bool", "`false`", "use the convex hull of collision meshes that are not convex (else an error)", ""},
+    {"robot", "initial", "map", "all zero", "link name -> the initial coordinates of its joint, as a body's `initial`", ""},
 
     {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns; at most 100 characters", ""},
     {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},

@@ -19,6 +19,7 @@
 #include "scenes/scene_keys.hpp"
 #include "scenes/scene_meshes.hpp"
 #include "scenes/scene_overrides.hpp"
+#include "scenes/scene_urdf.hpp"
 #include "scenes/sha256.hpp"
 #include "scenes/yaml_field.hpp"
 
@@ -126,13 +127,7 @@ Mat3 read_inertia(const Field& f) {
   if (x.size() == 3) I = Vec3(x[0], x[1], x[2]).asDiagonal();
   else if (x.size() == 6) I << x[0], x[3], x[4], x[3], x[1], x[5], x[4], x[5], x[2];
   else f.fail("expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], found " + std::to_string(x.size()) + " numbers");
-  const Vec3 p = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();  // ascending
-  const double tol = 1e-12 * std::max(1.0, p.cwiseAbs().maxCoeff());
-  if (p[0] < -tol)
-    f.fail("inertia is not positive semi-definite (principal moments " + short_number(p[0]) + ", " +
-           short_number(p[1]) + ", " + short_number(p[2]) + ")");
-  if (p[0] + p[1] < p[2] - tol)
-    f.fail("principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them");
+  if (const std::string problem = inertia_problem(I); !problem.empty()) f.fail(problem);
   return I;
 }
 
@@ -216,6 +211,17 @@ void read_initial(const Field& f, const Body& b, State& state) {
   }
   if (Eigen::Map<Eigen::Vector4d>(quat).norm() < 1e-9) f.child("qw").fail("the quaternion is zero; it must have unit length");
   joint_normalize(b.joint, state.q.data() + b.joint.q_index);
+}
+
+// The robot's `initial`: a map from link (body) name to that body's initial coordinates.
+void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies, State& state) {
+  if (!f.is_map()) f.fail("expected a map from link names to their joints' initial coordinates");
+  for (const std::string& name : f.keys()) {
+    const int body = model.body_index(name);
+    if (body < 0 || static_cast<size_t>(body) >= robot_bodies)
+      f.child(name).fail("'" + name + "' is not a link of the robot (give a scene body's initial coordinates in its entry)");
+    read_initial(f.child(name), model.bodies[body], state);
+  }
 }
 
 ContactSettings read_contact_settings(const Field& f) {
@@ -541,9 +547,12 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   if (world.has("shapes")) geometries = read_shapes(world.child("shapes"), -1, "world", true, file);
 
   Model& model = system.model;
-  const Field bodies = root.require("bodies");
-  const std::vector<Field> body_fields = bodies.elements();
-  if (body_fields.empty()) bodies.fail("a scene needs at least one body");
+  const Field robot = root.child("robot");
+  if (robot.defined()) scene.robot = read_robot(robot, file, model, geometries);
+  const size_t robot_bodies = model.bodies.size();
+  const Field bodies = robot.defined() ? root.child("bodies") : root.require("bodies");
+  const std::vector<Field> body_fields = bodies.defined() ? bodies.elements() : std::vector<Field>{};
+  if (body_fields.empty() && robot_bodies == 0) bodies.fail("a scene needs at least one body");
   for (const Field& f : body_fields) {
     expect_section(f, "bodies");
     Body b;
@@ -579,12 +588,13 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   scene.initial.v = Eigen::VectorXd::Zero(model.nv);
   for (size_t i = 0; i < body_fields.size(); ++i)
     if (body_fields[i].has("initial"))
-      read_initial(body_fields[i].child("initial"), model.bodies[i], scene.initial);
+      read_initial(body_fields[i].child("initial"), model.bodies[robot_bodies + i], scene.initial);
+  if (robot.has("initial")) read_robot_initial(robot.child("initial"), model, robot_bodies, scene.initial);
 
-  if (model.nv == 0) bodies.fail("the scene has no degrees of freedom (every joint is fixed)");
+  if (model.nv == 0) (bodies.defined() ? bodies : robot).fail("the scene has no degrees of freedom (every joint is fixed)");
   const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);
   if (m.conditioning < 1e-12)
-    bodies.fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
+    (bodies.defined() ? bodies : robot).fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
                 model.v_names[m.weakest] + "' (give the bodies this joint moves mass or inertia)");
 
   for (size_t i = 0; i < geometries.size(); ++i)
@@ -688,6 +698,10 @@ Scene scene_with_parameters(const Scene& base, const std::vector<double>& values
   Scene scene = with_parameters(base, values, -1);
   scene.text = base.text;
   return scene;
+}
+
+std::string scene_content_sha256(const Scene& scene) {
+  return scene.robot.urdf.empty() ? scene.text_sha256 : sha256_hex(scene.text_sha256 + scene.robot.sha256);
 }
 
 }  // namespace impactsim

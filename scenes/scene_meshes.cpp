@@ -19,18 +19,16 @@ TriangleMesh hull_of(const Field& f, const std::vector<Vec3>& points) {
   }
 }
 
-TriangleMesh read_mesh(const Field& file, const std::string& scene_file) {
-  const fs::path given(file.text());
-  const fs::path path = given.is_absolute() ? given : fs::path(scene_file).parent_path() / given;
+TriangleMesh read_mesh(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) file.fail("no such mesh file '" + path.string() + "'");
-  if (!fs::is_regular_file(path, ec)) file.fail("'" + path.string() + "' is not a regular file");
+  if (!fs::exists(path, ec)) throw std::invalid_argument("no such mesh file '" + path.string() + "'");
+  if (!fs::is_regular_file(path, ec)) throw std::invalid_argument("'" + path.string() + "' is not a regular file");
   if (static_cast<long long>(fs::file_size(path, ec)) > kMaxMeshFileBytes)
-    file.fail("'" + path.string() + "' is larger than 64 MiB");
+    throw std::invalid_argument("'" + path.string() + "' is larger than 64 MiB");
   try {
     return read_mesh_file(path.string());
   } catch (const MeshFileError& e) {
-    file.fail(e.what());
+    throw std::invalid_argument(e.what());
   }
 }
 
@@ -51,13 +49,27 @@ std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string&
     return std::make_shared<TriangleMesh>(hull_of(f.child("vertices"), points));
   }
   const Field file = f.require("file");
-  TriangleMesh mesh = read_mesh(file, scene_file);
-  if (f.has("hull") && f.child("hull").boolean()) return std::make_shared<TriangleMesh>(hull_of(file, mesh.vertices));
+  const fs::path given(file.text());
+  const fs::path path = given.is_absolute() ? given : fs::path(scene_file).parent_path() / given;
+  const bool hull = f.has("hull") && f.child("hull").boolean();
+  try {
+    return mesh_solid(path.string(), Vec3::Ones(), hull, "set `hull: true`");
+  } catch (const std::invalid_argument& e) {
+    file.fail(e.what());
+  }
+}
+
+std::shared_ptr<const TriangleMesh> mesh_solid(const std::string& path, const Vec3& scale, bool hull,
+                                               const std::string& hull_hint) {
+  TriangleMesh mesh = read_mesh(fs::path(path));
+  for (Vec3& v : mesh.vertices) v = v.cwiseProduct(scale);
+  if (hull) return std::make_shared<TriangleMesh>(convex_hull(mesh.vertices));
   if (const std::string problem = closed_mesh_problem(mesh); !problem.empty())
-    file.fail("the mesh is not closed (" + problem + "); a solid needs a closed surface");
-  if (!(mesh_volume(mesh) > 0)) file.fail("the mesh's triangles face inwards (its volume is negative)");
+    throw std::invalid_argument("the mesh is not closed (" + problem + "); a solid needs a closed surface");
+  if (!(mesh_volume(mesh) > 0)) throw std::invalid_argument("the mesh's triangles face inwards (its volume is negative)");
   if (const std::string problem = convexity_problem(mesh, 1e-9 * extent(mesh)); !problem.empty())
-    file.fail("the mesh is not convex (" + problem + "); contacts need a convex solid: set `hull: true` to use its convex hull");
+    throw std::invalid_argument("the mesh is not convex (" + problem + "); contacts need a convex solid: " + hull_hint +
+                                " to use its convex hull");
   return std::make_shared<TriangleMesh>(std::move(mesh));
 }
 

@@ -18,4 +18,11 @@ constexpr long long kMaxMeshFileBytes = 64ll << 20;
 // span no volume.
 std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string& type, const std::string& scene_file);
 
+// The solid of the mesh file at `path`, its vertices scaled by `scale` (> 0 each): its convex hull
+// when `hull`, else the mesh, which must be closed, outward and convex (`hull_hint` says how to ask
+// for the hull instead). Throws std::invalid_argument with the reason (no path prefix beyond the
+// file's name in the reasons that concern the file).
+std::shared_ptr<const TriangleMesh> mesh_solid(const std::string& path, const Vec3& scale, bool hull,
+                                               const std::string& hull_hint);
+
 }  // namespace impactsim

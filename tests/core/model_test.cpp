@@ -80,5 +80,17 @@ TEST(Model, WholeConfigurationFunctionsApplyEachJoint) {
   EXPECT_LT((scaled - q).norm(), 1e-15);
 }
 
+TEST(Model, InertiaProblemsAreThoseNoRigidBodyHas) {
+  EXPECT_EQ(inertia_problem(Vec3(1, 2, 2.5).asDiagonal()), "");
+  EXPECT_EQ(inertia_problem(Mat3::Zero()), "");  // a point mass
+  EXPECT_EQ(inertia_problem(Vec3(0, 1, 1).asDiagonal()), "");  // a rod: I1 + I2 = I3 holds with equality
+  EXPECT_EQ(inertia_problem(Vec3(1, 1, 3).asDiagonal()),
+            "principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them");
+  // Off-diagonal terms that make it indefinite: eigenvalues -1 and 3.
+  Mat3 I;
+  I << 1, 2, 0, 2, 1, 0, 0, 0, 1;
+  EXPECT_EQ(inertia_problem(I), "inertia is not positive semi-definite (principal moments -1, 1, 3)");
+}
+
 }  // namespace
 }  // namespace impactsim

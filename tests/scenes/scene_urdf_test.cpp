@@ -1,0 +1,339 @@
+// URDF robots in scenes: the shipped URDF bipeds give the models of their YAML twins exactly; joint
+// and inertial frames, collision shapes and meshes map as scenes/scene_urdf.hpp says; every way a
+// URDF can be wrong is an error naming the URDF's file, line and element.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "collision/mesh.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/sha256.hpp"
+#include "scenes/yaml_field.hpp"
+
+namespace impactsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kScenes = IMPACTSIM_SOURCE_DIR "/scenes/";
+
+// The models of two scenes are the same to the bit: bodies, joints, masses, inertias, coordinates,
+// shapes and the initial state.
+void expect_same_model(const Scene& a, const Scene& b) {
+  const Model& ma = a.system.model;
+  const Model& mb = b.system.model;
+  ASSERT_EQ(ma.bodies.size(), mb.bodies.size());
+  for (size_t i = 0; i < ma.bodies.size(); ++i) {
+    SCOPED_TRACE(ma.bodies[i].name);
+    const Body& x = ma.bodies[i];
+    const Body& y = mb.bodies[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.parent, y.parent);
+    EXPECT_EQ(x.joint.type, y.joint.type);
+    EXPECT_EQ(x.joint.origin, y.joint.origin);
+    EXPECT_EQ(x.joint.rotation, y.joint.rotation);
+    EXPECT_EQ(x.joint.axis, y.joint.axis);
+    EXPECT_EQ(x.mass, y.mass);
+    EXPECT_EQ(x.com, y.com);
+    EXPECT_EQ(x.inertia, y.inertia);
+  }
+  EXPECT_EQ(ma.q_names, mb.q_names);
+  EXPECT_EQ(ma.v_names, mb.v_names);
+  EXPECT_EQ(ma.planar, mb.planar);
+  EXPECT_EQ(a.initial.q, b.initial.q);
+  EXPECT_EQ(a.initial.v, b.initial.v);
+  const auto& ga = a.system.contacts.geometries();
+  const auto& gb = b.system.contacts.geometries();
+  ASSERT_EQ(ga.size(), gb.size());
+  for (size_t i = 0; i < ga.size(); ++i) {
+    SCOPED_TRACE(ga[i].name);
+    EXPECT_EQ(ga[i].name, gb[i].name);
+    EXPECT_EQ(ga[i].body, gb[i].body);
+    EXPECT_EQ(ga[i].shape.type, gb[i].shape.type);
+    EXPECT_EQ(ga[i].shape.size, gb[i].shape.size);
+    EXPECT_EQ(ga[i].shape.radius, gb[i].shape.radius);
+    EXPECT_EQ(ga[i].shape.position, gb[i].shape.position);
+    EXPECT_EQ(ga[i].shape.rotation, gb[i].shape.rotation);
+  }
+  const auto& ca = a.system.contacts.contacts();
+  const auto& cb = b.system.contacts.contacts();
+  ASSERT_EQ(ca.size(), cb.size());
+  for (size_t i = 0; i < ca.size(); ++i) EXPECT_EQ(ca[i].name, cb[i].name);
+}
+
+TEST(SceneUrdf, PlanarCompassGaitIsItsYamlTwin) {
+  const Scene yaml = load_scene(kScenes + "compass_gait.yaml");
+  const Scene urdf = load_scene(kScenes + "compass_gait_urdf.yaml");
+  expect_same_model(yaml, urdf);
+  EXPECT_TRUE(urdf.system.model.planar);
+  EXPECT_EQ(urdf.robot.links, 4);  // hip_x, hip, leading, trailing; `world` is the world
+  std::ifstream in(urdf.robot.urdf);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(urdf.robot.sha256, sha256_hex(text));
+  EXPECT_TRUE(yaml.robot.urdf.empty());
+  EXPECT_EQ(scene_content_sha256(yaml), yaml.text_sha256);
+  EXPECT_NE(scene_content_sha256(urdf), urdf.text_sha256);
+}
+
+TEST(SceneUrdf, ThreeDimensionalCompassGaitIsItsYamlTwin) {
+  const Scene yaml = load_scene(kScenes + "compass_gait_3d.yaml");
+  const Scene urdf = load_scene(kScenes + "compass_gait_3d_urdf.yaml");
+  expect_same_model(yaml, urdf);
+  EXPECT_FALSE(urdf.system.model.planar);
+  EXPECT_EQ(urdf.system.model.bodies[0].joint.type, JointType::free);  // robot.base: free
+  EXPECT_EQ(urdf.system.model.nq, 9);
+  EXPECT_EQ(urdf.system.contacts.contacts().size(), 10u);  // two feet, the pelvis box's eight corners
+}
+
+// A robot in a fresh directory: `urdf` written to robot.urdf, loaded through a scene whose robot
+// section has `robot_keys` besides `urdf`.
+class SceneUrdfFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("impactsim_scene_urdf_" + std::to_string(::getpid()));
+    fs::create_directories(dir_ / "meshes");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  Scene load(const std::string& urdf, const std::string& robot_keys = "base: free", const std::string& more = "") {
+    write("robot.urdf", urdf);
+    write("scene.yaml", "robot:\n  urdf: robot.urdf\n  " + robot_keys + "\n" + more + "simulation: {t_end: 1}\n");
+    return load_scene((dir_ / "scene.yaml").string());
+  }
+  // "file:line key: message" of the error, with the directory left out.
+  std::string error(const std::string& urdf, const std::string& robot_keys = "base: free", const std::string& more = "") {
+    try {
+      load(urdf, robot_keys, more);
+    } catch (const SceneError& e) {
+      return fs::path(e.file()).filename().string() + ":" + std::to_string(e.line()) + " " + e.key() + ": " + e.message();
+    }
+    return "accepted";
+  }
+  fs::path dir_;
+};
+
+std::string robot(const std::string& body) { return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" + body + "</robot>\n"; }
+
+const std::string kBlock = R"(  <link name="block">
+    <inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="2.5"/></inertial>
+    <collision><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link>
+)";
+
+TEST_F(SceneUrdfFile, InertialAndJointFramesMapIntoTheBodyFrame) {
+  const Scene s = load(robot(R"(  <link name="base">
+    <inertial><origin xyz="0.1 0 0"/><mass value="3"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <link name="arm">
+    <inertial>
+      <origin xyz="0 0.2 0" rpy="0 0 1.5707963267948966"/>
+      <mass value="2"/>
+      <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="2.5"/>
+    </inertial>
+    <collision name="arm_rod">
+      <origin xyz="0 0.5 0" rpy="1.5707963267948966 0 0"/>
+      <geometry><cylinder radius="0.05" length="1"/></geometry>
+    </collision>
+  </link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 0.5" rpy="0 0.5 0"/>
+    <axis xyz="0 0 2"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+)"));
+  const Model& m = s.system.model;
+  ASSERT_EQ(m.bodies.size(), 2u);
+  EXPECT_EQ(m.bodies[0].joint.type, JointType::free);
+  EXPECT_EQ(m.bodies[0].com, Vec3(0.1, 0, 0));
+  const Body& arm = m.bodies[1];
+  EXPECT_EQ(arm.parent, 0);
+  EXPECT_EQ(arm.joint.type, JointType::revolute);
+  EXPECT_EQ(arm.joint.axis, Vec3::UnitZ());  // normalized
+  EXPECT_EQ(arm.joint.origin, Vec3(0, 0, 0.5));
+  EXPECT_TRUE(arm.joint.rotation.isApprox(Eigen::AngleAxisd(0.5, Vec3::UnitY()).toRotationMatrix(), 1e-15));
+  EXPECT_EQ(arm.com, Vec3(0, 0.2, 0));
+  // The inertial frame is turned 90 degrees about z: its x moment lies along the link's y.
+  EXPECT_TRUE(arm.inertia.isApprox(Vec3(2, 1, 2.5).asDiagonal().toDenseMatrix(), 1e-14)) << arm.inertia;
+  const auto& g = s.system.contacts.geometries();
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].name, "arm_rod");
+  EXPECT_EQ(g[0].body, 1);
+  EXPECT_EQ(g[0].shape.type, ShapeType::cylinder);
+  EXPECT_EQ(g[0].shape.length, 1.0);
+  EXPECT_TRUE((g[0].shape.rotation * Vec3::UnitZ()).isApprox(-Vec3::UnitY(), 1e-15));  // roll 90 degrees: its z axis along -y
+  EXPECT_EQ(s.system.model.q_names[7], "arm.theta");
+}
+
+TEST_F(SceneUrdfFile, BodiesFollowTheFileParentsFirstAndTheSceneAddsItsOwn) {
+  // The child is written before its parent: it still comes after it.
+  const Scene s = load(robot(R"(  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+)"),
+                       "base: fixed\n  initial: {b: {s: 0.25, sdot: -1}}",
+                       "bodies:\n  - {name: extra, parent: b, joint: {type: revolute}, mass: 1, inertia: [1, 1, 1], initial: {omega: 2}}\n");
+  const Model& m = s.system.model;
+  ASSERT_EQ(m.bodies.size(), 3u);
+  EXPECT_EQ(m.bodies[0].name, "a");
+  EXPECT_EQ(m.bodies[0].joint.type, JointType::fixed);
+  EXPECT_EQ(m.bodies[1].name, "b");
+  EXPECT_EQ(m.bodies[2].name, "extra");
+  EXPECT_EQ(m.bodies[2].parent, 1);
+  EXPECT_EQ(s.initial.q, Eigen::Vector2d(0.25, 0));
+  EXPECT_EQ(s.initial.v, Eigen::Vector2d(-1, 2));
+}
+
+TEST_F(SceneUrdfFile, AWorldRootIsTheWorldAndCarriesStaticShapes) {
+  const Scene s = load(robot(R"(  <link name="world">
+    <collision name="table"><origin xyz="0 0 -0.05"/><geometry><box size="2 2 0.1"/></geometry></collision>
+  </link>
+  <joint name="drop" type="floating"><parent link="world"/><child link="block"/><origin xyz="0 0 1"/></joint>
+)" + kBlock),
+                       "mesh_hull: false", "collide: all\n");
+  const Model& m = s.system.model;
+  ASSERT_EQ(m.bodies.size(), 1u);
+  EXPECT_EQ(m.bodies[0].parent, -1);
+  EXPECT_EQ(m.bodies[0].joint.type, JointType::free);
+  EXPECT_EQ(m.bodies[0].joint.origin, Vec3(0, 0, 1));
+  const auto& g = s.system.contacts.geometries();
+  ASSERT_EQ(g.size(), 2u);
+  int table = g[0].name == "table" ? 0 : 1;
+  EXPECT_EQ(g[table].body, -1);
+  EXPECT_EQ(g[1 - table].name, "block_0");
+  // The block against the table (its corners, and the table's corners against it).
+  EXPECT_GE(s.system.contacts.contacts().size(), 4u);
+  for (const ContactDef& c : s.system.contacts.contacts()) EXPECT_NE(c.name.find("table"), std::string::npos) << c.name;
+}
+
+TEST_F(SceneUrdfFile, MeshesAreReadBesideTheUrdfAndScaled) {
+  fs::copy_file(kScenes + "meshes/chamfered_box.obj", dir_ / "meshes" / "part.obj");
+  const auto block = [&](const std::string& scale) {
+    return robot(R"(  <link name="block">
+    <inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><mesh filename="meshes/part.obj")" +
+                 scale + R"(/></geometry></collision>
+  </link>
+)");
+  };
+  const Scene one = load(block(""));
+  const Scene two = load(block(" scale=\"2 2 2\""));
+  const auto& a = one.system.contacts.geometries()[0].shape;
+  const auto& b = two.system.contacts.geometries()[0].shape;
+  ASSERT_EQ(a.type, ShapeType::convex);
+  EXPECT_NEAR(mesh_volume(*b.hull), 8 * mesh_volume(*a.hull), 1e-12 * mesh_volume(*b.hull));
+}
+
+TEST_F(SceneUrdfFile, ProblemsInsideTheUrdfNameItsFileLineAndElement) {
+  EXPECT_EQ(error(robot("  <link name=\"a\">\n  </lnk>\n")).substr(0, 18), "robot.urdf:4 xml: ");
+  EXPECT_EQ(error("<?xml version=\"1.0\"?>\n<robt/>\n"), "robot.urdf:1 robot: a URDF file's root element is <robot>");
+  // urdfdom's own message, at the joint it names.
+  const std::string orphan = error(robot(kBlock + R"(  <joint name="j" type="revolute">
+    <parent link="nowhere"/><child link="block"/><limit lower="0" upper="1" effort="1" velocity="1"/>
+  </joint>
+)"));
+  EXPECT_EQ(orphan.rfind("robot.urdf:7 urdf: ", 0), 0u) << orphan;  // the joint's line
+  EXPECT_NE(orphan.find("nowhere"), std::string::npos) << orphan;
+  EXPECT_EQ(error(robot(R"(  <link name="a-b"/>
+)")),
+            "robot.urdf:3 link 'a-b': link names become body names: letters, digits and '_', not starting with a digit, "
+            "at most 100 characters, and only the root may be 'world'");
+  EXPECT_EQ(error(robot(kBlock + R"(  <link name="c"/>
+  <joint name="slide" type="planar"><parent link="block"/><child link="c"/><axis xyz="1 0 0"/></joint>
+)")).rfind("robot.urdf:8 joint 'slide': a planar joint moves in its frame's x-y plane", 0),
+            0u);
+  EXPECT_EQ(error(robot(R"(  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial>
+  </link>
+)")),
+            "robot.urdf:3 link 'a': principal moments violate the triangle inequality I1 + I2 >= I3, so no rigid body has them");
+  EXPECT_EQ(error(robot(R"(  <link name="a">
+    <collision><geometry><mesh filename="package://r/meshes/a.stl"/></geometry></collision>
+  </link>
+)")),
+            "robot.urdf:3 link 'a': mesh 'package://r/meshes/a.stl': package:// paths need ROS; give the file relative to "
+            "the URDF");
+  const std::string missing = error(robot(R"(  <link name="a">
+    <collision><geometry><mesh filename="meshes/none.stl"/></geometry></collision>
+  </link>
+)"));
+  EXPECT_EQ(missing.substr(0, 36), "robot.urdf:3 link 'a': no such mesh ") << missing;
+}
+
+TEST_F(SceneUrdfFile, NonConvexMeshesNeedMeshHull) {
+  // An L-shaped prism: closed, outward, not convex.
+  write("meshes/l.obj", R"(v 0 0 0
+v 2 0 0
+v 2 1 0
+v 1 1 0
+v 1 2 0
+v 0 2 0
+v 0 0 1
+v 2 0 1
+v 2 1 1
+v 1 1 1
+v 1 2 1
+v 0 2 1
+f 1 3 2
+f 1 4 3
+f 1 6 4
+f 4 6 5
+f 7 8 9
+f 7 9 10
+f 7 10 12
+f 10 11 12
+f 1 2 8
+f 1 8 7
+f 2 3 9
+f 2 9 8
+f 3 4 10
+f 3 10 9
+f 4 5 11
+f 4 11 10
+f 5 6 12
+f 5 12 11
+f 6 1 7
+f 6 7 12
+)");
+  const std::string urdf = robot(R"(  <link name="ell">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><mesh filename="meshes/l.obj"/></geometry></collision>
+  </link>
+)");
+  const std::string e = error(urdf);
+  EXPECT_EQ(e.rfind("robot.urdf:3 link 'ell': the mesh is not convex (", 0), 0u) << e;
+  EXPECT_NE(e.find("set the scene's robot.mesh_hull: true"), std::string::npos) << e;
+  const Scene s = load(urdf, "base: free\n  mesh_hull: true");
+  EXPECT_NEAR(mesh_volume(*s.system.contacts.geometries()[0].shape.hull), 3.5, 1e-9);  // the hull of the L
+}
+
+TEST_F(SceneUrdfFile, SceneKeysAroundTheRobotAreLocated) {
+  const std::string block = robot(kBlock);
+  EXPECT_EQ(error(block, "base: hinge"), "scene.yaml:3 robot.base: unknown base joint 'hinge' (expected fixed, free or planar)");
+  EXPECT_EQ(error(block, "base: free\n  initial: {arm: {x: 1}}"),
+            "scene.yaml:4 robot.initial.arm: 'arm' is not a link of the robot (give a scene body's initial coordinates in its "
+            "entry)");
+  EXPECT_EQ(error(block, "base: free\n  colour: red").substr(0, 38), "scene.yaml:4 robot.colour: unknown key");
+  write("scene.yaml", "robot: {urdf: gone.urdf}\nsimulation: {t_end: 1}\n");
+  try {
+    load_scene((dir_ / "scene.yaml").string());
+    ADD_FAILURE() << "accepted";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.key(), "robot.urdf");
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_NE(e.message().find("no such URDF file"), std::string::npos) << e.message();
+  }
+  EXPECT_EQ(error(robot("  <link name=\"world\"/>\n  <joint name=\"j\" type=\"floating\"><parent link=\"world\"/>"
+                        "<child link=\"block\"/></joint>\n" + kBlock),
+                  "base: free"),
+            "scene.yaml:3 robot.base: the URDF's root link is 'world', whose joints attach the robot; base applies to other "
+            "roots");
+  // A fixed base and nothing else moving: no degrees of freedom.
+  EXPECT_NE(error(block, "base: fixed").find("no degrees of freedom"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace impactsim
