@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs impactsim's build dependencies from Debian's packages.
+# Installs impactsim's build dependencies from Debian's packages, and what the tests of
+# tools/cluster run (GNU parallel, and Slurm for a single-node cluster the test starts itself).
 # Idempotent: when every package is already installed it only checks and exits.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ packages=(
   libassimp-dev libqhull-dev liburdfdom-dev
   libgtest-dev libbenchmark-dev
   python3-matplotlib python3-numpy
+  parallel slurm-wlm
 )
 
 # `tools/setup.sh fuzz` adds clang, whose libFuzzer tools/fuzz.sh builds with.
