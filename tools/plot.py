@@ -433,7 +433,11 @@ def plot_impact(directory):
         ax.tick_params(labelsize=8)
         ax.grid(alpha=0.3)
     handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="lower center", ncol=min(4, len(names)), fontsize=7, markerscale=2)
+    legend = fig.legend(handles, names, loc="lower center", ncol=min(4, len(names)), fontsize=7)
+    # One marker size in the legend: the sample dots are too small to see there and the rest ring
+    # (drawn large to show above the overlays) too large.
+    for handle in getattr(legend, "legend_handles", None) or legend.legendHandles:
+        handle.set_sizes([36])
     fig.suptitle(f"{source_label(directory)}: post-impact velocities, {len(rows)} samples")
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     save(fig, os.path.join(directory, "post_impact.png"))
