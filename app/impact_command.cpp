@@ -347,8 +347,10 @@ int impact_command(const ImpactOptions& o) {
     }
     writer.flush();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "scene        " << scene.name << ", law " << law_name << ", seed " << seed << '\n';
-    writer.print(std::cout, seconds, !o.all_solutions && !o.orderings);
+    if (o.print_summary) {
+      std::cout << "scene        " << scene.name << ", law " << law_name << ", seed " << seed << '\n';
+      writer.print(std::cout, seconds, !o.all_solutions && !o.orderings);
+    }
     if (writer.rows() > 0 && writer.unclassified() == writer.rows()) {
       spdlog::error("{}: none of the {} samples has an outcome (every one labelled collide or failed); {} keeps them",
                     o.scene, writer.rows(), path);

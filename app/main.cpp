@@ -123,6 +123,8 @@ int sweep(Cli& outer) {
     // The sweep has already refused a directory holding another sweep.
     c.batch.resume = resume;
     c.batch.force = !resume;
+    // Each impact point's summary is in its summary.json and the sweep's table, not on stdout.
+    c.impact.print_summary = false;
     return c.dispatch();
   });
 }

@@ -82,12 +82,15 @@ TEST(Sweep, BatchPointsAreTheBatchesRunAloneWithTheSameOverrides) {
   EXPECT_NEAR(std::stod(rows[4].at("mean_impacts")), mean_of("impacts"), 1e-9);
 }
 
-// Impact sweeps give each contact's class fractions: they sum to 1 over the classes.
+// Impact sweeps give each contact's class fractions: they sum to 1 over the classes. The points'
+// summaries stay in their summary.json, not printed one after another without saying which point.
 TEST(Sweep, ImpactSweepClassFractionsSumToOne) {
   const fs::path dir = fresh_path("sweep_impact");
   const Result r = impactsim("sweep " + scene("rocking_block.yaml") + " --param materials.mu=0,0.2,0.6 -q -o " +
                              dir.string() + " -- impact --samples 500 --law routh --threads 2");
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(fs::exists(dir / "points" / "2" / "summary.json"));
   const auto rows = table(dir / "sweep.csv");
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) {
