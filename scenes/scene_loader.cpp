@@ -553,6 +553,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
   const Field bodies = robot.defined() ? root.child("bodies") : root.require("bodies");
   const std::vector<Field> body_fields = bodies.defined() ? bodies.elements() : std::vector<Field>{};
   if (body_fields.empty() && robot_bodies == 0) bodies.fail("a scene needs at least one body");
+  const Field& model_field = bodies.defined() ? bodies : robot;  // where problems of the whole model are reported
   for (const Field& f : body_fields) {
     expect_section(f, "bodies");
     Body b;
@@ -591,10 +592,10 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
       read_initial(body_fields[i].child("initial"), model.bodies[robot_bodies + i], scene.initial);
   if (robot.has("initial")) read_robot_initial(robot.child("initial"), model, robot_bodies, scene.initial);
 
-  if (model.nv == 0) (bodies.defined() ? bodies : robot).fail("the scene has no degrees of freedom (every joint is fixed)");
+  if (model.nv == 0) model_field.fail("the scene has no degrees of freedom (every joint is fixed)");
   const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);
   if (m.conditioning < 1e-12)
-    (bodies.defined() ? bodies : robot).fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
+    model_field.fail("the mass matrix is singular at the initial configuration: nothing has mass or inertia along '" +
                 model.v_names[m.weakest] + "' (give the bodies this joint moves mass or inertia)");
 
   for (size_t i = 0; i < geometries.size(); ++i)

@@ -1,6 +1,5 @@
 #include "scenes/scene_meshes.hpp"
 
-#include <filesystem>
 #include <stdexcept>
 
 #include "collision/convex_hull.hpp"
@@ -8,8 +7,6 @@
 
 namespace impactsim {
 namespace {
-
-namespace fs = std::filesystem;
 
 TriangleMesh hull_of(const Field& f, const std::vector<Vec3>& points) {
   try {
@@ -19,14 +16,11 @@ TriangleMesh hull_of(const Field& f, const std::vector<Vec3>& points) {
   }
 }
 
-TriangleMesh read_mesh(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw std::invalid_argument("no such mesh file '" + path.string() + "'");
-  if (!fs::is_regular_file(path, ec)) throw std::invalid_argument("'" + path.string() + "' is not a regular file");
-  if (static_cast<long long>(fs::file_size(path, ec)) > kMaxMeshFileBytes)
-    throw std::invalid_argument("'" + path.string() + "' is larger than 64 MiB");
+TriangleMesh read_mesh(const std::string& path) {
+  if (const std::string problem = file_problem(path, "mesh", kMaxMeshFileBytes); !problem.empty())
+    throw std::invalid_argument(problem);
   try {
-    return read_mesh_file(path.string());
+    return read_mesh_file(path);
   } catch (const MeshFileError& e) {
     throw std::invalid_argument(e.what());
   }
@@ -49,11 +43,9 @@ std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string&
     return std::make_shared<TriangleMesh>(hull_of(f.child("vertices"), points));
   }
   const Field file = f.require("file");
-  const fs::path given(file.text());
-  const fs::path path = given.is_absolute() ? given : fs::path(scene_file).parent_path() / given;
   const bool hull = f.has("hull") && f.child("hull").boolean();
   try {
-    return mesh_solid(path.string(), Vec3::Ones(), hull, "set `hull: true`");
+    return mesh_solid(path_beside(file.text(), scene_file), Vec3::Ones(), hull, "set `hull: true`");
   } catch (const std::invalid_argument& e) {
     file.fail(e.what());
   }
@@ -61,7 +53,7 @@ std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string&
 
 std::shared_ptr<const TriangleMesh> mesh_solid(const std::string& path, const Vec3& scale, bool hull,
                                                const std::string& hull_hint) {
-  TriangleMesh mesh = read_mesh(fs::path(path));
+  TriangleMesh mesh = read_mesh(path);
   for (Vec3& v : mesh.vertices) v = v.cwiseProduct(scale);
   if (hull) return std::make_shared<TriangleMesh>(convex_hull(mesh.vertices));
   if (const std::string problem = closed_mesh_problem(mesh); !problem.empty())

@@ -10,7 +10,7 @@
 namespace impactsim {
 
 // The largest mesh file read [bytes]: a robot part is far smaller; more is a mistake.
-constexpr long long kMaxMeshFileBytes = 64ll << 20;
+constexpr std::uintmax_t kMaxMeshFileBytes = 64u << 20;
 
 // The hull of shape entry `f` of type `type` ("convex" or "mesh"). A mesh's `file` is relative to
 // the directory of `scene_file`. Located errors (SceneError): a missing, unreadable or oversized

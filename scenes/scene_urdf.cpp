@@ -1,6 +1,5 @@
 #include "scenes/scene_urdf.hpp"
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -10,7 +9,6 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
-#include "core/short_number.hpp"
 #include "scenes/scene_keys.hpp"
 #include "scenes/scene_meshes.hpp"
 #include "scenes/sha256.hpp"
@@ -18,10 +16,8 @@
 namespace impactsim {
 namespace {
 
-namespace fs = std::filesystem;
-
 // The largest URDF read [bytes]: a robot description is far smaller; more is a mistake.
-constexpr long long kMaxUrdfBytes = 16ll << 20;
+constexpr std::uintmax_t kMaxUrdfBytes = 16u << 20;
 
 // Where each <link> and <joint> element starts in the file, for located messages.
 struct UrdfLines {
@@ -54,15 +50,12 @@ class UrdfSource {
   UrdfLines lines_;
 };
 
-std::string read_text(const Field& file, const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) file.fail("no such URDF file '" + path.string() + "'");
-  if (!fs::is_regular_file(path, ec)) file.fail("'" + path.string() + "' is not a regular file");
-  if (static_cast<long long>(fs::file_size(path, ec)) > kMaxUrdfBytes) file.fail("'" + path.string() + "' is larger than 16 MiB");
+std::string read_text(const Field& file, const std::string& path) {
+  if (const std::string problem = file_problem(path, "URDF", kMaxUrdfBytes); !problem.empty()) file.fail(problem);
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in.good() && !in.eof()) file.fail("cannot read '" + path.string() + "'");
+  if (!in.good() && !in.eof()) file.fail("cannot read '" + path + "'");
   return text.str();
 }
 
@@ -217,11 +210,9 @@ std::vector<Geometry> shapes_of(const UrdfSource& source, const urdf::Link& link
         if (file.rfind("package://", 0) == 0)
           source.fail_link(link.name, "mesh '" + file + "': package:// paths need ROS; give the file relative to the URDF");
         if (file.rfind("file://", 0) == 0) file = file.substr(7);
-        const fs::path given(file);
-        const fs::path path = given.is_absolute() ? given : fs::path(source.path()).parent_path() / given;
         s.type = ShapeType::convex;
         try {
-          s.hull = mesh_solid(path.string(), scale, mesh_hull, "set the scene's robot.mesh_hull: true");
+          s.hull = mesh_solid(path_beside(file, source.path()), scale, mesh_hull, "set the scene's robot.mesh_hull: true");
         } catch (const std::invalid_argument& e) {
           source.fail_link(link.name, e.what());
         }
@@ -235,27 +226,19 @@ std::vector<Geometry> shapes_of(const UrdfSource& source, const urdf::Link& link
   return out;
 }
 
-JointType base_joint(const Field& robot) {
-  if (!robot.has("base")) return JointType::fixed;
-  const Field f = robot.child("base");
-  const std::string t = f.text();
-  if (t == "fixed") return JointType::fixed;
-  if (t == "free") return JointType::free;
-  if (t == "planar") return JointType::planar;
-  f.fail("unknown base joint '" + t + "' (expected fixed, free or planar)");
-}
-
 }  // namespace
 
 RobotSource read_robot(const Field& robot, const std::string& scene_file, Model& model, std::vector<Geometry>& geometries) {
   expect_section(robot, "robot");
   const Field file = robot.require("urdf");
-  const fs::path given(file.text());
-  const fs::path path = given.is_absolute() ? given : fs::path(scene_file).parent_path() / given;
+  const std::string path = path_beside(file.text(), scene_file);
   const std::string text = read_text(file, path);
-  const UrdfSource source(path.string(), scan_xml(path.string(), text));
+  const UrdfSource source(path, scan_xml(path, text));
   const urdf::ModelInterfaceSharedPtr urdf = parse_urdf(source, text);
-  const JointType base = base_joint(robot);
+  const JointType base = robot.has("base") ? choose<JointType>(robot.child("base"), {{"fixed", JointType::fixed},
+                                                                                     {"free", JointType::free},
+                                                                                     {"planar", JointType::planar}})
+                                           : JointType::fixed;
   const bool mesh_hull = robot.has("mesh_hull") && robot.child("mesh_hull").boolean();
 
   const std::string root = urdf->getRoot()->name;
@@ -298,7 +281,7 @@ RobotSource read_robot(const Field& robot, const std::string& scene_file, Model&
   }
   const int links = static_cast<int>(index.size()) - (root_is_world ? 1 : 0);
   if (links == 0) source.fail_link(root, "the robot has no links besides the world");
-  return {path.string(), sha256_hex(text), links};
+  return {path, sha256_hex(text), links};
 }
 
 }  // namespace impactsim

@@ -269,6 +269,20 @@ std::string read_scene_file(const std::string& path) {
   return buffer.str();
 }
 
+std::string path_beside(const std::string& file, const std::string& from) {
+  const std::filesystem::path given(file);
+  return given.is_absolute() ? file : (std::filesystem::path(from).parent_path() / given).string();
+}
+
+std::string file_problem(const std::string& path, const std::string& what, std::uintmax_t max_bytes) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return "no such " + what + " file '" + path + "'";
+  if (!std::filesystem::is_regular_file(path, ec)) return "'" + path + "' is not a regular file";
+  if (std::filesystem::file_size(path, ec) > max_bytes)
+    return "'" + path + "' is larger than " + std::to_string(max_bytes >> 20) + " MiB";
+  return "";
+}
+
 YAML::Node parse_yaml_file(const std::string& path) { return parse_yaml_text(read_scene_file(path), path); }
 
 }  // namespace impactsim

@@ -109,6 +109,14 @@ E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> option
 constexpr std::uintmax_t kMaxSceneBytes = 16u << 20;
 std::string read_scene_file(const std::string& path);
 
+// A file a scene names (a mesh, a URDF): `file` as written, relative to the directory of the file
+// naming it (`from`) unless absolute.
+std::string path_beside(const std::string& file, const std::string& from);
+
+// "" when `path` is a regular file of at most max_bytes, else why not, naming the file as a `what`
+// file: "no such mesh file 'p'", "'p' is not a regular file", "'p' is larger than 64 MiB".
+std::string file_problem(const std::string& path, const std::string& what, std::uintmax_t max_bytes);
+
 // Parses a whole YAML file (or text, for tests) of one document; syntax errors and a second
 // document become SceneErrors.
 YAML::Node parse_yaml_file(const std::string& path);

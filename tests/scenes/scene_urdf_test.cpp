@@ -312,7 +312,7 @@ f 6 7 12
 
 TEST_F(SceneUrdfFile, SceneKeysAroundTheRobotAreLocated) {
   const std::string block = robot(kBlock);
-  EXPECT_EQ(error(block, "base: hinge"), "scene.yaml:3 robot.base: unknown base joint 'hinge' (expected fixed, free or planar)");
+  EXPECT_EQ(error(block, "base: hinge"), "scene.yaml:3 robot.base: expected fixed, free or planar, found 'hinge'");
   EXPECT_EQ(error(block, "base: free\n  initial: {arm: {x: 1}}"),
             "scene.yaml:4 robot.initial.arm: 'arm' is not a link of the robot (give a scene body's initial coordinates in its "
             "entry)");

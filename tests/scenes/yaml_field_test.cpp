@@ -2,7 +2,11 @@
 // finite and whole where they must be; maps hold only the keys allowed, once each.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
+
+#include <unistd.h>
 
 #include "scenes/yaml_field.hpp"
 
@@ -127,6 +131,24 @@ TEST(YamlField, SyntaxErrorsAndMissingFilesAreSceneErrors) {
   const SceneError missing = error_of([] { parse_yaml_file("/no/such/scene.yaml"); });
   EXPECT_EQ(missing.line(), 0);
   EXPECT_NE(std::string(missing.what()).find("/no/such/scene.yaml: cannot open"), std::string::npos);
+}
+
+TEST(YamlField, FilesNamedBySceneLieBesideTheirNamer) {
+  EXPECT_EQ(path_beside("meshes/a.obj", "scenes/walker.yaml"), "scenes/meshes/a.obj");
+  EXPECT_EQ(path_beside("a.urdf", "walker.yaml"), "a.urdf");
+  EXPECT_EQ(path_beside("/abs/a.obj", "scenes/walker.yaml"), "/abs/a.obj");
+}
+
+TEST(YamlField, FileProblemsNameTheFile) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("impactsim_file_problem_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "part.obj").string();
+  std::ofstream(file) << std::string(2 << 20, 'x');
+  EXPECT_EQ(file_problem(file, "mesh", 4u << 20), "");
+  EXPECT_EQ(file_problem(file, "mesh", 1u << 20), "'" + file + "' is larger than 1 MiB");
+  EXPECT_EQ(file_problem(dir.string(), "mesh", 1u << 20), "'" + dir.string() + "' is not a regular file");
+  EXPECT_EQ(file_problem((dir / "gone.urdf").string(), "URDF", 1u << 20), "no such URDF file '" + (dir / "gone.urdf").string() + "'");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
