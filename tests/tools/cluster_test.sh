@@ -26,7 +26,7 @@ case "$mode" in
     if "$tools/parallel_batch.sh" --impactsim "$impactsim" --colour red "$scene" $runs "$work/bad" 2> /dev/null; then
       fail "an unknown option accepted"
     fi
-    [[ ! -e "$work/bad/slices" ]] || fail "a refused command left slices"
+    [[ ! -e "$work/bad" ]] || fail "a refused command left its OUT behind"
     "$tools/parallel_batch.sh" --impactsim "$impactsim" --slices 5 --hosts 2/: "$scene" $runs "$work/sliced" -- --seed 11 --quiet
     ;;
   slurm)

@@ -5,7 +5,10 @@ slices=4
 impactsim="$here/../../build/impactsim"
 positional=()
 batch_options=()
-extra_option() { return 1; }  # the sourcing script may take more options: extra_option NAME VALUE
+# The sourcing script may take more options: extra_option NAME VALUE for those with a value,
+# extra_flag NAME for those without; each returns 1 for a name it does not take.
+extra_option() { return 1; }
+extra_flag() { return 1; }
 
 parse_arguments() {
   while [[ $# -gt 0 ]]; do
@@ -13,15 +16,19 @@ parse_arguments() {
       --slices) slices=$2; shift 2 ;;
       --impactsim) impactsim=$2; shift 2 ;;
       --) shift; batch_options=("$@"); break ;;
-      --*) if extra_option "$1" "${2:-}"; then shift 2; else echo "$(basename "$0"): unknown option $1" >&2; usage; fi ;;
+      --*)
+        if extra_flag "$1"; then shift
+        elif extra_option "$1" "${2:-}"; then shift 2
+        else echo "$(basename "$0"): unknown option $1" >&2; usage
+        fi ;;
       *) positional+=("$1"); shift ;;
     esac
   done
   [[ ${#positional[@]} -eq 3 ]] || usage
-  scene=$(realpath "${positional[0]}")
+  scene=$(realpath -m "${positional[0]}")
   runs=${positional[1]}
-  out=$(mkdir -p "${positional[2]}" && realpath "${positional[2]}")
-  impactsim=$(realpath "$impactsim")
+  out=$(realpath -m "${positional[2]}")  # created only once every check has passed
+  impactsim=$(realpath -m "$impactsim")
   [[ -x "$impactsim" ]] || { echo "$(basename "$0"): no impactsim executable at $impactsim (--impactsim PATH)" >&2; exit 2; }
   [[ -f "$scene" ]] || { echo "$(basename "$0"): no scene file ${positional[0]}" >&2; exit 2; }
   [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): RUNS must be a positive integer, not '$runs'" >&2; exit 2; }

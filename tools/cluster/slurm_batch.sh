@@ -21,10 +21,8 @@ extra_option() {
     *) return 1 ;;
   esac
 }
-# --wait takes no value: take it out before the common parser sees it.
-args=()
-for a in "$@"; do [[ "$a" == --wait ]] && wait=(--wait) || args+=("$a"); done
-parse_arguments "${args[@]}"
+extra_flag() { [[ "$1" == --wait ]] && wait=(--wait); }
+parse_arguments "$@"
 command -v sbatch > /dev/null || { echo "slurm_batch: sbatch not found: no Slurm here" >&2; exit 2; }
 
 # shellcheck disable=SC2086  # sbatch_args is a list of options
