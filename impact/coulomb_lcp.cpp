@@ -38,8 +38,13 @@ Eigen::MatrixXd block_tangent_rows(const CoulombLayout& layout, const Eigen::Mat
 void add_block_impulses(const CoulombLayout& layout, const Eigen::Ref<const Eigen::VectorXd>& beta,
                         Eigen::VectorXd& impulse_t) {
   const int td = layout.tangent_dim(), k = layout.k();
-  for (int b = 0; b < layout.blocks(); ++b)
-    impulse_t.segment(layout.owner[b] * td, td) += layout.D * beta.segment(b * k, k);
+  // The product goes through a kept vector, as the expression's own temporary would (the same
+  // operations, so the same bits), without allocating per call.
+  thread_local Eigen::VectorXd block;
+  for (int b = 0; b < layout.blocks(); ++b) {
+    block.noalias() = layout.D * beta.segment(b * k, k);
+    impulse_t.segment(layout.owner[b] * td, td) += block;
+  }
 }
 
 CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& l) {

@@ -8,88 +8,107 @@
 namespace impactsim {
 namespace {
 
-// Tableau of Lemke's method: columns [w (n) | z (n) | z0 | rhs], one row per basic variable, for
-// the system w - W z - 1 z0 = w_vec. Variable k < n is w_k, n <= k < 2n is z_{k-n}, 2n is z0.
-class Tableau {
- public:
-  // Reuses its storage across problems of the same size (one tableau per thread, see lemke_once).
-  void reset(const Eigen::MatrixXd& W, const Eigen::VectorXd& w) {
-    n_ = static_cast<int>(w.size());
-    T_.resize(n_, 2 * n_ + 2);
-    T_.setZero();
-    T_.leftCols(n_).setIdentity();
-    T_.middleCols(n_, n_) = -W;
-    T_.col(2 * n_).setConstant(-1.0);
-    T_.col(2 * n_ + 1) = w;
-    basis_.resize(n_);
-    for (int i = 0; i < n_; ++i) basis_[i] = i;
+// Lemke's tableau without its right-hand side: the columns [w (n) | z (n) | z0] of the system
+// w - W z - 1 z0 = w_vec after the pivots so far, one row per basic variable. Variable k < n is w_k,
+// n <= k < 2n is z_{k-n}, 2n is z0. These columns depend only on W and on the pivots taken, not on
+// w_vec, which is what lets LemkePaths keep them; the right-hand side is pivoted by pivot_rhs.
+struct Tableau {
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> T;  // row operations only
+  std::vector<int> basis;
+
+  void reset(const Eigen::MatrixXd& W) {
+    const int n = static_cast<int>(W.rows());
+    T.resize(n, 2 * n + 1);
+    T.leftCols(n).setIdentity();
+    T.middleCols(n, n) = -W;
+    T.col(2 * n).setConstant(-1.0);
+    basis.resize(n);
+    for (int i = 0; i < n; ++i) basis[i] = i;
   }
 
-  int n() const { return n_; }
-  int z0() const { return 2 * n_; }
-  int complement(int var) const { return var < n_ ? var + n_ : var - n_; }
-  int basic(int row) const { return basis_[row]; }
-  double rhs(int row) const { return T_(row, 2 * n_ + 1); }
+  int n() const { return static_cast<int>(T.rows()); }
+  int z0() const { return 2 * n(); }
+  int complement(int var) const { return var < n() ? var + n() : var - n(); }
 
-  // The leaving row for `enter`, or -1 for a ray. Increasing the entering variable by theta changes
-  // basic variable i by -T(i, enter) theta. The first pivot (z0 entering, column all -1) takes the
-  // row of the smallest rhs; later ones the minimum ratio rhs_i / T(i, enter) over positive pivots.
-  // z0 leaves whenever it attains the minimum, which ends the search. Other ties are broken by the
-  // lexicographic rule on the rows of [rhs | B^-1] divided by their pivots: the perturbation
-  // argument that makes the choice unique, hence no cycling (Cottle-Pang-Stone 4.9).
-  int leaving_row(int enter, bool first, double pivot_tol) {
+  // The rows that may leave when `enter` enters, with the pivots a_i = T(i, enter) of every row:
+  // those above the pivot floor, or every row with a_i = 1 for the first pivot (z0's column is all
+  // -1). They depend on the tableau alone, so LemkePaths keeps them with it.
+  struct Candidates {
+    int enter = -1;
+    double pivot_tol = 0;
+    std::vector<int> rows;
+    std::vector<double> a;
+  };
+  void find_candidates(int enter, bool first, double pivot_tol, Candidates& c) const {
+    const int n = this->n();
     double floor = 0;
     if (!first)
-      for (int i = 0; i < n_; ++i) floor = std::max(floor, std::abs(T_(i, enter)));
+      for (int i = 0; i < n; ++i) floor = std::max(floor, std::abs(T(i, enter)));
     floor = pivot_tol * std::max(1.0, floor);
+    c.enter = enter;
+    c.pivot_tol = pivot_tol;
+    c.rows.clear();
+    c.a.resize(n);
+    for (int i = 0; i < n; ++i) {
+      c.a[i] = first ? 1.0 : T(i, enter);
+      if (first || !(c.a[i] <= floor)) c.rows.push_back(i);
+    }
+  }
+
+  // The leaving row among the candidates, or -1 for a ray. Increasing the entering variable by
+  // theta changes basic variable i by -a_i theta. The first pivot (z0 entering) takes the row of
+  // the smallest rhs; later ones the minimum ratio rhs_i / a_i over positive pivots. z0 leaves
+  // whenever it attains the minimum, which ends the search. Other ties are broken by the
+  // lexicographic rule on the rows of [rhs | B^-1] divided by their pivots: the perturbation
+  // argument that makes the choice unique, hence no cycling (Cottle-Pang-Stone 4.9).
+  int leaving_row(const Candidates& c, const Eigen::VectorXd& rhs, bool first, std::vector<int>& ties) const {
     double best = 0;
-    ties_.clear();
-    for (int i = 0; i < n_; ++i) {
-      const double a = first ? 1.0 : T_(i, enter);
-      if (!first && a <= floor) continue;
-      const double ratio = rhs(i) / a;
+    ties.clear();
+    for (int i : c.rows) {
+      const double ratio = rhs[i] / c.a[i];
       const double tol = 1e-13 * (1 + std::abs(ratio));
-      if (ties_.empty() || ratio < best - tol) {
+      if (ties.empty() || ratio < best - tol) {
         best = ratio;
-        ties_.assign(1, i);
+        ties.assign(1, i);
       } else if (ratio <= best + tol) {
-        ties_.push_back(i);
+        ties.push_back(i);
       }
     }
-    if (ties_.empty()) return -1;
+    if (ties.empty()) return -1;
+    if (ties.size() == 1) return ties[0];
     // Drop rows that a later, smaller ratio made stale.
-    std::erase_if(ties_, [&](int i) {
-      const double ratio = rhs(i) / (first ? 1.0 : T_(i, enter));
-      return ratio > best + 1e-13 * (1 + std::abs(best));
-    });
-    if (ties_.size() == 1) return ties_[0];
+    std::erase_if(ties, [&](int i) { return rhs[i] / c.a[i] > best + 1e-13 * (1 + std::abs(best)); });
+    if (ties.size() == 1) return ties[0];
     if (!first)
-      for (int i : ties_)
-        if (basis_[i] == z0()) return i;
-    for (int k = 0; k < n_ && ties_.size() > 1; ++k) {
+      for (int i : ties)
+        if (basis[i] == z0()) return i;
+    for (int k = 0; k < n() && ties.size() > 1; ++k) {
       double smallest = INFINITY;
-      for (int i : ties_) smallest = std::min(smallest, T_(i, k) / (first ? 1.0 : T_(i, enter)));
-      std::erase_if(ties_, [&](int i) {
-        const double x = T_(i, k) / (first ? 1.0 : T_(i, enter));
+      for (int i : ties) smallest = std::min(smallest, T(i, k) / c.a[i]);
+      std::erase_if(ties, [&](int i) {
+        const double x = T(i, k) / c.a[i];
         return x > smallest + 1e-13 * (1 + std::abs(smallest));
       });
     }
-    return ties_[0];
+    return ties[0];
   }
 
+  // The pivot's effect on the columns; call pivot_rhs first, which needs the column before it.
   void pivot(int row, int enter) {
-    T_.row(row) /= T_(row, enter);
-    for (int i = 0; i < n_; ++i)
-      if (i != row && T_(i, enter) != 0.0) T_.row(i) -= T_(i, enter) * T_.row(row);
-    basis_[row] = enter;
+    T.row(row) /= T(row, enter);
+    for (int i = 0; i < n(); ++i)
+      if (i != row && T(i, enter) != 0.0) T.row(i) -= T(i, enter) * T.row(row);
+    basis[row] = enter;
   }
 
- private:
-  int n_ = 0;
-  std::vector<int> ties_;
-  // Row-major: every pivot operation is a row operation.
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> T_;
-  std::vector<int> basis_;
+  // The same pivot applied to a right-hand side, element for element the operations pivot applies
+  // to every column, so the answer does not depend on whether the columns were pivoted alongside or
+  // kept from an earlier problem.
+  void pivot_rhs(int row, int enter, Eigen::VectorXd& rhs) const {
+    rhs[row] /= T(row, enter);
+    for (int i = 0; i < n(); ++i)
+      if (i != row && T(i, enter) != 0.0) rhs[i] -= T(i, enter) * rhs[row];
+  }
 };
 
 // Re-solves W_SS z_S = -w_S on the basic z variables of the terminal basis.
@@ -135,48 +154,65 @@ namespace {
 
 constexpr int kProximalIterations = 60;
 
-LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
-  const int n = static_cast<int>(w.size());
+// w >= 0 to within rounding: z = 0 solves it (a contact that is not approaching, say).
+bool zero_solves(const Eigen::VectorXd& w) {
+  return w.size() == 0 || w.minCoeff() >= -1e-14 * (1.0 + w.cwiseAbs().maxCoeff());
+}
+
+LcpSolution zero_solution(const Eigen::MatrixXd& W, const Eigen::VectorXd& w) {
   LcpSolution out;
-  out.z = Eigen::VectorXd::Zero(n);
-  // w >= 0 to within rounding: z = 0 solves it (a contact that is not approaching, say).
-  if (n == 0 || w.minCoeff() >= -1e-14 * (1.0 + w.cwiseAbs().maxCoeff())) {
-    out.slack = w;
-    out.residual = lcp_residual(W, w, out.z);
-    return out;
-  }
-  thread_local Tableau t;
-  t.reset(W, w);
+  out.z = Eigen::VectorXd::Zero(w.size());
+  out.slack = w;
+  out.residual = lcp_residual(W, w, out.z);
+  return out;
+}
+
+// Lemke's pivoting from the tableau tableaux.current() of W with right-hand side w. After each
+// pivot, tableaux.advance(row, enter) makes current() the tableau after it: pivoted in place by
+// lemke_once, or kept from an earlier problem by LemkePaths. Leaves the final tableau current and
+// writes the answer read from it, checked and polished, into out (its storage reused).
+template <class Tableaux>
+void lemke_pivots(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options, Tableaux& tableaux,
+                  LcpSolution& out) {
+  const int n = static_cast<int>(w.size());
+  out.status = LcpSolution::Status::solved;
+  out.method = LcpSolution::Method::lemke;
+  out.pivots = 0;
+  out.z.setZero(n);
+  thread_local Eigen::VectorXd rhs;
+  thread_local std::vector<int> ties;
+  rhs = w;
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 50 * n + 100;
-  int enter = t.z0();
+  int enter = tableaux.current().z0();
   bool first = true;
   while (true) {
     if (out.pivots >= max_pivots) {
       out.status = LcpSolution::Status::pivot_limit;
       break;
     }
-    const int row = t.leaving_row(enter, first, options.pivot_tolerance);
+    const Tableau& t = tableaux.current();
+    const int row = t.leaving_row(tableaux.candidates(enter, first, options.pivot_tolerance), rhs, first, ties);
     if (row < 0) {
       out.status = LcpSolution::Status::ray_termination;
       break;
     }
-    const int leaving = t.basic(row);
-    t.pivot(row, enter);
+    const int leaving = t.basis[row];
+    t.pivot_rhs(row, enter, rhs);
+    tableaux.advance(row, enter);  // t may now refer to another tableau
     ++out.pivots;
     first = false;
-    if (leaving == t.z0()) break;
-    enter = t.complement(leaving);
+    if (leaving == 2 * n) break;
+    enter = leaving < n ? leaving + n : leaving - n;
   }
+  const std::vector<int>& basis = tableaux.current().basis;
   for (int r = 0; r < n; ++r)
-    if (t.basic(r) >= n && t.basic(r) < 2 * n) out.z[t.basic(r) - n] = std::max(0.0, t.rhs(r));
-  if (out.status != LcpSolution::Status::solved) {
-    out.slack = W * out.z + w;
-    out.residual = lcp_residual(W, w, out.z);
-    return out;
-  }
-  // Polish only when the pivoting left a visible error: the tableau is exact for most small problems.
-  out.slack = W * out.z + w;
+    if (basis[r] >= n && basis[r] < 2 * n) out.z[basis[r] - n] = std::max(0.0, rhs[r]);
+  // slack = W z + w, written so as to need no temporary (the same operations as W * z + w).
+  out.slack.noalias() = W * out.z;
+  out.slack += w;
   out.residual = residual_of(out.z, out.slack, w);
+  if (out.status != LcpSolution::Status::solved) return;
+  // Polish only when the pivoting left a visible error: the tableau is exact for most small problems.
   if (out.residual > 1e-14) {
     Eigen::VectorXd polished = polish(W, w, out.z).cwiseMax(0.0);
     Eigen::VectorXd slack = W * polished + w;
@@ -188,6 +224,27 @@ LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
     }
   }
   if (out.residual > options.accept_tolerance) out.status = LcpSolution::Status::inaccurate;
+}
+
+// One tableau, pivoted in place (one per thread: its storage is reused across problems).
+struct TableauInPlace {
+  Tableau& t;
+  const Tableau& current() const { return t; }
+  const Tableau::Candidates& candidates(int enter, bool first, double pivot_tol) {
+    thread_local Tableau::Candidates c;
+    t.find_candidates(enter, first, pivot_tol, c);
+    return c;
+  }
+  void advance(int row, int enter) { t.pivot(row, enter); }
+};
+
+LcpSolution lemke_once(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+  if (zero_solves(w)) return zero_solution(W, w);
+  thread_local Tableau t;
+  t.reset(W);
+  TableauInPlace in_place{t};
+  LcpSolution out;
+  lemke_pivots(W, w, options, in_place, out);
   return out;
 }
 
@@ -276,6 +333,86 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
     return s;
   }
   return first;
+}
+
+// A tableau reached by a pivot path from the first one; child[row] is the node after pivoting on
+// row (the entering variable is fixed by the path), -1 while unknown.
+struct LemkePaths::Node {
+  Tableau tableau;
+  std::vector<int> child;
+  Tableau::Candidates candidates;  // of the entering variable on the path here, once found
+};
+
+// Walks the tree during one solve, adding the tableaux it meets while there is room and pivoting a
+// copy in place beyond that.
+struct LemkePaths::Walk {
+  std::vector<Node>& nodes;
+  int node = 0;
+  bool off_tree = false;
+  static Tableau& scratch() {
+    thread_local Tableau t;
+    return t;
+  }
+  const Tableau& current() const { return off_tree ? scratch() : nodes[node].tableau; }
+  const Tableau::Candidates& candidates(int enter, bool first, double pivot_tol) {
+    Tableau::Candidates& c = off_tree ? scratch_candidates() : nodes[node].candidates;
+    if (off_tree || c.enter != enter || c.pivot_tol != pivot_tol) current().find_candidates(enter, first, pivot_tol, c);
+    return c;
+  }
+  static Tableau::Candidates& scratch_candidates() {
+    thread_local Tableau::Candidates c;
+    return c;
+  }
+  void advance(int row, int enter) {
+    if (off_tree) return scratch().pivot(row, enter);
+    const int n = nodes[node].tableau.n();
+    if (nodes[node].child[row] < 0 && static_cast<long>(nodes.size() + 1) * n * (2 * n + 1) <= kLemkePathDoubles) {
+      Node next{nodes[node].tableau, std::vector<int>(n, -1), {}};
+      next.tableau.pivot(row, enter);
+      nodes.push_back(std::move(next));
+      nodes[node].child[row] = static_cast<int>(nodes.size()) - 1;
+    }
+    if (nodes[node].child[row] >= 0) {
+      node = nodes[node].child[row];
+      return;
+    }
+    scratch() = nodes[node].tableau;
+    scratch().pivot(row, enter);
+    off_tree = true;
+  }
+};
+
+LemkePaths::LemkePaths(const Eigen::MatrixXd& W) : W_(W) {
+  Node root;
+  root.tableau.reset(W);
+  root.child.assign(W.rows(), -1);
+  nodes_.push_back(std::move(root));
+}
+
+LemkePaths::~LemkePaths() = default;
+LemkePaths::LemkePaths(LemkePaths&&) noexcept = default;
+LemkePaths& LemkePaths::operator=(LemkePaths&&) noexcept = default;
+
+int LemkePaths::tableaux() const { return static_cast<int>(nodes_.size()); }
+
+LcpSolution LemkePaths::solve(const Eigen::VectorXd& w, const LcpOptions& options) {
+  LcpSolution out;
+  solve(w, out, options);
+  return out;
+}
+
+void LemkePaths::solve(const Eigen::VectorXd& w, LcpSolution& out, const LcpOptions& options) {
+  if (w.size() != W_.rows())
+    throw std::invalid_argument("LemkePaths: w has " + std::to_string(w.size()) + " entries, W " +
+                                std::to_string(W_.rows()) + " rows");
+  if (zero_solves(w)) {
+    out = zero_solution(W_, w);
+    return;
+  }
+  Walk walk{nodes_};
+  lemke_pivots(W_, w, options, walk, out);
+  if (out.ok() || (out.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0)) return;
+  out = solve_lemke(W_, w, options);
 }
 
 std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,

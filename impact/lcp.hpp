@@ -53,6 +53,34 @@ double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Ei
 
 LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options = {});
 
+// Lemke's method for many problems LCP(W, w) that share W, as the Routh sampler solves them (one W
+// per impact, a new w at every step of every sample). Lemke's tableau apart from its right-hand
+// side depends only on W and on the pivots taken, so the tableaux along every pivot path met so
+// far are kept (a tree, at most about kLemkePathDoubles doubles of them) and a problem on a known
+// path pivots only its right-hand side: n operations a pivot instead of n (2n + 2). solve returns
+// solve_lemke(W, w, options) to the bit (the right-hand side goes through the same operations in
+// the same order, and a problem that needs solve_lemke's fallbacks gets them from it). Not
+// thread-safe: one per thread.
+class LemkePaths {
+ public:
+  explicit LemkePaths(const Eigen::MatrixXd& W);
+  ~LemkePaths();
+  LemkePaths(LemkePaths&&) noexcept;
+  LemkePaths& operator=(LemkePaths&&) noexcept;
+  LcpSolution solve(const Eigen::VectorXd& w, const LcpOptions& options = {});
+  // The same into out, reusing its storage: no allocation on a known path.
+  void solve(const Eigen::VectorXd& w, LcpSolution& out, const LcpOptions& options = {});
+  const Eigen::MatrixXd& W() const { return W_; }
+  int tableaux() const;  // kept so far
+
+ private:
+  struct Node;
+  struct Walk;
+  Eigen::MatrixXd W_;
+  std::vector<Node> nodes_;
+};
+constexpr long kLemkePathDoubles = 1l << 19;  // 4 MiB of tableaux
+
 // All distinct solutions at complementary bases; n <= kMaxEnumeration. Throws std::invalid_argument
 // above that size.
 constexpr int kMaxEnumeration = 20;

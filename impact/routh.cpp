@@ -1,5 +1,7 @@
 #include "impact/routh.hpp"
 
+#include <atomic>
+#include <optional>
 #include <random>
 
 #include <boost/random/sobol.hpp>
@@ -57,8 +59,10 @@ void step_rhs(double h, const Eigen::Ref<const Eigen::VectorXd>& draw, const Ste
 }
 
 // One of the step LCP's solutions: Lemke's, or uniform among the distinct outcomes of all of them.
-bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solution choice, Rng& rng,
-                Eigen::VectorXd& z, double& residual, std::string& why) {
+// paths: the thread's LemkePaths of s.W, or null for plain solve_lemke (the same answer). sol is
+// reused storage.
+bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solution choice, LemkePaths* paths,
+                Rng& rng, LcpSolution& sol, Eigen::VectorXd& z, double& residual, std::string& why) {
   if (choice == RouthSettings::Solution::random) {
     if (w.size() > kMaxEnumeration) {
       why = "step LCP with " + std::to_string(w.size()) + " variables: solution: random enumerates its 2^n bases, " +
@@ -86,7 +90,10 @@ bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solut
     residual = lcp_residual(s.W, w, z);
     return true;
   }
-  const LcpSolution sol = solve_lemke(s.W, w);
+  if (paths)
+    paths->solve(w, sol);
+  else
+    sol = solve_lemke(s.W, w);
   residual = sol.residual;
   if (!sol.ok()) {
     why = "step LCP with " + std::to_string(w.size()) + " variables: " + describe(sol.status);
@@ -111,8 +118,12 @@ struct RouthImpact::Sobol {
   boost::random::sobol engine;
 };
 
+namespace {
+std::atomic<std::uint64_t> next_impact_id{1};
+}
+
 RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings)
-    : M_(contacts.M), v_minus_(v_minus), settings_(settings), h_(routh_step_impulse(settings.h, contacts, v_minus)),
+    : id_(next_impact_id++), M_(contacts.M), v_minus_(v_minus), settings_(settings), h_(routh_step_impulse(settings.h, contacts, v_minus)),
       step_(std::make_unique<Step>(build_step_lcp(contacts))) {
   if (settings.sampling == RouthSettings::Sampling::sobol)
     sobol_ = std::make_unique<Sobol>(Sobol{boost::random::sobol(
@@ -122,6 +133,23 @@ RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_
 RouthImpact::~RouthImpact() = default;
 static_assert(sizeof(boost::random::sobol::result_type) == 8, "64-bit Sobol points");
 RouthImpact::RouthImpact(RouthImpact&&) noexcept = default;
+
+LemkePaths* RouthImpact::lemke_paths() const {
+  struct Kept {
+    std::uint64_t impact = 0;
+    int samples = 0;
+    std::optional<LemkePaths> paths;
+  };
+  thread_local Kept kept;
+  if (kept.impact != id_) {
+    kept.impact = id_;
+    kept.samples = 0;
+    kept.paths.reset();
+  }
+  if (++kept.samples < 2) return nullptr;
+  if (!kept.paths) kept.paths.emplace(step_->W);
+  return &*kept.paths;
+}
 
 ImpactResult RouthImpact::sample(std::uint64_t index, Rng& rng) const {
   if (!sobol_) return draw(rng);
@@ -159,8 +187,16 @@ template <class Draw>
 ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
   const StepLcp& s = *step_;
   const int m = s.m, td = static_cast<int>(s.D.rows());
+  // Storage reused across samples on this thread: a sample allocates only its result.
+  struct Workspace {
+    Eigen::VectorXd w, z, draws, vn, Mv;
+    LcpSolution sol;
+  };
+  thread_local Workspace work;
+  Eigen::VectorXd &w = work.w, &z = work.z, &draws = work.draws, &vn = work.vn, &Mv = work.Mv;
   ImpactResult r;
-  r.kinetic_energy_minus = 0.5 * v_minus_.dot(M_ * v_minus_);
+  Mv.noalias() = M_ * v_minus_;
+  r.kinetic_energy_minus = 0.5 * v_minus_.dot(Mv);
   r.v_plus = v_minus_;
   r.impulse_n = Eigen::VectorXd::Zero(m);
   r.impulse_t = Eigen::VectorXd::Zero(m * td);
@@ -170,7 +206,10 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
                    std::to_string(kMaxRandomContacts) + " contacts; this impact has " + std::to_string(m);
     return r;
   }
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(s.W.rows()), z, draws(m), vn(m);
+  LemkePaths* paths = settings_.solution == RouthSettings::Solution::lemke ? lemke_paths() : nullptr;
+  w.setZero(s.W.rows());
+  draws.resize(m);
+  vn.resize(m);
   Eigen::VectorXd& v = r.v_plus;
   double previous_kinetic = r.kinetic_energy_minus;
   for (vn.noalias() = s.Jbar.topRows(m) * v; vn.minCoeff() < -settings_.tolerance; vn.noalias() = s.Jbar.topRows(m) * v) {
@@ -184,14 +223,15 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     step_rhs(h_, draws, s, v, w);
     double residual = 0;
     std::string why;
-    if (!solve_step(s, w, settings_.solution, rng, z, residual, why)) {
+    if (!solve_step(s, w, settings_.solution, paths, rng, work.sol, z, residual, why)) {
       r.ok = false;
       r.diagnostic = "routh: " + why;
       break;
     }
     v.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
     // Theorem 7: a step never adds kinetic energy. A rise is a bug, flagged, never accepted.
-    const double kinetic = 0.5 * v.dot(M_ * v);
+    Mv.noalias() = M_ * v;
+    const double kinetic = 0.5 * v.dot(Mv);
     if (kinetic > previous_kinetic * (1 + 1e-12) + 1e-15) {
       r.ok = false;
       r.diagnostic = "routh: kinetic energy rose at step " + std::to_string(r.steps + 1) + " (" +
@@ -205,7 +245,8 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     ++r.steps;
     if (!r.ok) break;
   }
-  r.kinetic_energy_plus = 0.5 * v.dot(M_ * v);
+  Mv.noalias() = M_ * v;
+  r.kinetic_energy_plus = 0.5 * v.dot(Mv);
   return r;
 }
 

@@ -59,6 +59,12 @@ class RouthImpact : public PreparedImpact {
   // draw(step, lambda_max_over_h) fills the step's draws; returns false when there are none left.
   template <class Draw>
   ImpactResult run(Draw&& draw, Rng& rng) const;
+  // The calling thread's LemkePaths of the step LCP (same answers as solve_lemke, faster on repeated
+  // pivot paths), from this impact's second sample on the thread; null before that, so a run's
+  // impacts, sampled once each, do not pay for keeping tableaux. Kept per thread, keyed by id_.
+  LemkePaths* lemke_paths() const;
+
+  std::uint64_t id_;  // unique per impact, never reused
 
   Eigen::MatrixXd M_;
   Eigen::VectorXd v_minus_;

@@ -3,6 +3,7 @@
 // for is physical, and the proximal-point fallback is what solves the ones Lemke alone cannot.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "impact/lcp.hpp"
@@ -64,6 +65,38 @@ TEST(JammedLcp, DominoRowRouthStepIsSolved) {
   EXPECT_LE(lcp_residual(W, w, s.z), 1e-9);
   EXPECT_GT(s.z.norm(), 0.0);
   EXPECT_EQ(s.method, LcpSolution::Method::proximal);
+}
+
+// LemkePaths on the jammed set: the same W with several right-hand sides (the problem's, scaled,
+// perturbed) gives solve_lemke's answers to the bit, through its fallbacks too, and keeps within
+// its byte budget (at n = 120 only 18 tableaux fit: the rest of a path is pivoted off the tree).
+TEST(JammedLcp, LemkePathsMatchSolveLemkeBitForBit) {
+  std::mt19937 rng(5);
+  std::normal_distribution<double> g;
+  int off_budget = 0;
+  for (int index : {0, 1, 2, 3, 4, 5, 6, 7, 31, 64, 99, 170}) {
+    const testing::JammedLcp p = testing::jammed_lcp(index);
+    const Eigen::MatrixXd& W = p.lcp.W;
+    const long n = W.rows();
+    LemkePaths paths(W);
+    for (int k = 0; k < 4; ++k) {
+      Eigen::VectorXd w = p.lcp.w * (1.0 + 0.25 * k);
+      if (k >= 2)
+        for (int i = 0; i < w.size(); ++i) w[i] += 1e-3 * g(rng) * (1.0 + std::abs(w[i]));
+      const LcpSolution expected = solve_lemke(W, w);
+      const LcpSolution got = paths.solve(w);
+      const std::string what = "problem " + std::to_string(index) + ", right-hand side " + std::to_string(k);
+      EXPECT_EQ(got.status, expected.status) << what;
+      EXPECT_EQ(got.method, expected.method) << what;
+      EXPECT_EQ(got.pivots, expected.pivots) << what;
+      ASSERT_EQ(got.z.size(), expected.z.size()) << what;
+      EXPECT_EQ(std::memcmp(got.z.data(), expected.z.data(), sizeof(double) * n), 0) << what;
+      EXPECT_EQ(std::memcmp(&got.residual, &expected.residual, sizeof(double)), 0) << what;
+    }
+    EXPECT_LE(paths.tableaux() * n * (2 * n + 1), kLemkePathDoubles) << "problem " << index;
+    off_budget += (paths.tableaux() + 1) * n * (2 * n + 1) > kLemkePathDoubles;
+  }
+  EXPECT_GE(off_budget, 1) << "no problem filled the budget: the off-tree path went untested";
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Lemke and the enumerator on problems with known answers, random copositive problems,
-// degenerate ones and unsolvable ones.
+// degenerate ones and unsolvable ones; LemkePaths against solve_lemke bit for bit.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <random>
 
@@ -160,6 +161,73 @@ TEST(Lcp, ResidualMeasuresEachViolation) {
   EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(0, 0)), 0.4);   // slack -1
   EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(1, -1)), 0.4);  // z < 0
   EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(2, 0)), 0.4);   // z s = 2
+}
+
+// LemkePaths keeps the tableaux of the pivot paths it has met; each answer must be solve_lemke's to
+// the bit, whether its path is new, known or (past the byte budget) pivoted off the tree.
+void expect_same_bits(const LcpSolution& a, const LcpSolution& b, const std::string& what) {
+  EXPECT_EQ(a.status, b.status) << what;
+  EXPECT_EQ(a.method, b.method) << what;
+  EXPECT_EQ(a.pivots, b.pivots) << what;
+  ASSERT_EQ(a.z.size(), b.z.size()) << what;
+  EXPECT_EQ(std::memcmp(a.z.data(), b.z.data(), sizeof(double) * a.z.size()), 0) << what;
+  ASSERT_EQ(a.slack.size(), b.slack.size()) << what;
+  EXPECT_EQ(std::memcmp(a.slack.data(), b.slack.data(), sizeof(double) * a.slack.size()), 0) << what;
+  EXPECT_EQ(std::memcmp(&a.residual, &b.residual, sizeof(double)), 0) << what;
+}
+
+TEST(LemkePaths, AnswersAreSolveLemkesToTheBitAndKnownPathsAddNoTableaux) {
+  std::mt19937 rng(17);
+  const int n = 7;
+  const Eigen::MatrixXd A = random_matrix(n, rng);
+  const Eigen::MatrixXd W = A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(n, n);
+  std::normal_distribution<double> g;
+  std::vector<Eigen::VectorXd> ws;
+  for (int k = 0; k < 400; ++k) {
+    Eigen::VectorXd w(n);
+    for (int i = 0; i < n; ++i) w[i] = g(rng);
+    ws.push_back(w);
+  }
+  LemkePaths paths(W);
+  LcpSolution reused;  // the allocation-free overload, its storage reused from problem to problem
+  for (const Eigen::VectorXd& w : ws) {
+    const LcpSolution expected = solve_lemke(W, w);
+    ASSERT_TRUE(expected.ok());
+    expect_same_bits(paths.solve(w), expected, "first pass");
+    paths.solve(w, reused);
+    expect_same_bits(reused, expected, "into reused storage");
+  }
+  const int kept = paths.tableaux();
+  EXPECT_GT(kept, n);  // many paths were met
+  for (const Eigen::VectorXd& w : ws) expect_same_bits(paths.solve(w), solve_lemke(W, w), "second pass");
+  EXPECT_EQ(paths.tableaux(), kept);  // every path was known
+}
+
+// Degenerate data: every ratio test ties (the lexicographic rule decides), and a problem Lemke
+// alone cannot solve, which solve_lemke hands to enumeration: LemkePaths gives the same answers.
+TEST(LemkePaths, TiesAndFallbacksMatchSolveLemke) {
+  const Eigen::MatrixXd ones = Eigen::MatrixXd::Constant(4, 4, 1.0);
+  LemkePaths tied(ones);
+  for (double c : {-1.0, -2.0, 0.5})
+    expect_same_bits(tied.solve(Eigen::VectorXd::Constant(4, c)), solve_lemke(ones, Eigen::VectorXd::Constant(4, c)),
+                     "ties");
+  Eigen::Matrix4d W;
+  W << 1.6, -1.2, 1.2, 0, -1.2, 3.4, -3.4, 1, 1.2, -3.4, 3.4, 1, 1, -1, -1, 0;
+  LemkePaths friction(W);
+  const Eigen::Vector4d ray(1e-6, 1e-13, -1e-13, 0);
+  const LcpSolution s = friction.solve(ray);
+  EXPECT_EQ(s.method, LcpSolution::Method::enumeration);
+  expect_same_bits(s, solve_lemke(W, ray), "enumeration fallback");
+  // An unsolvable problem ends as solve_lemke's does, in a ray.
+  LemkePaths none(Eigen::MatrixXd::Constant(1, 1, -1.0));
+  const LcpSolution r = none.solve(Eigen::VectorXd::Constant(1, -1.0));
+  EXPECT_EQ(r.status, LcpSolution::Status::ray_termination);
+  expect_same_bits(r, solve_lemke(Eigen::MatrixXd::Constant(1, 1, -1.0), Eigen::VectorXd::Constant(1, -1.0)), "ray");
+}
+
+TEST(LemkePaths, RefusesAProblemOfAnotherSize) {
+  LemkePaths paths(Eigen::MatrixXd::Identity(3, 3));
+  EXPECT_THROW(paths.solve(Eigen::VectorXd::Ones(4)), std::invalid_argument);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <thread>
 
 #include "impact/routh.hpp"
 #include "tests/impact/contact_spaces.hpp"
@@ -187,6 +189,32 @@ TEST(Routh, StepCapIsFlaggedNeverAccepted) {
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.steps, 10);
   EXPECT_NE(r.diagnostic.find("still approaches after 10 steps"), std::string::npos) << r.diagnostic;
+}
+
+// A prepared impact solves its step LCPs with the thread's LemkePaths from its second sample on;
+// a fresh impact (law.resolve) uses solve_lemke. The samples must agree to the bit, on any thread.
+TEST(Routh, KeptPivotPathsChangeNoSampleOnAnyThread) {
+  const RouthLaw law(paper_settings());
+  const ContactSpace c = rocking_block();
+  const std::unique_ptr<PreparedImpact> prepared = law.prepare(c, rocking_block_drop());
+  const int samples = 3000;
+  auto sample_range = [&](int from, int to, std::vector<Eigen::VectorXd>& out) {
+    for (int i = from; i < to; ++i) {
+      Rng rng(1000 + i);
+      out[i] = prepared->sample(i, rng).v_plus;
+    }
+  };
+  std::vector<Eigen::VectorXd> one(samples), two(samples);
+  sample_range(0, samples, one);
+  std::thread other([&] { sample_range(samples / 2, samples, two); });
+  sample_range(0, samples / 2, two);
+  other.join();
+  for (int i = 0; i < samples; ++i) {
+    Rng rng(1000 + i);
+    const Eigen::VectorXd fresh = law.resolve(c, rocking_block_drop(), rng).v_plus;
+    ASSERT_EQ(std::memcmp(one[i].data(), fresh.data(), sizeof(double) * fresh.size()), 0) << "sample " << i;
+    ASSERT_EQ(std::memcmp(two[i].data(), fresh.data(), sizeof(double) * fresh.size()), 0) << "sample " << i;
+  }
 }
 
 }  // namespace
