@@ -75,6 +75,7 @@ struct FormattedSample {
   std::string joint;  // one digit '0' + class per contact: a key for any number of contacts
   std::vector<OutcomeClass> classes;
   Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
+  Eigen::VectorXd vt_each;  // J_t v+, kept storage for format
   SampleStatus status = SampleStatus::accepted;
   std::string diagnostic;  // failed samples only
   int solves = 0;
@@ -105,8 +106,9 @@ class SampleWriter {
     text(std::to_string(index));
     for (double x : r.v_plus) number(x);
     const int m = c_.contacts(), td = c_.tangent_dim;
-    f.vn = c_.J_n * r.v_plus;
-    const Eigen::VectorXd vt = c_.J_t * r.v_plus;
+    f.vn.noalias() = c_.J_n * r.v_plus;
+    Eigen::VectorXd& vt = f.vt_each;
+    vt.noalias() = c_.J_t * r.v_plus;
     f.vt.resize(m);
     for (int i = 0; i < m; ++i) {
       number(f.vn[i]);
