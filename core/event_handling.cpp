@@ -4,6 +4,7 @@
 
 #include <Eigen/QR>
 
+#include "core/event_locate.hpp"
 #include "core/guards.hpp"
 #include "core/slip_start.hpp"
 #include "impact/anitescu_potra.hpp"
@@ -182,7 +183,7 @@ void compute_event_data(const System& sys, const ContactModes& modes, const Eige
 }
 
 bool simultaneous_contact(double phi, double vn, double t, const ContactSettings& settings) {
-  const double precision = 1e-12 * std::max(1.0, std::abs(t));  // locate_crossing's bracket
+  const double precision = kEventTimePrecision * std::max(1.0, std::abs(t));  // locate_crossing's bracket
   return phi <= 1e-6 * settings.distance_tolerance + std::max(0.0, -vn) * precision;
 }
 

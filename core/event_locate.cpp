@@ -12,7 +12,7 @@ namespace impactsim {
 // Alefeld, Potra and Shi's Algorithm 748 (ACM TOMS 21, 1995), as Boost.Math implements it: it
 // keeps a bracket [a, b] with g(a) > 0 >= g(b) and converges at least as fast as Brent's method.
 double locate_crossing(FunctionRef<double(double)> guard, double ta, double tb, double ga, double gb) {
-  const double tol = 1e-12 * std::max(1.0, std::abs(tb));
+  const double tol = kEventTimePrecision * std::max(1.0, std::abs(tb));
   std::uintmax_t evaluations = 100;
   const auto [a, b] = boost::math::tools::toms748_solve(
       [&](double t) { return guard(t); }, ta, tb, ga, gb, [tol](double lo, double hi) { return hi - lo <= tol; },

@@ -79,10 +79,12 @@ TEST(Hybrid, BouncingBallImpactTimesFollowTheClosedForm) {
   const double g = 9.81, e = 0.9, h = 1.0;
   const double v1 = std::sqrt(2 * g * h), t1 = std::sqrt(2 * h / g);
   const std::vector<Event> impacts = of_kind(r, EventKind::impact);
-  ASSERT_GE(impacts.size(), 40u);
+  ASSERT_GE(impacts.size(), 44u);
   double t = t1, v = v1;
-  for (int k = 0; k < 30; ++k) {
-    EXPECT_NEAR(impacts[k].t, t, 1e-9) << "impact " << k;
+  // Every impact to 1e-11 s through the 44th (t = 8.49 s), where errors of the event location add
+  // up: each impact located up to a bracket late also rebounds a little faster (kEventTimePrecision).
+  for (int k = 0; k < 44; ++k) {
+    EXPECT_NEAR(impacts[k].t, t, 1e-11) << "impact " << k + 1;
     t += 2 * e * v / g;
     v *= e;
   }
