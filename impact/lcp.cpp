@@ -12,9 +12,17 @@ namespace {
 // w - W z - 1 z0 = w_vec after the pivots so far, one row per basic variable. Variable k < n is w_k,
 // n <= k < 2n is z_{k-n}, 2n is z0. These columns depend only on W and on the pivots taken, not on
 // w_vec, which is what lets LemkePaths keep them; the right-hand side is pivoted by pivot_rhs.
+//
+// A basic variable's column is a unit vector, exactly: the pivot that made it basic wrote 1 and 0s
+// (p / p and x - x * 1), and later pivots leave it so (its entry in the pivot row is 0). So a pivot
+// updates only the n + 1 nonbasic columns, the leaving variable's among them, column by column:
+// half the work of updating every column, and each entry goes through the same operations as in a
+// row-by-row update of all of them (only the signs of some zeros may differ, which no comparison
+// or result sees).
 struct Tableau {
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> T;  // row operations only
+  Eigen::MatrixXd T;  // column-major: the pivot updates whole columns
   std::vector<int> basis;
+  std::vector<int> nonbasic;  // the n + 1 columns that are not unit vectors, in no particular order
 
   void reset(const Eigen::MatrixXd& W) {
     const int n = static_cast<int>(W.rows());
@@ -24,6 +32,8 @@ struct Tableau {
     T.col(2 * n).setConstant(-1.0);
     basis.resize(n);
     for (int i = 0; i < n; ++i) basis[i] = i;
+    nonbasic.resize(n + 1);
+    for (int j = 0; j <= n; ++j) nonbasic[j] = n + j;
   }
 
   int n() const { return static_cast<int>(T.rows()); }
@@ -94,10 +104,22 @@ struct Tableau {
   }
 
   // The pivot's effect on the columns; call pivot_rhs first, which needs the column before it.
+  // Row `row` is divided by the pivot and a_i times it subtracted from every other row i, in the
+  // nonbasic columns only (see above); the entering column becomes the unit vector e_row.
   void pivot(int row, int enter) {
-    T.row(row) /= T(row, enter);
-    for (int i = 0; i < n(); ++i)
-      if (i != row && T(i, enter) != 0.0) T.row(i) -= T(i, enter) * T.row(row);
+    thread_local Eigen::VectorXd a;
+    a = T.col(enter);
+    const double p = a[row];
+    const int leaving = basis[row];
+    for (int& j : nonbasic)
+      if (j == enter) j = leaving;
+    for (int j : nonbasic) {
+      const double c = T(row, j) / p;
+      T.col(j) -= c * a;
+      T(row, j) = c;
+    }
+    T.col(enter).setZero();
+    T(row, enter) = 1.0;
     basis[row] = enter;
   }
 
