@@ -54,6 +54,7 @@ struct ImpactOptions {
   bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
   bool quiet = false;         // no progress line
   bool print_summary = true;  // the outcome summary on stdout (a sweep's points leave it to summary.json)
+  std::string format = "csv";  // the samples' file: "csv" (samples.csv) or "hdf5" (samples.h5)
   std::string command_line;   // for metadata.json
   std::vector<std::string> overrides;  // --set KEY=VALUE
 };

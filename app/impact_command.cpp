@@ -16,6 +16,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
+#include "app/hdf5_table.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/progress.hpp"
@@ -68,10 +69,13 @@ struct Summary {
   std::vector<double> vn_min, vn_max, vt_min, vt_max;
 };
 
-// A sample formatted for samples.csv, with what the summary needs; made on worker threads.
+// A sample formatted for samples.csv (line) or samples.h5 (numbers and labels, in column order),
+// with what the summary needs; made on worker threads.
 struct FormattedSample {
   std::string line;
   size_t cells = 0;
+  std::vector<double> numbers;
+  std::vector<std::string_view> labels;
   std::string joint;  // one digit '0' + class per contact: a key for any number of contacts
   std::vector<OutcomeClass> classes;
   Eigen::VectorXd vn, vt;  // vt: |J_t v+| per contact
@@ -83,8 +87,17 @@ struct FormattedSample {
 
 class SampleWriter {
  public:
-  SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol)
-      : c_(c), tol_(tol), table_(sample_columns(scene, c)), csv_(path, table_.columns, scene.output.precision) {
+  // The table goes to path: samples.csv's format, or with hdf5 an Hdf5Table of the same columns.
+  SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol, bool hdf5 = false)
+      : c_(c), tol_(tol), table_(sample_columns(scene, c)) {
+    if (hdf5) {
+      std::vector<Hdf5Table::Column> columns;
+      const size_t m = table_.contact_names.size();
+      for (size_t k = 0; k < table_.columns.size(); ++k) columns.push_back({table_.columns[k], k + m >= table_.columns.size()});
+      h5_ = std::make_unique<Hdf5Table>(path, columns, kLabelWidth);
+    } else {
+      csv_.emplace(path, table_.columns, scene.output.precision);
+    }
     const int m = c.contacts();
     summary_.per_contact.assign(m, {0, 0, 0, 0});
     summary_.vn_min.assign(m, INFINITY);
@@ -98,12 +111,25 @@ class SampleWriter {
   void format(long index, const ImpactResult& r, FormattedSample& f) const {
     f.line.clear();
     f.cells = 0;
+    f.numbers.clear();
+    f.labels.clear();
+    const bool binary = h5_ != nullptr;
     auto text = [&](std::string_view t) {
+      if (binary) return f.labels.push_back(t);  // only static names come here
       if (f.cells++) f.line += ',';
       f.line += t;
     };
-    auto number = [&](double x) { text(NumberText(x, precision_).view()); };
-    text(std::to_string(index));
+    auto number = [&](double x) {
+      if (binary) return f.numbers.push_back(x);
+      if (f.cells++) f.line += ',';
+      f.line += NumberText(x, precision_).view();
+    };
+    auto whole = [&](long k) {
+      if (binary) return f.numbers.push_back(static_cast<double>(k));
+      if (f.cells++) f.line += ',';
+      f.line += std::to_string(k);
+    };
+    whole(index);
     for (double x : r.v_plus) number(x);
     const int m = c_.contacts(), td = c_.tangent_dim;
     f.vn.noalias() = c_.J_n * r.v_plus;
@@ -116,8 +142,8 @@ class SampleWriter {
       f.vt[i] = vt.segment(i * td, td).norm();
     }
     number(r.kinetic_energy_plus);
-    text(std::to_string(r.lcp_solves));
-    text(r.terminated ? "1" : "0");
+    whole(r.lcp_solves);
+    whole(r.terminated ? 1 : 0);
     f.status = sample_status(r);
     f.diagnostic.clear();
     if (f.status == SampleStatus::failed) f.diagnostic = r.diagnostic;
@@ -132,7 +158,8 @@ class SampleWriter {
   }
 
   void append(const FormattedSample& f) {
-    csv_.line(f.line, f.cells);
+    if (h5_) h5_->row(f.numbers, f.labels);
+    else csv_->line(f.line, f.cells);
     ++summary_.samples;
     summary_.solves += f.solves;
     if (f.status == SampleStatus::collide) ++summary_.collide;
@@ -155,7 +182,7 @@ class SampleWriter {
     append(f);
   }
 
-  void flush() { csv_.flush(); }
+  void flush() { h5_ ? h5_->flush() : csv_->flush(); }
 
   void print(std::ostream& out, double seconds, bool timed) const {
     const Summary& s = summary_;
@@ -188,7 +215,7 @@ class SampleWriter {
           << " samples per second\n";
   }
 
-  long rows() const { return csv_.rows(); }
+  long rows() const { return h5_ ? h5_->rows() : csv_->rows(); }
 
   // DIR/summary.json: what print() shows, as numbers. Class counts are over accepted samples;
   // combinations are labelled as in print(), most frequent first.
@@ -249,7 +276,10 @@ class SampleWriter {
   const ContactSpace& c_;
   double tol_;
   Table table_;
-  CsvWriter csv_;
+  // Wide enough for every class and status name (outcome_class.hpp).
+  static constexpr size_t kLabelWidth = 8;
+  std::optional<CsvWriter> csv_;     // samples.csv
+  std::unique_ptr<Hdf5Table> h5_;    // or samples.h5
   Summary summary_;
   int precision_ = 12;
 };
@@ -296,6 +326,10 @@ int impact_command(const ImpactOptions& o) {
     spdlog::error("--all-solutions goes with --law anitescu-potra, --orderings all with --law sequential");
     return kExitUsage;
   }
+  if (o.plot && o.format == "hdf5") {
+    spdlog::error("--plot draws from samples.csv: leave out --format hdf5, or plot the HDF5 file yourself");
+    return kExitUsage;
+  }
   const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
   if (!law) return kExitUsage;
   ImpactState impact;
@@ -314,7 +348,8 @@ int impact_command(const ImpactOptions& o) {
   const unsigned long long seed = o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : scene.seed;
   const std::string dir = prepare_output_directory(o.output_dir, scene);
   if (dir.empty()) return kExitOutput;
-  const std::string path = (std::filesystem::path(dir) / "samples.csv").string();
+  const bool hdf5 = o.format == "hdf5";
+  const std::string path = (std::filesystem::path(dir) / (hdf5 ? "samples.h5" : "samples.csv")).string();
   const double tol = 1e-6 * std::max(1.0, (space.J_n * v_minus).cwiseAbs().maxCoeff());
   spdlog::info("scene {}: impact of {} contacts at t = {} s, law {}, seed {}", scene.name, space.contacts(), t_impact,
                law_name, seed);
@@ -322,7 +357,7 @@ int impact_command(const ImpactOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   try {
     MetadataFile metadata(dir, {"impact", o.command_line, law_name, seed}, scene);
-    SampleWriter writer(path, scene, space, tol);
+    SampleWriter writer(path, scene, space, tol, hdf5);
     if (o.all_solutions) {
       if (std::string why; !write_ap_solutions(writer, space, v_minus, why)) {
         spdlog::error("--all-solutions: {}; sample the law instead (without --all-solutions)", why);

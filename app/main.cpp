@@ -172,6 +172,9 @@ Cli::Cli() {
                        "List every solution of the Anitescu-Potra LCP instead of sampling");
   impact_cmd->add_option("--orderings", orderings, "'all': list the outcome of every cyclic sequential ordering")
       ->check(CLI::IsMember({"all"}));
+  impact_cmd->add_option("--format", impact.format, "Samples file: csv (samples.csv) or hdf5 (samples.h5, exact binary)")
+      ->check(CLI::IsMember({"csv", "hdf5"}))
+      ->capture_default_str();
   add_set(impact_cmd, impact.overrides);
   add_verbosity(impact_cmd, verbosity);
 

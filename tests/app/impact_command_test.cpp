@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include "app/commands.hpp"
 #include "tests/app/cli.hpp"
+#include "tests/app/hdf5_read.hpp"
 
 namespace impactsim {
 namespace {
@@ -203,6 +205,47 @@ TEST(Impact, CombinationsOfManyContactsAreCountedPerClass) {
   ASSERT_FALSE(expected.empty());
   for (const auto& [label, n] : expected)
     EXPECT_NE(r.out.find("  " + label + "  " + std::to_string(n) + " ("), std::string::npos) << label << "\n" << r.out;
+}
+
+// --format hdf5: samples.h5 instead of samples.csv, the same columns in the same order, each value
+// the CSV's to its printed 12 digits (the file holds every bit), the same labels and summary.json;
+// --plot, which draws from samples.csv, is refused with it.
+TEST(Impact, Hdf5SamplesHoldWhatTheCsvPrints) {
+  const fs::path a = fresh_dir("impact_csv"), b = fresh_dir("impact_h5");
+  const std::string common = "impact " + scene("rocking_block.yaml") + " --samples 700 --seed 4 --threads 2 -q -o ";
+  const Result csv = impactsim(common + a.string());
+  const Result h5 = impactsim(common + b.string() + " --format hdf5");
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  ASSERT_EQ(h5.code, 0) << h5.err;
+  EXPECT_FALSE(fs::exists(b / "samples.csv"));
+  const Hdf5File file((b / "samples.h5").string());
+  ASSERT_TRUE(file.ok());
+  std::istringstream lines(read_all(a / "samples.csv"));
+  std::string header, line;
+  std::getline(lines, header);
+  const std::vector<std::string> columns = split(header);
+  ASSERT_EQ(file.columns(), columns);
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(lines, line)) rows.push_back(split(line));
+  ASSERT_EQ(rows.size(), 700u);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].ends_with(".class")) {
+      const std::vector<std::string> labels = file.labels(columns[c]);
+      ASSERT_EQ(labels.size(), rows.size()) << columns[c];
+      for (size_t k = 0; k < rows.size(); ++k) EXPECT_EQ(labels[k], rows[k][c]) << columns[c] << " row " << k;
+      continue;
+    }
+    const std::vector<double> values = file.numbers(columns[c]);
+    ASSERT_EQ(values.size(), rows.size()) << columns[c];
+    for (size_t k = 0; k < rows.size(); ++k)
+      EXPECT_NEAR(values[k], std::stod(rows[k][c]), 1e-11 * (1 + std::abs(values[k]))) << columns[c] << " row " << k;
+  }
+  EXPECT_EQ(read_all(b / "summary.json"), read_all(a / "summary.json"));
+  const Result plot = impactsim(common + fresh_dir("impact_h5_plot").string() + " --format hdf5 --plot");
+  EXPECT_EQ(plot.code, 1);
+  EXPECT_NE(plot.err.find("--plot draws from samples.csv"), std::string::npos) << plot.err;
+  const Result unknown = impactsim(common + fresh_dir("impact_h5_bad").string() + " --format parquet");
+  EXPECT_NE(unknown.code, 0);
 }
 
 }  // namespace
