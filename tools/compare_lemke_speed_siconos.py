@@ -18,37 +18,12 @@ import csv
 import glob
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 
-def ensure_siconos():
-    try:
-        import numpy  # noqa: F401
-        import siconos.numerics  # noqa: F401
-    except ImportError:
-        if os.geteuid() != 0:
-            sys.exit("compare_lemke_speed_siconos: needs Debian's python3-siconos (apt-get install -y python3-siconos)")
-        subprocess.run(["apt-get", "install", "-y", "python3-siconos"], check=True, stdout=subprocess.DEVNULL)
-
-
-def read_lcp(path):
-    import numpy as np
-    with open(path) as f:
-        values = f.read().split()
-    n = int(values[0])
-    numbers = np.array([float(v) for v in values[1:]])
-    return numbers[: n * n].reshape(n, n), numbers[n * n : n * n + n]
-
-
-def residual(W, w, z):
-    """impact/lcp.cpp's lcp_residual: each violation, complementarity scaled by 1 + |w|_inf, all by it again."""
-    import numpy as np
-    s = W @ z + w
-    scale = 1.0 + np.max(np.abs(w))
-    r = max(np.max(-z), np.max(-s), np.max(np.abs(z * s)) / scale, 0.0)
-    return r / scale
+# The Siconos install, the problem files and the residual are compare_lcp_siconos.py's (beside this).
+from compare_lcp_siconos import ensure_siconos, read_lcp, residual  # noqa: E402
 
 
 def siconos_solve(W, w):
