@@ -70,17 +70,22 @@ def solve_siconos(W, w, solver):
     return info, (residual(W, w, z) if finite else float("inf")), seconds
 
 
+def problem_set(directory, script, dump):
+    """The problem files of directory, in order, and impactsim.csv's rows by index; Siconos ready."""
+    files = sorted(glob.glob(os.path.join(directory, "lcp_*.txt")))
+    if not files:
+        sys.exit(f"{script}: no lcp_*.txt in {directory} (run build/{dump} {directory} first)")
+    ensure_siconos()
+    with open(os.path.join(directory, "impactsim.csv")) as f:
+        return files, {int(r["index"]): r for r in csv.DictReader(f)}
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     directory = sys.argv[1]
-    files = sorted(glob.glob(os.path.join(directory, "lcp_*.txt")))
-    if not files:
-        sys.exit(f"compare_lcp_siconos: no lcp_*.txt in {directory} (run build/jammed_lcp_dump {directory} first)")
-    ensure_siconos()
+    files, ours = problem_set(directory, "compare_lcp_siconos", "jammed_lcp_dump")
     import siconos.numerics as sn
-    with open(os.path.join(directory, "impactsim.csv")) as f:
-        ours = {int(r["index"]): r for r in csv.DictReader(f)}
     solvers = {"siconos lexicolemke": sn.SICONOS_LCP_LEMKE, "siconos pivot": sn.SICONOS_LCP_PIVOT}
     bands = [(0, 40), (41, 80), (81, 120)]
     stats = {name: {b: [0, 0, 0.0] for b in bands} for name in ["impactsim", *solvers]}

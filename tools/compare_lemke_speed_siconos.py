@@ -14,16 +14,14 @@ size the median time of each and their ratio. The Python call costs Siconos a fi
 call; the script measures it on a 1-variable problem and prints the ratio with it subtracted too.
 Siconos is an oracle here, never a dependency of the simulator.
 """
-import csv
-import glob
 import os
 import statistics
 import sys
 import time
 
 
-# The Siconos install, the problem files and the residual are compare_lcp_siconos.py's (beside this).
-from compare_lcp_siconos import ensure_siconos, read_lcp, residual  # noqa: E402
+# The problem files, the Siconos install and the residual are compare_lcp_siconos.py's (beside this).
+from compare_lcp_siconos import problem_set, read_lcp, residual  # noqa: E402
 
 
 def siconos_solve(W, w):
@@ -61,13 +59,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     directory = sys.argv[1]
-    files = sorted(glob.glob(os.path.join(directory, "lcp_*.txt")))
-    if not files:
-        sys.exit(f"compare_lemke_speed_siconos: no lcp_*.txt in {directory} (run build/lcp_speed_dump {directory} first)")
-    ensure_siconos()
+    files, ours = problem_set(directory, "compare_lemke_speed_siconos", "lcp_speed_dump")
     import numpy as np
-    with open(os.path.join(directory, "impactsim.csv")) as f:
-        ours = {int(r["index"]): r for r in csv.DictReader(f)}
     _, overhead = siconos_solve(np.eye(1), -np.ones(1))
     groups = {}
     for path in files:
