@@ -19,7 +19,9 @@ NumberText::NumberText(double x, int precision)
           std::to_chars(text_, text_ + sizeof text_, x, std::chars_format::general, precision).ptr - text_)) {}
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision)
-    : path_(path), out_(path), columns_(columns.size()), precision_(precision) {
+    : path_(path), buffer_(new char[kBufferBytes]), columns_(columns.size()), precision_(precision) {
+  out_.rdbuf()->pubsetbuf(buffer_.get(), kBufferBytes);  // before open, as libstdc++ requires
+  out_.open(path);
   if (!out_) throw std::runtime_error(path + ": cannot create file: " + std::strerror(errno));
   out_.precision(precision);
   for (size_t i = 0; i < columns.size(); ++i) out_ << (i ? "," : "") << columns[i];

@@ -4,6 +4,7 @@
 // writes the rest), and a failed write is reported by the row or flush that sees it.
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,10 @@ class CsvWriter {
   void check_written();      // flushes, then as check_state
 
   std::string path_;
+  // The stream's buffer, larger than the library's few KiB so that a file of many rows is written
+  // in few system calls; declared before out_, which uses it until it is destroyed.
+  static constexpr std::size_t kBufferBytes = 1 << 18;
+  std::unique_ptr<char[]> buffer_;
   std::ofstream out_;
   size_t columns_;
   int precision_;
