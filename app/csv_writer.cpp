@@ -38,16 +38,16 @@ void CsvWriter::check_width(size_t cells) const {
 void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     std::initializer_list<double> extra) {
   check_width(1 + a.size() + b.size() + extra.size());
-  // to_chars, not operator<<: the same %.<precision>g text without the stream's locale machinery.
-  auto put = [this](double x) {
-    const NumberText text(x, precision_);
-    out_.write(text.view().data(), static_cast<std::streamsize>(text.view().size()));
-  };
+  // to_chars, not operator<<: the same %.<precision>g text without the stream's locale machinery;
+  // the row is put together first and handed to the stream in one write.
+  line_.clear();
+  auto put = [this](double x) { line_ += NumberText(x, precision_).view(); };
   put(t);
-  for (double x : a) out_.put(','), put(x);
-  for (double x : b) out_.put(','), put(x);
-  for (double x : extra) out_.put(','), put(x);
-  out_.put('\n');
+  for (double x : a) line_ += ',', put(x);
+  for (double x : b) line_ += ',', put(x);
+  for (double x : extra) line_ += ',', put(x);
+  line_ += '\n';
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
   check_state();
   ++rows_;
 }

@@ -55,6 +55,7 @@ class CsvWriter {
   size_t columns_;
   int precision_;
   long rows_ = 0;
+  std::string line_;  // row() builds each line here, its storage reused
 };
 
 }  // namespace impactsim
