@@ -317,15 +317,14 @@ LcpSolution solve_proximal(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, c
   return best;
 }
 
-}  // namespace
-
-// Degenerate problems (redundant contacts make W singular) leave entries of order 1e-13 where
-// exact arithmetic has zeros, and then a pivot the tolerance refused may be the one that was
-// needed. A ray or an inaccurate answer is therefore retried with smaller pivot tolerances; every
-// answer is still checked by its residual, so a retry can only turn a failure into a verified
-// solution.
-LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
-  LcpSolution first = lemke_once(W, w, options);
+// What solve_lemke makes of `first`, Lemke's answer at the caller's pivot tolerance (lemke_once's,
+// or the same from LemkePaths). Degenerate problems (redundant contacts make W singular) leave
+// entries of order 1e-13 where exact arithmetic has zeros, and then a pivot the tolerance refused
+// may be the one that was needed. A ray or an inaccurate answer is therefore retried with smaller
+// pivot tolerances; every answer is still checked by its residual, so a retry can only turn a
+// failure into a verified solution.
+LcpSolution after_first_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options,
+                              LcpSolution first) {
   // A pivot limit the caller set is final: it capped the effort on purpose.
   if (first.ok() || (first.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0)) return first;
   for (double tol : {1e-15, 1e-18}) {
@@ -355,6 +354,12 @@ LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, cons
     return s;
   }
   return first;
+}
+
+}  // namespace
+
+LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options) {
+  return after_first_lemke(W, w, options, lemke_once(W, w, options));
 }
 
 // A tableau reached by a pivot path from the first one; child[row] is the node after pivoting on
@@ -433,8 +438,7 @@ void LemkePaths::solve(const Eigen::VectorXd& w, LcpSolution& out, const LcpOpti
   }
   Walk walk{nodes_};
   lemke_pivots(W_, w, options, walk, out);
-  if (out.ok() || (out.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0)) return;
-  out = solve_lemke(W_, w, options);
+  if (!out.ok()) out = after_first_lemke(W_, w, options, std::move(out));
 }
 
 std::vector<Eigen::VectorXd> enumerate_lcp_solutions(const Eigen::MatrixXd& W, const Eigen::VectorXd& w,
