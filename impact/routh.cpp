@@ -123,7 +123,8 @@ std::atomic<std::uint64_t> next_impact_id{1};
 }
 
 RouthImpact::RouthImpact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, const RouthSettings& settings)
-    : id_(next_impact_id++), M_(contacts.M), v_minus_(v_minus), settings_(settings), h_(routh_step_impulse(settings.h, contacts, v_minus)),
+    : id_(next_impact_id++), M_(contacts.M), v_minus_(v_minus), kinetic_minus_(0.5 * v_minus_.dot(M_ * v_minus_)),
+      settings_(settings), h_(routh_step_impulse(settings.h, contacts, v_minus)),
       step_(std::make_unique<Step>(build_step_lcp(contacts))) {
   if (settings.sampling == RouthSettings::Sampling::sobol)
     sobol_ = std::make_unique<Sobol>(Sobol{boost::random::sobol(
@@ -195,8 +196,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
   thread_local Workspace work;
   Eigen::VectorXd &w = work.w, &z = work.z, &draws = work.draws, &vn = work.vn, &Mv = work.Mv;
   ImpactResult r;
-  Mv.noalias() = M_ * v_minus_;
-  r.kinetic_energy_minus = 0.5 * v_minus_.dot(Mv);
+  r.kinetic_energy_minus = kinetic_minus_;
   r.v_plus = v_minus_;
   r.impulse_n = Eigen::VectorXd::Zero(m);
   r.impulse_t = Eigen::VectorXd::Zero(m * td);
@@ -245,8 +245,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
     ++r.steps;
     if (!r.ok) break;
   }
-  Mv.noalias() = M_ * v;
-  r.kinetic_energy_plus = 0.5 * v.dot(Mv);
+  r.kinetic_energy_plus = previous_kinetic;  // of v as it is: every step ends by measuring it
   return r;
 }
 

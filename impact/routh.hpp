@@ -68,6 +68,7 @@ class RouthImpact : public PreparedImpact {
 
   Eigen::MatrixXd M_;
   Eigen::VectorXd v_minus_;
+  double kinetic_minus_;  // 0.5 v-^T M v-, the same for every sample [J]
   RouthSettings settings_;
   double h_;
   std::unique_ptr<Step> step_;
