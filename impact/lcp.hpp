@@ -48,7 +48,8 @@ struct LcpSolution {
   bool ok() const { return status == Status::solved; }
 };
 
-// max over i of: max(-z_i, 0), max(-(Wz+w)_i, 0) and |z_i (Wz+w)_i|, each scaled by 1 + |w|_inf.
+// max over i of: max(-z_i, 0) / (1 + |z|_inf), max(-(Wz+w)_i, 0) / (1 + |w|_inf) and
+// |z_i (Wz+w)_i| / ((1 + |z|_inf) (1 + |w|_inf)).
 double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z);
 
 LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options = {});

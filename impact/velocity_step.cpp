@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/short_number.hpp"
 #include "core/solve_columns.hpp"
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
@@ -46,7 +47,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
     if (!s.ok()) {
       out.ok = false;
       out.diagnostic = "LCP with " + std::to_string(out.lcp_variables) + " variables: " + describe(s.status) +
-                       " (residual " + std::to_string(s.residual) + ")";
+                       " (residual " + short_number(s.residual) + ")";
     }
     f = coulomb_forces(layout, s.z);
   }

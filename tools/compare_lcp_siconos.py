@@ -39,12 +39,12 @@ def read_lcp(path):
 
 
 def residual(W, w, z):
-    """impact/lcp.cpp's lcp_residual: each violation, complementarity scaled by 1 + |w|_inf, all by it again."""
+    """impact/lcp.cpp's lcp_residual: -z over 1 + |z|_inf, -s over 1 + |w|_inf, z s over both."""
     import numpy as np
     s = W @ z + w
-    scale = 1.0 + np.max(np.abs(w))
-    r = max(np.max(-z), np.max(-s), np.max(np.abs(z * s)) / scale, 0.0)
-    return r / scale
+    w_scale = 1.0 + np.max(np.abs(w))
+    z_scale = 1.0 + np.max(np.abs(z))
+    return max(np.max(-z) / z_scale, np.max(-s) / w_scale, np.max(np.abs(z * s)) / (z_scale * w_scale), 0.0)
 
 
 def solve_siconos(W, w, solver):

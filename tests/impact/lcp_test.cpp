@@ -2,6 +2,7 @@
 // degenerate ones and unsolvable ones; LemkePaths against solve_lemke bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -160,7 +161,41 @@ TEST(Lcp, ResidualMeasuresEachViolation) {
   EXPECT_DOUBLE_EQ(lcp_residual(W, w, Eigen::Vector2d(1, 0)), 0.0);
   EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(0, 0)), 0.4);   // slack -1
   EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(1, -1)), 0.4);  // z < 0
-  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(2, 0)), 0.4);   // z s = 2
+  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(2, 0)), 0.3);   // z s = 2, over (1 + |z|) (1 + |w|) = 6
+}
+
+TEST(Lcp, ResidualIsRelativeToTheSizeOfZ) {
+  // z_1 = 8192 where w = 1: its slack is off by 2^-40 (9.1e-13), a rounding of W z. Measured
+  // against |w| only, z s / (1 + |w|)^2 = 1.9e-9 called that a failure; relative to |z| too it is
+  // z s / ((1 + |z|) (1 + |w|)) = 4.5e-13. (Every product below is exact in binary.)
+  const Eigen::Matrix2d W = Eigen::Vector2d(std::ldexp(1.0, -13), 1).asDiagonal();
+  const Eigen::Vector2d w(-1, 1);
+  const double z1 = 8192 * (1 + std::ldexp(1.0, -40)), s1 = std::ldexp(1.0, -40);
+  const Eigen::Vector2d z(z1, 0);
+  EXPECT_DOUBLE_EQ(lcp_residual(W, w, z), z1 * s1 / ((1 + z1) * 2));
+  EXPECT_GT(z1 * s1 / 4, 1e-9);
+  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(8192, -1)), 1e-4);  // z < 0, relative to 1 + |z|
+}
+
+// A step LCP of Drumwright's scheme on the jammed row of dominoes (68 variables, dominoes.yaml at
+// t = 0.23 s, h = 0.01 s): its solution carries internal forces of 1.5e4 where |w| = 36, and the
+// slack's rounding (7.8e-10, eps |W| |z|) failed the measure that ignored |z|.
+TEST(Lcp, JammedStepWithLargeInternalForcesIsSolved) {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/domino_drumwright_step_lcp.txt");
+  ASSERT_TRUE(in.good());
+  int n = 0;
+  in >> n;
+  Eigen::MatrixXd W(n, n);
+  Eigen::VectorXd w(n);
+  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
+  for (int i = 0; i < n; ++i) in >> w[i];
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok()) << describe(s.status);
+  EXPECT_GT(s.z.maxCoeff(), 1e3);
+  EXPECT_GE(s.z.minCoeff(), 0.0);
+  const double z_scale = 1 + s.z.maxCoeff(), w_scale = 1 + w.cwiseAbs().maxCoeff();
+  EXPECT_GT(s.slack.minCoeff(), -1e-9 * w_scale);
+  EXPECT_LT(s.z.cwiseProduct(s.slack).cwiseAbs().maxCoeff(), 1e-9 * z_scale * w_scale);
 }
 
 // LemkePaths keeps the tableaux of the pivot paths it has met; each answer must be solve_lemke's to
