@@ -108,13 +108,35 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
 // process, the sequential and propagative orderings all start from J_n v < 0 and return the zero
 // impulse here); the jam that stops the slip is the Anitescu-Potra LCP's nonzero solution, reached
 // by a virtual approach far below the velocity tolerance, so that the contacts stay candidates.
+// Where that LCP's answer is the zero impulse, to within the virtual approach (an earlier jam left
+// the contacts sliding at the virtual approach, which its polygon allows), the candidates are
+// brought to rest by the sticking impact instead (impact/anitescu_potra.hpp), leaving out any it
+// would have to pull shut; without it the same Painleve slide would come back unchanged.
 void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
-                                    Eigen::VectorXd& v, const EventLog& log) {
+                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
   const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
-  const ImpactResult r = solve_without_collision(space, v, 1e-3 * sys.contact.velocity_tolerance);
+  const double approach = 1e-3 * sys.contact.velocity_tolerance;
+  ImpactResult r = solve_without_collision(space, v, approach);
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
+  const std::vector<int>* logged = &set;
+  const char* law = "anitescu-potra";
+  std::vector<int> sticking = candidates;
+  while ((r.v_plus - v).cwiseAbs().maxCoeff() <= approach && !sticking.empty()) {
+    ImpactResult stick = solve_sticking_impact(
+        contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, sticking), v);
+    if (stick.ok) {
+      r = std::move(stick);
+      logged = &sticking;
+      law = "sticking";
+      break;
+    }
+    // A contact it would have to pull shut is left out (it separates), as in consistent().
+    Eigen::Index pulling = 0;
+    if (stick.impulse_n.minCoeff(&pulling) >= 0) break;  // friction beyond a cone: no sticking jam
+    sticking.erase(sticking.begin() + pulling);
+  }
   v = r.v_plus;
-  Event e = impact_event(t, EventKind::iwc, set, "anitescu-potra", r);
+  Event e = impact_event(t, EventKind::iwc, *logged, law, r);
   record_normal_velocities(data, v, e);
   log(e);
 }
@@ -247,7 +269,7 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
-    apply_impact_without_collision(sys, data, t, flagged(touching(sys, modes, data, deferred)), v, log);
+    apply_impact_without_collision(sys, data, t, flagged(touching(sys, modes, data, deferred)), candidates, v, log);
   }
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
 }

@@ -3,7 +3,9 @@
 #include <string>
 
 #include <Eigen/Cholesky>
+#include <Eigen/QR>
 
+#include "core/short_number.hpp"
 #include "impact/friction_cone.hpp"
 
 namespace impactsim {
@@ -70,7 +72,7 @@ ImpactResult solve_built(const ContactSpace& c, const AnitescuPotraOperator& op,
     r.ok = false;
     r.v_plus = v_minus;
     r.diagnostic = what + " with " + std::to_string(lcp.w.size()) + " variables: " + describe(s.status) +
-                   " (residual " + std::to_string(s.residual) + ")";
+                   " (residual " + short_number(s.residual) + ")";
   }
   return r;
 }
@@ -91,6 +93,33 @@ ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorX
   CoulombLcp lcp = build_anitescu_potra_lcp(plastic, op, v_minus);
   lcp.w.head(c.contacts()).array() -= approach;
   return solve_built(plastic, op, lcp, v_minus, options, "impact without collision: Anitescu-Potra LCP");
+}
+
+ImpactResult solve_sticking_impact(const ContactSpace& c, const Eigen::VectorXd& v_minus) {
+  const int m = c.contacts(), td = c.tangent_dim;
+  Eigen::MatrixXd J(m * (1 + td), v_minus.size());
+  J << c.J_n, c.J_t;
+  const Eigen::LLT<Eigen::MatrixXd> M_llt(c.M);
+  const Eigen::MatrixXd Minv_JT = M_llt.solve(J.transpose());
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> W(J * Minv_JT);
+  W.setThreshold(1e-10);
+  const Eigen::VectorXd P = -W.solve(J * v_minus);
+  ImpactResult r;
+  r.v_plus = v_minus + Minv_JT * P;
+  r.impulse_n = P.head(m);
+  r.impulse_t = P.tail(m * td);
+  r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
+  r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
+  const double tol = 1e-9 * P.cwiseAbs().maxCoeff();
+  for (int i = 0; i < m; ++i) {
+    const double friction = r.impulse_t.segment(i * td, td).norm();
+    if (r.impulse_n[i] >= -tol && friction <= c.mu[i] * std::max(r.impulse_n[i], 0.0) + tol) continue;
+    r.ok = false;
+    r.diagnostic = "sticking impact: contact " + std::to_string(i) + " would need " +
+                   (r.impulse_n[i] < -tol ? "a pulling normal impulse" : "friction outside its cone");
+  }
+  if (!r.ok) r.v_plus = v_minus;
+  return r;
 }
 
 std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {

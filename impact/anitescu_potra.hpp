@@ -51,6 +51,17 @@ ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const AnitescuPo
 ImpactResult solve_without_collision(const ContactSpace& contacts, const Eigen::VectorXd& v_minus, double approach,
                                      const LcpOptions& options = {});
 
+// The impact that brings every contact of the space to rest, normal and tangential velocity both:
+// the M-orthogonal projection of v_minus onto {J_n v = 0, J_t v = 0},
+//   P = -(J M^-1 J^T)^+ J v-,  J = [J_n; J_t],  v+ = v- + M^-1 J^T P,
+// the least-norm impulse where the contacts are redundant. It is how a Painleve slide's impact
+// without collision ends when the contact sticks (Genot and Brogliato: the normal impulse grows
+// until the slip stops), wherever the polyhedral LCP of solve_without_collision stopped at a
+// solution that still slides. A projection: kinetic energy never rises. ok is false, with v- kept
+// and a diagnostic, unless every normal impulse pushes and every friction impulse lies in the
+// circular cone, |P_t,i| <= mu_i P_n,i, each to 1e-9 of the largest impulse.
+ImpactResult solve_sticking_impact(const ContactSpace& contacts, const Eigen::VectorXd& v_minus);
+
 class AnitescuPotraLaw : public ImpactLaw {
  public:
   explicit AnitescuPotraLaw(LcpOptions options = {}) : options_(options) {}

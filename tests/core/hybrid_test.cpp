@@ -402,6 +402,35 @@ INSTANTIATE_TEST_SUITE_P(Scenes, PainleveAfterImpact,
                                            SceneLaw{"compass_gait", "propagative"}, SceneLaw{"disk_stack", "propagative"}),
                          [](const ::testing::TestParamInfo<SceneLaw>& info) { return info.param.first + "_" + info.param.second; });
 
+// A Painleve slip whose jam the polyhedral LCP leaves sliding: compass_gait_3d with mu 0.8 to 1, a
+// foot starting to slip at t ~ 0.15 s (and Routh's landing with mu 2). The Anitescu-Potra impact
+// without collision leaves the foot sliding with its normal velocity at the virtual approach, and
+// the next one is the zero impulse; the sticking impact then brings the touching feet to rest
+// (these runs stopped with "no contact forces" before it).
+using LawMu = std::pair<std::string, double>;
+class PainleveSlipFromRest : public ::testing::TestWithParam<LawMu> {};
+
+TEST_P(PainleveSlipFromRest, IsJammedBySticking) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/compass_gait_3d.yaml",
+                           {parse_override("materials.mu=" + std::to_string(GetParam().second))});
+  scene.law = GetParam().first;
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
+  const std::vector<Event> iwc = of_kind(r, EventKind::iwc);
+  const auto sticking = std::count_if(iwc.begin(), iwc.end(), [](const Event& e) { return e.law == "sticking"; });
+  EXPECT_GE(sticking, 1);
+  for (const Event& e : iwc)
+    for (double p : e.impulse_n) EXPECT_GE(p, 0.0) << "t = " << e.t;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, PainleveSlipFromRest,
+                         ::testing::Values(LawMu{"anitescu-potra", 0.8}, LawMu{"anitescu-potra", 0.9},
+                                           LawMu{"anitescu-potra", 1.0}, LawMu{"routh", 2.0}),
+                         [](const ::testing::TestParamInfo<LawMu>& info) {
+                           return info.param.first.substr(0, 5) + "_mu" + std::to_string(static_cast<int>(info.param.second * 10));
+                         });
+
 // box_on_edge: the plate lands across the ridge on the ridge's two end corners (the two edge-face
 // contacts of a box on a box's edge) and comes to rest on the side its centre started on.
 TEST(Hybrid, BoxOnEdgeLandsOnTheTwoEdgeCornersAndTipsToItsCentresSide) {

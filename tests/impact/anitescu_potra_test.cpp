@@ -266,5 +266,34 @@ TEST(AnitescuPotra, ImpactWithoutCollisionLeavesAConsistentSlideAlone) {
   EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus + 1e-9 * r.impulse_n[0] + 1e-18);
 }
 
+TEST(AnitescuPotra, StickingImpactIsTheJamOfAPainleveSlide) {
+  // The same rod: bringing the contact to rest, normal and tangential, is the jam above.
+  const ContactSpace c = sliding_rod(3.5);
+  const Eigen::Vector3d v(-1, 0, 0);
+  const ImpactResult r = solve_sticking_impact(c, v);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  const double a = M_PI / 6, W_nn = 1 + 3 * std::cos(a) * std::cos(a), W_nt = -3 * std::sin(a) * std::cos(a);
+  EXPECT_NEAR(r.impulse_n[0], W_nt * -1.0 / 4, 1e-12);
+  EXPECT_NEAR(r.impulse_t[0], W_nn / 4, 1e-12);
+  EXPECT_NEAR((c.J_n * r.v_plus)(0), 0.0, 1e-12);
+  EXPECT_NEAR((c.J_t * r.v_plus)(0), 0.0, 1e-12);
+  EXPECT_LT(r.kinetic_energy_plus, r.kinetic_energy_minus);
+}
+
+TEST(AnitescuPotra, StickingImpactRefusesWhatCouldNotStick) {
+  // mu = 0.5: the jam needs |P_t| / P_n = W_nn / |W_nt| = 2.5 > mu, friction outside the cone.
+  const ContactSpace c = sliding_rod(0.5);
+  const Eigen::Vector3d v(-1, 0, 0);
+  const ImpactResult r = solve_sticking_impact(c, v);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostic.find("friction outside its cone"), std::string::npos) << r.diagnostic;
+  EXPECT_EQ(r.v_plus, v);
+  // Leaving upward: holding it shut would pull.
+  const ImpactResult up = solve_sticking_impact(sliding_rod(3.5), Eigen::Vector3d(0, 1, 0));
+  EXPECT_FALSE(up.ok);
+  EXPECT_LT(up.impulse_n[0], 0.0);
+  EXPECT_NE(up.diagnostic.find("pulling"), std::string::npos) << up.diagnostic;
+}
+
 }  // namespace
 }  // namespace impactsim
