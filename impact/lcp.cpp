@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 
 namespace impactsim {
 namespace {
@@ -154,6 +155,29 @@ Eigen::VectorXd polish(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const
   return out;
 }
 
+// Lemke's method can stop a pivot short on a degenerate problem: a variable whose slack is
+// negative by a rounding-sized amount never entered (a time-stepping LCP of resting dominoes:
+// w_i = -2.3e-9 with W_ii = 534, z_i = 0). Re-solves W_SS z_S = -w_S over the support with the
+// violated variables added, as the correction of least norm from z (the system may be singular).
+Eigen::VectorXd complete_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
+  const Eigen::VectorXd slack = W * z + w;
+  std::vector<int> S;
+  for (int i = 0; i < z.size(); ++i)
+    if (z[i] > 0 || slack[i] < 0) S.push_back(i);
+  if (S.empty()) return z;
+  const int k = static_cast<int>(S.size());
+  Eigen::MatrixXd Wss(k, k);
+  Eigen::VectorXd rs(k);
+  for (int a = 0; a < k; ++a) {
+    rs[a] = -slack[S[a]];
+    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
+  }
+  const Eigen::VectorXd dz = Wss.completeOrthogonalDecomposition().solve(rs);
+  Eigen::VectorXd out = z;
+  for (int a = 0; a < k; ++a) out[S[a]] = std::max(0.0, z[S[a]] + dz[a]);
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -246,6 +270,16 @@ void lemke_pivots(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpO
     const double r = residual_of(polished, slack, w);
     if (r < out.residual) {
       out.z.swap(polished);
+      out.slack.swap(slack);
+      out.residual = r;
+    }
+  }
+  if (out.residual > options.accept_tolerance) {
+    Eigen::VectorXd completed = complete_support(W, w, out.z);
+    Eigen::VectorXd slack = W * completed + w;
+    const double r = residual_of(completed, slack, w);
+    if (r < out.residual) {
+      out.z.swap(completed);
       out.slack.swap(slack);
       out.residual = r;
     }

@@ -198,6 +198,29 @@ TEST(Lcp, JammedStepWithLargeInternalForcesIsSolved) {
   EXPECT_LT(s.z.cwiseProduct(s.slack).cwiseAbs().maxCoeff(), 1e-9 * z_scale * w_scale);
 }
 
+// A step LCP of the Anitescu-Potra time-stepping scheme on the resting row of dominoes (56 variables,
+// dominoes.yaml under --integrator time-stepping at t = 0.52 s): Lemke's pivoting ends with
+// variable 13 outside the basis although its slack is w_13 = -2.3e-9 (W_13,13 = 534), and neither
+// the polish on its support nor the proximal sequence mended it; re-solving with that variable
+// added to the support does.
+TEST(Lcp, LemkeOnePivotShortIsCompleted) {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/domino_time_step_lcp.txt");
+  ASSERT_TRUE(in.good());
+  int n = 0;
+  in >> n;
+  Eigen::MatrixXd W(n, n);
+  Eigen::VectorXd w(n);
+  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
+  for (int i = 0; i < n; ++i) in >> w[i];
+  ASSERT_LT(w[13], -1e-9);
+  const LcpSolution s = solve_lemke(W, w);
+  ASSERT_TRUE(s.ok()) << describe(s.status);
+  EXPECT_EQ(s.method, LcpSolution::Method::lemke);
+  EXPECT_LT(s.residual, 1e-12);
+  EXPECT_GT(s.z[13], 0.0);
+  EXPECT_DOUBLE_EQ(s.residual, lcp_residual(W, w, s.z));
+}
+
 // LemkePaths keeps the tableaux of the pivot paths it has met; each answer must be solve_lemke's to
 // the bit, whether its path is new, known or (past the byte budget) pivoted off the tree.
 void expect_same_bits(const LcpSolution& a, const LcpSolution& b, const std::string& what) {
