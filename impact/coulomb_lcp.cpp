@@ -64,10 +64,10 @@ CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd
 
 CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
                                               const CoulombLayout& layout) {
-  const int m = layout.normals, td = layout.tangent_dim(), k = layout.k();
-  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + m * td, m + m * k);
+  const int m = layout.normals, s = layout.blocks(), td = layout.tangent_dim(), k = layout.k();
+  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + s * td, m + s * k);
   T.topLeftCorner(m, m).setIdentity();
-  for (int i = 0; i < m; ++i) T.block(m + i * td, m + i * k, td, k) = layout.D;
+  for (int b = 0; b < s; ++b) T.block(m + b * td, m + b * k, td, k) = layout.D;
   return build_coulomb_lcp(T.transpose() * A * T, T.transpose() * u0, layout);
 }
 

@@ -54,8 +54,8 @@ struct CoulombLcp {
 // The LCP from the Delassus operator in polygon coordinates (W_bar, w_bar; see above).
 CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd& w_bar, const CoulombLayout& layout);
 
-// The same from the contact-space operator u = A f + u0, f = [f_n (m); f_t (m tangent_dim)], with
-// the layout of every_contact_frictional: W_bar = T^T A T and w_bar = T^T u0, T mapping p to f.
+// The same from the contact-space operator u = A f + u0, f = [f_n (m); f_t (tangent_dim per
+// block, in block order)]: W_bar = T^T A T and w_bar = T^T u0, T mapping p to f.
 CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
                                               const CoulombLayout& layout);
 

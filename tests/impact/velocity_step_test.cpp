@@ -31,6 +31,30 @@ TEST(VelocityStep, SlidingPointMassLosesMuGHOfItsSpeed) {
   EXPECT_NEAR(s.y(0), 1 - mu * g * h, 1e-12);
 }
 
+TEST(VelocityStep, FrictionlessContactsCarryNoFrictionVariables) {
+  // Two point masses on the ground, the first frictionless: its LCP is its normal row alone, the
+  // second's is a normal row and a friction block (2 polygon directions and gamma in the plane).
+  ContactSpace c;
+  c.M = Eigen::Matrix4d::Identity();
+  c.J_n = Eigen::MatrixXd::Zero(2, 4);
+  c.J_t = Eigen::MatrixXd::Zero(2, 4);
+  c.J_n(0, 1) = c.J_n(1, 3) = 1;
+  c.J_t(0, 0) = c.J_t(1, 2) = 1;
+  c.mu = Eigen::Vector2d(0.0, 0.5);
+  c.e = Eigen::Vector2d::Zero();
+  const double g = 9.81, h = 0.01;
+  const Eigen::Vector4d b(1, -g * h, 1, -g * h);  // both sliding at 1 m/s
+  const VelocityStep s = solve_velocity_step(c, Eigen::MatrixXd(0, 4), b);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_EQ(s.lcp_variables, 2 + 2 + 1);
+  EXPECT_NEAR(s.c_n(0), g * h, 1e-12);
+  EXPECT_NEAR(s.c_n(1), g * h, 1e-12);
+  EXPECT_EQ(s.c_t(0), 0.0);                      // frictionless: slides on at 1 m/s
+  EXPECT_NEAR(s.y(0), 1.0, 1e-12);
+  EXPECT_NEAR(s.c_t(1), -0.5 * g * h, 1e-12);   // the second as SlidingPointMass...
+  EXPECT_NEAR(s.y(2), 1 - 0.5 * g * h, 1e-12);
+}
+
 TEST(VelocityStep, PinImpulseHoldsTheJoint) {
   // A frictionless contact and a pin on x: y = 0, c_n = 0.1, and M y - nu^T c_nu - J_n^T c_n = b.
   const Eigen::Vector2d b(2, -0.1);
