@@ -203,6 +203,27 @@ double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Ei
 
 namespace {
 
+// Takes the best of up to four rounds of complete_support from out.z (each may bring in or clip
+// further variables, and a round that is no better may still lead to one that is), stopping once
+// the residual is accepted; out.z, slack and residual are replaced only by a smaller residual.
+void complete(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, double accept_tolerance, LcpSolution& out) {
+  Eigen::VectorXd z = out.z;
+  for (int round = 0; round < 4 && out.residual > accept_tolerance; ++round) {
+    z = complete_support(W, w, z);
+    Eigen::VectorXd slack = W * z + w;
+    const double r = residual_of(z, slack, w);
+    if (r < out.residual) {
+      out.z = z;
+      out.slack.swap(slack);
+      out.residual = r;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
 constexpr int kProximalIterations = 60;
 
 // w >= 0 to within rounding: z = 0 solves it (a contact that is not approaching, say).
@@ -274,16 +295,7 @@ void lemke_pivots(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpO
       out.residual = r;
     }
   }
-  if (out.residual > options.accept_tolerance) {
-    Eigen::VectorXd completed = complete_support(W, w, out.z);
-    Eigen::VectorXd slack = W * completed + w;
-    const double r = residual_of(completed, slack, w);
-    if (r < out.residual) {
-      out.z.swap(completed);
-      out.slack.swap(slack);
-      out.residual = r;
-    }
-  }
+  if (out.residual > options.accept_tolerance) complete(W, w, options.accept_tolerance, out);
   if (out.residual > options.accept_tolerance) out.status = LcpSolution::Status::inaccurate;
 }
 
@@ -353,6 +365,11 @@ LcpSolution solve_proximal(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, c
   }
   if (best.z.size() == 0) best.z = Eigen::VectorXd::Zero(n);
   best.slack = W * best.z + w;
+  complete(W, w, options.accept_tolerance, best);
+  if (best.residual <= options.accept_tolerance) {
+    best.status = LcpSolution::Status::solved;
+    best.method = LcpSolution::Method::proximal;
+  }
   return best;
 }
 
