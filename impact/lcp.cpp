@@ -134,24 +134,32 @@ struct Tableau {
   }
 };
 
+// W_SS and r_S over the index set S, r a vector over all n variables.
+void support_system(const Eigen::MatrixXd& W, const Eigen::VectorXd& r, const std::vector<int>& S,
+                    Eigen::MatrixXd& Wss, Eigen::VectorXd& rs) {
+  const int k = static_cast<int>(S.size());
+  Wss.resize(k, k);
+  rs.resize(k);
+  for (int a = 0; a < k; ++a) {
+    rs[a] = r[S[a]];
+    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
+  }
+}
+
 // Re-solves W_SS z_S = -w_S on the basic z variables of the terminal basis.
 Eigen::VectorXd polish(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
   std::vector<int> S;
   for (int i = 0; i < z.size(); ++i)
     if (z[i] > 0) S.push_back(i);
   if (S.empty()) return z;
-  const int k = static_cast<int>(S.size());
-  Eigen::MatrixXd Wss(k, k);
-  Eigen::VectorXd ws(k);
-  for (int a = 0; a < k; ++a) {
-    ws[a] = -w[S[a]];
-    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
-  }
+  Eigen::MatrixXd Wss;
+  Eigen::VectorXd ws;
+  support_system(W, -w, S, Wss, ws);
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(Wss);
   if (!lu.isInvertible()) return z;
   const Eigen::VectorXd zs = lu.solve(ws);
   Eigen::VectorXd out = Eigen::VectorXd::Zero(z.size());
-  for (int a = 0; a < k; ++a) out[S[a]] = zs[a];
+  for (size_t a = 0; a < S.size(); ++a) out[S[a]] = zs[a];
   return out;
 }
 
@@ -165,16 +173,12 @@ Eigen::VectorXd complete_support(const Eigen::MatrixXd& W, const Eigen::VectorXd
   for (int i = 0; i < z.size(); ++i)
     if (z[i] > 0 || slack[i] < 0) S.push_back(i);
   if (S.empty()) return z;
-  const int k = static_cast<int>(S.size());
-  Eigen::MatrixXd Wss(k, k);
-  Eigen::VectorXd rs(k);
-  for (int a = 0; a < k; ++a) {
-    rs[a] = -slack[S[a]];
-    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
-  }
+  Eigen::MatrixXd Wss;
+  Eigen::VectorXd rs;
+  support_system(W, -slack, S, Wss, rs);
   const Eigen::VectorXd dz = Wss.completeOrthogonalDecomposition().solve(rs);
   Eigen::VectorXd out = z;
-  for (int a = 0; a < k; ++a) out[S[a]] = std::max(0.0, z[S[a]] + dz[a]);
+  for (size_t a = 0; a < S.size(); ++a) out[S[a]] = std::max(0.0, z[S[a]] + dz[a]);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "impact/lcp.hpp"
+#include "tests/impact/lcp_file.hpp"
 #include "tests/impact/jammed_lcps.hpp"
 
 namespace impactsim {
@@ -51,15 +52,9 @@ TEST(JammedLcp, SetContainsProblemsLemkeAloneFails) {
 // The Routh step LCP of the dominoes row (n = 80) that ended a run with a ray termination before the
 // proximal fallback; recorded from scenes/dominoes.yaml under --law routh.
 TEST(JammedLcp, DominoRowRouthStepIsSolved) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/domino_routh_step_lcp.txt");
-  ASSERT_TRUE(in.good());
-  int n = 0;
-  in >> n;
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd w(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (int i = 0; i < n; ++i) in >> w[i];
-  ASSERT_TRUE(in.good());
+  Eigen::MatrixXd W;
+  Eigen::VectorXd w;
+  ASSERT_TRUE(testing::read_lcp_file("domino_routh_step_lcp.txt", W, w));
   const LcpSolution s = solve_lemke(W, w);
   ASSERT_TRUE(s.ok()) << describe(s.status);
   EXPECT_LE(lcp_residual(W, w, s.z), 1e-9);

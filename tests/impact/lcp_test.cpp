@@ -8,9 +8,18 @@
 #include <random>
 
 #include "impact/lcp.hpp"
+#include "tests/impact/lcp_file.hpp"
 
 namespace impactsim {
 namespace {
+
+using testing::read_lcp_file;
+
+// Solves the LCP recorded in tests/impact/data/<name>, leaving it in W and w.
+LcpSolution solve_file(const std::string& name, Eigen::MatrixXd& W, Eigen::VectorXd& w) {
+  EXPECT_TRUE(read_lcp_file(name, W, w)) << name;
+  return solve_lemke(W, w);
+}
 
 bool contains(const std::vector<Eigen::VectorXd>& set, const Eigen::VectorXd& z, double tol) {
   for (const auto& s : set)
@@ -97,15 +106,9 @@ TEST(Lcp, TiesAreBrokenWithoutCycling) {
 // order 1e-13 where zeros belong. Lemke must still find the contact forces (it did not, with only
 // its default pivot tolerance, on this state of the cube toss).
 TEST(Lcp, RankDeficientContactForceProblemIsSolved) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/coplanar_corners_lcp.txt");
-  ASSERT_TRUE(in.good());
-  int n = 0;
-  in >> n;
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd w(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (int i = 0; i < n; ++i) in >> w[i];
-  const LcpSolution s = solve_lemke(W, w);
+  Eigen::MatrixXd W;
+  Eigen::VectorXd w;
+  const LcpSolution s = solve_file("coplanar_corners_lcp.txt", W, w);
   ASSERT_TRUE(s.ok()) << describe(s.status);
   EXPECT_LT(s.residual, 1e-12);
   // The box rests: the normal accelerations vanish and the normal forces carry its weight.
@@ -181,33 +184,15 @@ TEST(Lcp, ResidualIsRelativeToTheSizeOfZ) {
 // t = 0.23 s, h = 0.01 s): its solution carries internal forces of 1.5e4 where |w| = 36, and the
 // slack's rounding (7.8e-10, eps |W| |z|) failed the measure that ignored |z|.
 TEST(Lcp, JammedStepWithLargeInternalForcesIsSolved) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/domino_drumwright_step_lcp.txt");
-  ASSERT_TRUE(in.good());
-  int n = 0;
-  in >> n;
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd w(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (int i = 0; i < n; ++i) in >> w[i];
-  const LcpSolution s = solve_lemke(W, w);
+  Eigen::MatrixXd W;
+  Eigen::VectorXd w;
+  const LcpSolution s = solve_file("domino_drumwright_step_lcp.txt", W, w);
   ASSERT_TRUE(s.ok()) << describe(s.status);
   EXPECT_GT(s.z.maxCoeff(), 1e3);
   EXPECT_GE(s.z.minCoeff(), 0.0);
   const double z_scale = 1 + s.z.maxCoeff(), w_scale = 1 + w.cwiseAbs().maxCoeff();
   EXPECT_GT(s.slack.minCoeff(), -1e-9 * w_scale);
   EXPECT_LT(s.z.cwiseProduct(s.slack).cwiseAbs().maxCoeff(), 1e-9 * z_scale * w_scale);
-}
-
-LcpSolution solve_file(const std::string& name, Eigen::MatrixXd& W, Eigen::VectorXd& w) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  int n = 0;
-  in >> n;
-  W.resize(n, n);
-  w.resize(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (int i = 0; i < n; ++i) in >> w[i];
-  return solve_lemke(W, w);
 }
 
 // Step LCPs of the Anitescu-Potra time-stepping scheme on the resting row of dominoes (56
