@@ -192,11 +192,15 @@ namespace {
 // eps |W| |z|, made z_i s_i look like a failure when measured against |w| only.
 double residual_of(const Eigen::VectorXd& z, const Eigen::VectorXd& s, const Eigen::VectorXd& w) {
   const double w_scale = 1.0 + (w.size() ? w.cwiseAbs().maxCoeff() : 0.0);
-  const double z_scale = 1.0 + (z.size() ? z.cwiseAbs().maxCoeff() : 0.0);
-  double r = 0.0;
-  for (int i = 0; i < z.size(); ++i)
-    r = std::max({r, -z[i] / z_scale, -s[i] / w_scale, std::abs(z[i] * s[i]) / (z_scale * w_scale)});
-  return r;
+  double z_max = 0.0, z_low = 0.0, s_low = 0.0, product = 0.0;  // one pass, the divisions after it
+  for (int i = 0; i < z.size(); ++i) {
+    z_max = std::max(z_max, std::abs(z[i]));
+    z_low = std::max(z_low, -z[i]);
+    s_low = std::max(s_low, -s[i]);
+    product = std::max(product, std::abs(z[i] * s[i]));
+  }
+  const double z_scale = 1.0 + z_max;
+  return std::max({z_low / z_scale, s_low / w_scale, product / (z_scale * w_scale)});
 }
 
 }  // namespace
