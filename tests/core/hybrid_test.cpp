@@ -268,6 +268,26 @@ TEST(Hybrid, CubeTossSlidingFromRestDoesNotStall) {
   }
 }
 
+// Batch runs 3164 and 7092 of cube_toss: an edge lands with one end sliding fast on a load of
+// 0.4 N while the other starts to slide from rest; with that slip taken from the circular cone
+// instead of the LCP's polygon the sliding end would need a pull, and the runs stopped with "no
+// contact forces" (0.47 s, 0.44 s). Opened, that end accelerates away: it lifts off, and each cube
+// rests on a face at t_end.
+TEST(Hybrid, CubeTossLoadedCornerThatWouldPullLiftsOff) {
+  for (const std::uint64_t index : {3164, 7092}) {
+    Scene scene = shipped("cube_toss");
+    Rng rng(sample_seed(scene.seed, index));
+    std::vector<double> drawn;
+    scene.initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
+    const SceneRun r = simulate(std::move(scene));
+    expect_invariants(r);
+    EXPECT_NEAR(r.t.back(), r.scene.system.simulation.t_end, 1e-12) << "run " << index;
+    EXPECT_LT(r.v.back().norm(), 1e-6) << "run " << index;
+    EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6) << "run " << index;
+    EXPECT_TRUE(of_kind(r, EventKind::iwc).empty()) << "run " << index;
+  }
+}
+
 // The sphere stack pushed sideways (gravity [-1, 0, -9.81]) slides its spheres on each other from
 // rest; it stalled at t = 0.494 s for the same reason and now runs to t_end.
 TEST(Hybrid, SphereStackPushedSidewaysRunsToTheEnd) {
