@@ -70,8 +70,8 @@ Layout layout(const SoftConstraintProblem& p) {
 Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const Reduced& red,
                           const SoftSolverOptions& o, SoftSolution& out) {
   const int m = static_cast<int>(p.contacts.size()), td = p.tangent_dim;
-  // Contact-space operator over [n (m); t (m td)]; a frictionless contact gets identity tangent
-  // rows with mu = 0, which pins its beta to zero.
+  // Contact-space operator over [n (m); t (m td)]; a contact without tangent rows gets identity
+  // ones (dropped below with its friction block, as mu = 0).
   Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + m * td, l.x.size());  // maps x to contact space
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m + m * td, m + m * td);
   Eigen::VectorXd mu(m);
@@ -84,8 +84,16 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
     }
   }
   A += T * red.H * T.transpose();
-  const CoulombLayout layout = every_contact_frictional(mu, friction_polygon(td, o.friction_directions));
-  const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(A, T * red.g, layout);
+  // Frictionless contacts get no friction block (frictional_contacts_only): the LCP is posed over
+  // the normal rows and the tangent rows of the frictional contacts only (a row of 100
+  // frictionless balls: 201 variables instead of 2,010).
+  const CoulombLayout layout = frictional_contacts_only(mu, friction_polygon(td, o.friction_directions));
+  std::vector<int> rows(m);
+  for (int i = 0; i < m; ++i) rows[i] = i;
+  for (int b = 0; b < layout.blocks(); ++b)
+    for (int k = 0; k < td; ++k) rows.push_back(m + layout.owner[b] * td + k);
+  const Eigen::VectorXd u0 = T * red.g;
+  const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(A(rows, rows), u0(rows), layout);
   const LcpSolution s = solve_lemke(lcp.W, lcp.w);
   out.residual = s.residual;
   out.iterations = s.pivots;
@@ -93,7 +101,9 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
     out.ok = false;
     out.diagnostic = "LCP with " + std::to_string(lcp.w.size()) + " variables: " + describe(s.status);
   }
-  return T.transpose() * coulomb_forces(layout, s.z);
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(m + m * td);
+  f(rows) = coulomb_forces(layout, s.z);
+  return T.transpose() * f;
 }
 
 Eigen::VectorXd solve_min_norm(const SoftConstraintProblem& p, const Layout& l, const Reduced& red,

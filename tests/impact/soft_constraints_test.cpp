@@ -84,6 +84,23 @@ TEST(SoftConstraints, FrictionSticksAtTheDamperForceAndSaturatesOnTheCone) {
   EXPECT_NEAR(std::abs(qp_sat.lambda(1)), 0.5 * qp_sat.lambda(0), 1e-9);
 }
 
+TEST(SoftConstraints, FrictionlessContactsBesideAFrictionalOneKeepTheirLaws) {
+  // Row 0: a frictionless contact's normal; rows 1, 2: a frictional contact's normal and tangent,
+  // uncoupled. The frictionless one carries no friction block in the LCP (it used to carry k + 1
+  // variables pinned to zero); each contact still obeys its own law.
+  SoftConstraintProblem p;
+  p.S = Eigen::Matrix3d::Identity();
+  p.r = Eigen::Vector3d(2.0, 10.0, 3.0);
+  p.W = Eigen::Vector3d(1.0, 1e6, 1.0);
+  p.contacts = {{0, -1, 0.0}, {1, 2, 0.5}};
+  const SoftSolution s = solve_soft_constraints(p, {});
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_NEAR(s.lambda(0), 1.0, 1e-12);  // lambda = r / (1 + W)
+  const double n = 10.0 / (1 + 1e6);
+  EXPECT_NEAR(s.lambda(1), n, 1e-15);
+  EXPECT_NEAR(s.lambda(2), 0.5 * n, 1e-15);  // saturated on the cone
+}
+
 TEST(SoftConstraints, BilateralRowsAreOneLinearSolve) {
   SoftConstraintProblem p;
   p.S = Eigen::Matrix2d::Identity() * 2.0;
