@@ -228,10 +228,6 @@ void complete(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, double accept_
   }
 }
 
-}  // namespace
-
-namespace {
-
 constexpr int kProximalIterations = 60;
 
 // w >= 0 to within rounding: z = 0 solves it (a contact that is not approaching, say).
