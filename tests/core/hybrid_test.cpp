@@ -250,22 +250,27 @@ INSTANTIATE_TEST_SUITE_P(Scenes, BoxOnIncline,
                                            std::pair{std::string("box_on_incline_mu0375"), 0.375}),
                          [](const auto& info) { return info.param.first; });
 
+// Batch run `index` of cube_toss (seed 0, as `batch` draws it), checked to keep the invariants and
+// to end at t_end at rest on a face.
+SceneRun cube_toss_run_resting_on_a_face(std::uint64_t index) {
+  Scene scene = shipped("cube_toss");
+  Rng rng(sample_seed(scene.seed, index));
+  std::vector<double> drawn;
+  scene.initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
+  SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  EXPECT_NEAR(r.t.back(), r.scene.system.simulation.t_end, 1e-12) << "run " << index;
+  EXPECT_LT(r.v.back().norm(), 1e-6) << "run " << index;
+  EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6) << "run " << index;
+  return r;
+}
+
 // Batch runs 4, 17, 19 and 23 of cube_toss (seed 0, as `batch` draws them): an edge or a corner
 // starts sliding from rest, and the friction direction used to follow the tangential velocity of
 // 1e-10 m/s that rounding turns at will; the step size collapsed (stalled or out of steps at
 // 0.65 to 0.79 s). Each now rests on a face at t_end.
 TEST(Hybrid, CubeTossSlidingFromRestDoesNotStall) {
-  for (const std::uint64_t index : {4, 17, 19, 23}) {
-    Scene scene = shipped("cube_toss");
-    Rng rng(sample_seed(scene.seed, index));
-    std::vector<double> drawn;
-    scene.initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
-    const SceneRun r = simulate(std::move(scene));
-    expect_invariants(r);
-    EXPECT_NEAR(r.t.back(), r.scene.system.simulation.t_end, 1e-12) << "run " << index;
-    EXPECT_LT(r.v.back().norm(), 1e-6) << "run " << index;
-    EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6) << "run " << index;
-  }
+  for (const std::uint64_t index : {4, 17, 19, 23}) cube_toss_run_resting_on_a_face(index);
 }
 
 // Batch runs 3164 and 7092 of cube_toss: an edge lands with one end sliding fast on a load of
@@ -275,15 +280,7 @@ TEST(Hybrid, CubeTossSlidingFromRestDoesNotStall) {
 // rests on a face at t_end.
 TEST(Hybrid, CubeTossLoadedCornerThatWouldPullLiftsOff) {
   for (const std::uint64_t index : {3164, 7092}) {
-    Scene scene = shipped("cube_toss");
-    Rng rng(sample_seed(scene.seed, index));
-    std::vector<double> drawn;
-    scene.initial = draw_initial_state(scene.initial, scene.randomize, rng, drawn);
-    const SceneRun r = simulate(std::move(scene));
-    expect_invariants(r);
-    EXPECT_NEAR(r.t.back(), r.scene.system.simulation.t_end, 1e-12) << "run " << index;
-    EXPECT_LT(r.v.back().norm(), 1e-6) << "run " << index;
-    EXPECT_NEAR(r.q.back()[2], 0.1, 1e-6) << "run " << index;
+    const SceneRun r = cube_toss_run_resting_on_a_face(index);
     EXPECT_TRUE(of_kind(r, EventKind::iwc).empty()) << "run " << index;
   }
 }
