@@ -185,6 +185,35 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
   return false;
 }
 
+// Mode selection counts a slip within the velocity tolerance as none (trial_modes: such a contact
+// may stick, or slide from rest along the acceleration LCP's direction). In a 3-D tangent plane
+// the slip left over is not harmless: a contact "sliding from rest" along s while its slip of
+// 8e-7 m/s points elsewhere gets a friction direction that turns with that slip, stiff as
+// 1/velocity tolerance, and the phase's forces jump where the slip crosses s's normal (a cube at
+// rest on a face alternated lift-off and touch-down of one corner 9,800 times at one instant).
+// So the touching, non-separating frictional contacts of such slips are brought exactly to rest
+// first: J_i v = 0 for each of them, by the projection in the kinetic metric (as the Zeno rule,
+// never adding energy); the velocity changes by about the tolerance. Planar slips are left as they
+// are (a planar slip has no direction to turn, and the paper scenes stay exact).
+void rest_slow_slips(const System& sys, const ContactData& data, const std::vector<int>& candidates, Eigen::VectorXd& v) {
+  const int r = data.jac.rows_per_contact;
+  if (r < 3) return;
+  std::vector<int> slow;
+  double largest = 0.0;
+  for (int i : candidates) {
+    if (sys.contacts.contact(i).mu <= 0) continue;
+    const Eigen::VectorXd u = data.jac.of(i) * v;
+    if (u.tail(r - 1).norm() > sys.contact.velocity_tolerance) continue;
+    slow.push_back(i);
+    largest = std::max(largest, u.cwiseAbs().maxCoeff());
+  }
+  if (slow.empty() || largest == 0.0) return;
+  Eigen::MatrixXd J(r * static_cast<int>(slow.size()), v.size());
+  for (size_t a = 0; a < slow.size(); ++a) J.middleRows(a * r, r) = data.jac.of(slow[a]);
+  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
+  v -= Minv_JT * (J * Minv_JT).completeOrthogonalDecomposition().solve(J * v);
+}
+
 // Lift-off, stick and slip events, each listing the contacts that changed that way.
 void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
                       const EventLog& log) {
@@ -250,6 +279,7 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
+  rest_slow_slips(sys, data, touching_not_separating(sys, modes, data, deferred, v), v);
   // A fired lift-off guard means the load reached zero; a fired slip guard means friction reached
   // the cone's edge. (A sliding contact's stick guard is its slip stopping: the LCP alone decides
   // whether it sticks or slides back.)
