@@ -51,6 +51,7 @@ std::string describe_scene(const Scene& scene) {
   if (!scene.robot.urdf.empty())
     s << "robot        " << scene.robot.urdf << " (" << scene.robot.links << " links, sha256 " << scene.robot.sha256.substr(0, 12)
       << ")\n";
+  for (const MeshSource& mesh : scene.meshes) s << "mesh file    " << mesh.path << " (sha256 " << mesh.sha256.substr(0, 12) << ")\n";
   s << "planar       " << (m.planar ? "yes" : "no") << '\n';
   s << "gravity      " << vec(m.gravity) << " m/s^2\n";
   double total_mass = 0;

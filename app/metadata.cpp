@@ -98,12 +98,18 @@ Json settings(const Metadata& m, const Scene& scene) {
 // This build: version and git commit.
 Json build_json() { return {{"version", impactsim_version()}, {"commit", impactsim_commit()}}; }
 
-// The scene as run: path as given, name, SHA-256 of its text, the --set overrides, its URDF.
+// The scene as run: path as given, name, SHA-256 of its text, the --set overrides, its URDF and
+// mesh files.
 Json scene_json(const Scene& scene) {
   Json overrides = Json::array();
   for (const SceneOverride& o : scene.overrides) overrides.push_back(o.text());
   Json out = {{"path", scene.source}, {"name", scene.name}, {"sha256", scene.text_sha256}, {"overrides", overrides}};
   if (!scene.robot.urdf.empty()) out["robot"] = {{"urdf", scene.robot.urdf}, {"sha256", scene.robot.sha256}};
+  if (!scene.meshes.empty()) {
+    Json meshes = Json::array();
+    for (const MeshSource& m : scene.meshes) meshes.push_back({{"path", m.path}, {"sha256", m.sha256}});
+    out["meshes"] = meshes;
+  }
   return out;
 }
 

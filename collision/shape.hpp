@@ -39,6 +39,7 @@ struct Shape {
   std::shared_ptr<const TriangleMesh> hull;  // convex only: shared, never changed once made
   Vec3 position = Vec3::Zero();         // shape origin in the body frame [m]
   Mat3 rotation = Mat3::Identity();     // shape axes in the body frame
+  std::string file;  // a mesh read from a file: its path as the scene resolved it (provenance only)
 };
 
 // A shape attached to a body of the model (body = -1: the world).

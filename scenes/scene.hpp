@@ -36,6 +36,12 @@ struct OutcomeDef {
   bool whole() const { return kind != Kind::final_value; }
 };
 
+// A mesh file some shape was read from, and the SHA-256 of its bytes.
+struct MeshSource {
+  std::string path;
+  std::string sha256;
+};
+
 struct Scene {
   std::string name;
   std::string description;
@@ -43,6 +49,7 @@ struct Scene {
   std::string text_sha256;  // SHA-256 of the file's text (with overrides: of overridden_text): which scene a result came from
   std::vector<SceneOverride> overrides;  // --set, as applied
   RobotSource robot;      // the `robot` section's URDF (robot.urdf empty when there is none)
+  std::vector<MeshSource> meshes;  // every mesh file of the scene's and the URDF's shapes, once each, in reading order
   System system;          // model, contacts (`materials`, `contacts`), pins (`constraints`), `simulation`
   State initial;
   std::vector<RandomCoordinate> randomize;  // drawn per run by batch (and run --run)
@@ -55,8 +62,8 @@ struct Scene {
   OutputSettings output;
 };
 
-// What a result depends on, as one SHA-256: the scene's text_sha256, or with a `robot`, the hash of
-// that and its URDF's. Batch resume, merge and sweep resume compare it.
+// What a result depends on, as one SHA-256: the scene's text_sha256, or with a `robot` or mesh
+// files, the hash of that, its URDF's and its meshes'. Batch resume, merge and sweep resume compare it.
 std::string scene_content_sha256(const Scene& scene);
 
 // Reads and validates a scene, with `overrides` (--set) applied to the document first

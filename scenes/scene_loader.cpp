@@ -77,6 +77,7 @@ Shape read_shape(const Field& f, bool static_body, const std::string& scene_file
     expect_section(f, "shapes", t);  // before reading a file a misspelt key would make irrelevant
     s.type = ShapeType::convex;
     s.hull = read_hull(f, t, scene_file);
+    if (t == "mesh") s.file = path_beside(f.child("file").text(), scene_file);
   } else {
     type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule, cone, halfspace, convex or mesh)");
   }
@@ -602,6 +603,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     for (size_t j = 0; j < i; ++j)
       if (geometries[i].name == geometries[j].name)
         root.fail("two shapes are named '" + geometries[i].name + "'; shape names must be unique");
+  scene.meshes = mesh_sources(geometries);
   std::vector<ContactDef> contacts = read_contacts(root.child("contacts"), root.child("materials"), root.child("collide"), model,
                                                    geometries);
   system.contacts = ContactModel(std::move(geometries), std::move(contacts), model.planar);
@@ -702,7 +704,11 @@ Scene scene_with_parameters(const Scene& base, const std::vector<double>& values
 }
 
 std::string scene_content_sha256(const Scene& scene) {
-  return scene.robot.urdf.empty() ? scene.text_sha256 : sha256_hex(scene.text_sha256 + scene.robot.sha256);
+  if (scene.meshes.empty())
+    return scene.robot.urdf.empty() ? scene.text_sha256 : sha256_hex(scene.text_sha256 + scene.robot.sha256);
+  std::string all = scene.text_sha256 + scene.robot.sha256;
+  for (const MeshSource& m : scene.meshes) all += m.sha256;
+  return sha256_hex(all);
 }
 
 }  // namespace impactsim

@@ -1,9 +1,13 @@
 #include "scenes/scene_meshes.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "collision/convex_hull.hpp"
 #include "collision/mesh_file.hpp"
+#include "scenes/sha256.hpp"
 
 namespace impactsim {
 namespace {
@@ -63,6 +67,19 @@ std::shared_ptr<const TriangleMesh> mesh_solid(const std::string& path, const Ve
     throw std::invalid_argument("the mesh is not convex (" + problem + "); contacts need a convex solid: " + hull_hint +
                                 " to use its convex hull");
   return std::make_shared<TriangleMesh>(std::move(mesh));
+}
+
+std::vector<MeshSource> mesh_sources(const std::vector<Geometry>& geometries) {
+  std::vector<MeshSource> out;
+  for (const Geometry& g : geometries) {
+    const std::string& path = g.shape.file;
+    if (path.empty() || std::any_of(out.begin(), out.end(), [&](const MeshSource& m) { return m.path == path; })) continue;
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof()) throw SceneError(path, 0, 0, "", "cannot read the mesh file again to record its SHA-256");
+    out.push_back({path, sha256_hex(bytes)});
+  }
+  return out;
 }
 
 }  // namespace impactsim

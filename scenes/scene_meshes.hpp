@@ -3,8 +3,11 @@
 // convex triangle mesh from an OBJ or STL file, or its hull), as the convex hull a Shape holds.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "collision/mesh.hpp"
+#include "collision/shape.hpp"
+#include "scenes/scene.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -24,5 +27,9 @@ std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string&
 // file's name in the reasons that concern the file).
 std::shared_ptr<const TriangleMesh> mesh_solid(const std::string& path, const Vec3& scale, bool hull,
                                                const std::string& hull_hint);
+
+// The mesh files of `geometries` (Shape::file), each once, with the SHA-256 of its bytes: a result
+// depends on them as on the scene's text. Throws SceneError naming a file that can no longer be read.
+std::vector<MeshSource> mesh_sources(const std::vector<Geometry>& geometries);
 
 }  // namespace impactsim

@@ -211,6 +211,7 @@ std::vector<Geometry> shapes_of(const UrdfSource& source, const urdf::Link& link
           source.fail_link(link.name, "mesh '" + file + "': package:// paths need ROS; give the file relative to the URDF");
         if (file.rfind("file://", 0) == 0) file = file.substr(7);
         s.type = ShapeType::convex;
+        s.file = path_beside(file, source.path());
         try {
           s.hull = mesh_solid(path_beside(file, source.path()), scale, mesh_hull, "set the scene's robot.mesh_hull: true");
         } catch (const std::invalid_argument& e) {

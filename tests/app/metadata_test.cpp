@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/version.hpp"
+#include "scenes/sha256.hpp"
 #include "tests/app/cli.hpp"
 
 namespace impactsim {
@@ -49,6 +50,30 @@ TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
 }
 
 // --set overrides reach the run and are recorded; the scene's SHA-256 is that of the overridden text.
+// The mesh a scene reads is part of what a result depends on: metadata.json and `check` name it with
+// its SHA-256, and a batch refuses to resume after the file changed.
+TEST(Metadata, MeshFilesAreRecordedAndAChangedOneStopsAResume) {
+  const fs::path dir = fresh_dir("mesh_files");
+  fs::create_directories(dir / "meshes");
+  fs::copy_file(scene("mesh_toss.yaml"), dir / "toss.yaml");
+  fs::copy_file(scene("meshes/chamfered_box.obj"), dir / "meshes" / "chamfered_box.obj");
+  const std::string mesh = (dir / "meshes" / "chamfered_box.obj").string();
+  const std::string batch = "batch " + (dir / "toss.yaml").string() + " --runs 2 --threads 1 --quiet -o " + (dir / "out").string();
+  const Result first = impactsim(batch);
+  ASSERT_EQ(first.code, 0) << first.err;
+  const Json m = Json::parse(read_all(dir / "out" / "metadata.json"));
+  ASSERT_EQ(m["scene"]["meshes"].size(), 1u);
+  EXPECT_EQ(m["scene"]["meshes"][0]["path"], mesh);
+  EXPECT_EQ(m["scene"]["meshes"][0]["sha256"], sha256_hex(read_all(mesh)));
+  const Result check = impactsim("check " + (dir / "toss.yaml").string());
+  EXPECT_NE(check.out.find("mesh file    " + mesh + " (sha256 " + sha256_hex(read_all(mesh)).substr(0, 12) + ")"),
+            std::string::npos) << check.out;
+  write_file(mesh, read_all(mesh) + "# edited\n");
+  const Result resumed = impactsim(batch + " --resume");
+  EXPECT_NE(resumed.code, 0);
+  EXPECT_NE(resumed.err.find("scene text"), std::string::npos) << resumed.err;
+}
+
 TEST(Metadata, OverridesAreAppliedAndRecorded) {
   const fs::path dir = fresh_path("set");
   const Result r = impactsim("run " + scene("rocking_block.yaml") + " --set simulation.t_end=0.25 --set materials.mu=0.5 -o " +

@@ -7,6 +7,7 @@
 
 #include "collision/mesh.hpp"
 #include "scenes/scene.hpp"
+#include "scenes/sha256.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -78,6 +79,30 @@ TEST_F(SceneMeshes, AMeshBesideTheSceneGivesItsMassAndHull) {
   const Geometry& g = s.system.contacts.geometries()[0];
   EXPECT_EQ(g.shape.type, ShapeType::convex);
   EXPECT_EQ(g.shape.hull->vertices.size(), 8u);
+}
+
+// A result depends on the mesh files as on the scene's text: each file is recorded once with the
+// SHA-256 of its bytes, and changing a file changes scene_content_sha256 (which batch --resume,
+// merge and sweep --resume compare) while the scene's own text hash stays.
+TEST_F(SceneMeshes, MeshFilesAreRecordedWithTheirHashes) {
+  write("parts/cube.obj", kCube);
+  const std::string shapes =
+      "{name: a, type: mesh, file: parts/cube.obj}\n      - {name: b, type: mesh, file: parts/cube.obj, position: [0, 0, 2]}";
+  const Scene before = load(shapes);
+  ASSERT_EQ(before.meshes.size(), 1u);
+  EXPECT_EQ(before.meshes[0].path, (dir_ / "parts" / "cube.obj").string());
+  EXPECT_EQ(before.meshes[0].sha256, sha256_hex(kCube));
+  EXPECT_NE(scene_content_sha256(before), before.text_sha256);
+
+  write("parts/cube.obj", std::string(kCube) + "# the same cube, another file\n");
+  const Scene after = load(shapes);
+  EXPECT_EQ(after.text_sha256, before.text_sha256);
+  EXPECT_NE(after.meshes[0].sha256, before.meshes[0].sha256);
+  EXPECT_NE(scene_content_sha256(after), scene_content_sha256(before));
+
+  const Scene primitive = load("{type: box, size: [1, 1, 1]}");
+  EXPECT_TRUE(primitive.meshes.empty());
+  EXPECT_EQ(scene_content_sha256(primitive), primitive.text_sha256);
 }
 
 TEST_F(SceneMeshes, ConvexVerticesAreHulled) {

@@ -225,6 +225,11 @@ TEST_F(SceneUrdfFile, MeshesAreReadBesideTheUrdfAndScaled) {
   const auto& b = two.system.contacts.geometries()[0].shape;
   ASSERT_EQ(a.type, ShapeType::convex);
   EXPECT_NEAR(mesh_volume(*b.hull), 8 * mesh_volume(*a.hull), 1e-12 * mesh_volume(*b.hull));
+  // The URDF's mesh is recorded with its hash, as a scene's own meshes are.
+  ASSERT_EQ(one.meshes.size(), 1u);
+  EXPECT_EQ(fs::path(one.meshes[0].path).filename(), "part.obj");
+  std::ifstream in(dir_ / "meshes" / "part.obj", std::ios::binary);
+  EXPECT_EQ(one.meshes[0].sha256, sha256_hex(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())));
 }
 
 TEST_F(SceneUrdfFile, ProblemsInsideTheUrdfNameItsFileLineAndElement) {
