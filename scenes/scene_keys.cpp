@@ -143,7 +143,7 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "distance_tolerance", "number > 0", "1e-6",
      "m; a contact with phi below this touches; no contact may sink deeper. An approaching open contact joins an impact only if simultaneous to the event precision (gap at most 1e-6 of this plus its approach speed times 1e-14 max(1, t) s, the event location's precision); one farther away has its own impact", ""},
     {"simulation.contact", "velocity_tolerance", "number > 0", "1e-6",
-     "m/s; normal or tangential speeds below this count as zero (closed, sticking); in 3-D a sliding contact's friction opposes (u_t + this x s) / |u_t + this x s|, s the direction its slide started in, so a slide from rest does not follow the direction of rounding-sized velocities", ""},
+     "m/s; normal or tangential speeds below this count as zero (closed, sticking); in 3-D a sliding contact's friction opposes (u_t + this x s) / |u_t + this x s|, s the direction its slide started in, so a slide from rest does not follow the direction of rounding-sized velocities; at every event the 3-D frictional contacts touching with a slip below it are first brought exactly to rest (a projection in the kinetic metric, which never adds energy)", ""},
     {"simulation.contact", "v_zeno", "number >= 0", "1e-3",
      "m/s; the Zeno rule: an impact whose fastest approach is slower than this closes every touching contact of its "
      "impact set (J v+ = 0, normal and tangential, by the projection that never adds energy) and is logged as `zeno`; "
