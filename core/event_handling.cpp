@@ -74,8 +74,12 @@ void close_contacts(const ContactData& data, double t, const std::vector<int>& s
   const Eigen::MatrixXd& M = data.body.M;
   Eigen::MatrixXd J(r * static_cast<int>(set.size()), v.size());
   for (size_t a = 0; a < set.size(); ++a) J.middleRows(a * r, r) = data.jac.of(set[a]);
-  const Eigen::MatrixXd Minv_JT = M.llt().solve(J.transpose());
-  const Eigen::VectorXd impulse = -(J * Minv_JT).completeOrthogonalDecomposition().solve(J * v);
+  // M^-1 block by block (core/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a
+  // dense factorization per Zeno event was a sixth of the 50-sphere pile's time.
+  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
+  Eigen::MatrixXd W;
+  block_delassus(data.body.M_llt, J, J, W);
+  const Eigen::VectorXd impulse = -W.completeOrthogonalDecomposition().solve(J * v);
   Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic(M, v)};
   v += Minv_JT * impulse;
   e.kinetic_after = kinetic(M, v);
