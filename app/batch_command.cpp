@@ -20,6 +20,7 @@
 #include "app/run_files.hpp"
 #include "app/run_tally.hpp"
 #include "app/runs_csv.hpp"
+#include "app/runs_hdf5.hpp"
 #include "app/sample_seed.hpp"
 #include "impact/laws.hpp"
 
@@ -280,6 +281,20 @@ int batch_command(const BatchOptions& o) {
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
+  }
+  if (o.format != "hdf5" && fs::exists(fs::path(dir) / "runs.h5")) {
+    std::error_code ec;  // an earlier --format hdf5's file no longer matches runs.csv
+    fs::remove(fs::path(dir) / "runs.h5", ec);
+    spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", (fs::path(dir) / "runs.h5").string());
+  }
+  if (o.format == "hdf5") {
+    try {
+      const long rows = write_runs_hdf5(path, fs::path(dir) / "runs.h5");
+      spdlog::info("wrote {} rows to {}", rows, (fs::path(dir) / "runs.h5").string());
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      return kExitOutput;
+    }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,

@@ -73,6 +73,7 @@ struct BatchOptions {
   long trajectories = 0; // runs 0 .. trajectories - 1 also write DIR/runs/<i>/trajectory.csv, events.csv
   bool quiet = false;
   bool plot = false;     // also write histograms.png, and the plots of the runs with trajectories
+  std::string format = "csv";  // "hdf5": also write DIR/runs.h5 from runs.csv when the batch is complete
   std::string command_line;  // for metadata.json
   std::vector<std::string> overrides;  // --set KEY=VALUE
 };

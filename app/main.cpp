@@ -195,6 +195,9 @@ Cli::Cli() {
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
   batch_cmd->add_flag("--force", batch.force, "Overwrite the results already in DIR (without it, batch refuses)");
   batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
+  batch_cmd->add_option("--format", batch.format, "csv (runs.csv) or hdf5 (runs.csv, and runs.h5 from it once complete)")
+      ->check(CLI::IsMember({"csv", "hdf5"}))
+      ->capture_default_str();
   batch_cmd->add_option("--trajectories", batch.trajectories,
                         "Runs 0..K-1 also write DIR/runs/<i>/trajectory.csv and events.csv")
       ->check(whole_number(0, kMaxLong))

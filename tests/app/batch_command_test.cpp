@@ -10,6 +10,7 @@
 
 #include "app/commands.hpp"
 #include "tests/app/batch.hpp"
+#include "tests/app/hdf5_read.hpp"
 
 namespace impactsim {
 namespace {
@@ -112,6 +113,44 @@ TEST(Batch, AFailedRowHoldsWhereAndWhyTheRunStopped) {
   const nlohmann::json summary = nlohmann::json::parse(read_all(plain / "summary.json"));
   EXPECT_EQ(summary.at("failed"), 3);
   EXPECT_EQ(summary.at("failures"), (nlohmann::json{{"event_limit", 3}}));
+}
+
+// --format hdf5 also writes runs.h5 from the complete runs.csv: the same columns in the same order,
+// numbers equal to runs.csv's (an empty cell, t_rest of a run that never rested, is NaN), and seed,
+// status, reason and message as text. A later batch in the directory without it removes the file,
+// which would no longer match runs.csv.
+TEST(Batch, Hdf5RunsHoldWhatRunsCsvHolds) {
+  const std::string ball = failing_scene().string();
+  const fs::path dir = fresh_path("batch_h5");
+  const Result r = impactsim("batch " + ball + " --runs 3 --seed 1 -q --format hdf5 -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<std::string> lines = split_lines(read_all(dir / "runs.csv"));
+  ASSERT_EQ(lines.size(), 4u);
+  const std::vector<std::string> header = split(lines[0]);
+  {
+    const Hdf5File file((dir / "runs.h5").string());
+    ASSERT_TRUE(file.ok());
+    ASSERT_EQ(file.columns(), header);
+    const std::set<std::string> text{"seed", "status", "reason", "message"};
+    for (size_t c = 0; c < header.size(); ++c) {
+      if (text.count(header[c])) {
+        const std::vector<std::string> labels = file.labels(header[c]);
+        ASSERT_EQ(labels.size(), 3u) << header[c];
+        for (size_t k = 0; k < 3; ++k) EXPECT_EQ(labels[k], split(lines[k + 1])[c]) << header[c];
+        continue;
+      }
+      const std::vector<double> values = file.numbers(header[c]);
+      ASSERT_EQ(values.size(), 3u) << header[c];
+      for (size_t k = 0; k < 3; ++k) {
+        const std::string cell = split(lines[k + 1])[c];
+        if (cell.empty()) EXPECT_TRUE(std::isnan(values[k])) << header[c];
+        else EXPECT_EQ(values[k], std::stod(cell)) << header[c];
+      }
+    }
+    EXPECT_NE(file.labels("message")[0].find("events"), std::string::npos);
+  }
+  ASSERT_EQ(impactsim("batch " + ball + " --runs 3 --seed 1 -q --force -o " + dir.string()).code, 0);
+  EXPECT_FALSE(fs::exists(dir / "runs.h5"));
 }
 
 // --resume continues only the batch the directory holds, and only from well-formed rows.
