@@ -38,22 +38,23 @@ TEST(RunsHdf5, ColumnsTakeTheirKindFromTheirCells) {
   EXPECT_EQ(f.labels("message"), (std::vector<std::string>{"", "stopped at t = 1; again"}));
 }
 
+// The message write_runs_hdf5 throws for a runs.csv with `text`, or "converted".
+std::string conversion_error(const fs::path& dir, const std::string& name, const std::string& text) {
+  write_file(dir / name, text);
+  try {
+    write_runs_hdf5(dir / name, dir / (name + ".h5"));
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "converted";
+}
+
 TEST(RunsHdf5, ProblemsNameTheFile) {
   const fs::path dir = fresh_dir("runs_h5_bad");
-  write_file(dir / "empty.csv", "");
-  try {
-    write_runs_hdf5(dir / "empty.csv", dir / "a.h5");
-    ADD_FAILURE() << "an empty file was converted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("empty.csv: no header line"), std::string::npos) << e.what();
-  }
-  write_file(dir / "short.csv", "run,seed\n0\n");
-  try {
-    write_runs_hdf5(dir / "short.csv", dir / "b.h5");
-    ADD_FAILURE() << "a short row was converted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("short.csv: a row has 1 cells for 2 columns"), std::string::npos) << e.what();
-  }
+  const std::string empty = conversion_error(dir, "empty.csv", "");
+  EXPECT_NE(empty.find("empty.csv: no header line"), std::string::npos) << empty;
+  const std::string shorter = conversion_error(dir, "short.csv", "run,seed\n0\n");
+  EXPECT_NE(shorter.find("short.csv: a row has 1 cells for 2 columns"), std::string::npos) << shorter;
 }
 
 }  // namespace
