@@ -1,6 +1,7 @@
 #include "core/contact_forces.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
@@ -246,6 +247,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
   // then take the least-norm forces.
   bool solved = false;
+  w.cod_used = false;
   if (w.G.rows() == w.Jc.rows() && w.G == w.Jc) {
     w.ldlt.compute(w.A);
     const auto d = w.ldlt.vectorD();
@@ -270,6 +272,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
     w.cod.setThreshold(kRankThreshold);
     w.cod.compute(w.A);
+    w.cod_used = true;
     w.target.noalias() -= w.A * w.reference;
     w.lambda = w.cod.solve(w.target);
     w.lambda += w.reference;
@@ -288,6 +291,15 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
   }
   return true;
+}
+
+double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
+  const ModeForceScratch& w = forces.scratch;
+  if (!w.cod_used) return std::numeric_limits<double>::infinity();
+  const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
+  if (k == static_cast<Eigen::Index>(w.closed.size())) return std::numeric_limits<double>::infinity();
+  x = w.cod.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
+  return x[k] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[k];
 }
 
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,

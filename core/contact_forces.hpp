@@ -57,6 +57,7 @@ struct ModeForceScratch {
   Eigen::MatrixXd G, Jc, Minv_GT, A;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
+  bool cod_used = false;  // the forces came from cod (A not symmetric positive definite)
 };
 
 // vdot and contact forces in a fixed mode.
@@ -66,6 +67,14 @@ struct ModeForces {
   Eigen::MatrixXd lambda_t;  // per contact, tangent coordinates
   ModeForceScratch scratch;
 };
+
+// How far closed contact `i`'s slide is from a Painleve configuration in the mode the forces were
+// computed for: the Schur complement of the mode's force system A on i's normal row,
+// 1 / (A^+)_kk [m/s^2 per N], the normal acceleration a unit of i's normal force buys while the
+// other contacts hold. It falls to 0 (the normal force grows without bound) and turns negative
+// where the slide becomes inconsistent; +infinity where A was symmetric positive definite (no
+// friction slides: no Painleve) or i is not closed. x: scratch.
+double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x);
 
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of
 // its closed contacts; baumgarte [1/s] is the drift correction rate. False if M is singular.

@@ -33,7 +33,10 @@ void phase_guards(const ContactModel& contacts, const ContactModes& modes, const
         break;
       case ContactMode::slide:
         guards.push_back({i, GuardKind::liftoff});
-        if (contacts.contact(i).mu > 0) guards.push_back({i, GuardKind::stick});  // frictionless: always slides
+        if (contacts.contact(i).mu > 0) {  // frictionless: always slides, and never jams
+          guards.push_back({i, GuardKind::stick});
+          guards.push_back({i, GuardKind::painleve});
+        }
         break;
     }
   }
@@ -59,6 +62,11 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
         g[k] = modes.slip[i].head(u_t.size()).dot(u_t);
         break;
       }
+      case GuardKind::painleve: {
+        thread_local Eigen::VectorXd x;
+        g[k] = painleve_margin(in.forces, i, x) - guards[k].floor;
+        break;
+      }
     }
   }
 }
@@ -75,6 +83,14 @@ void set_force_floors(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
   const double floor = 1e-9 * largest + 1e-12;
   for (Guard& guard : guards)
     if (guard.kind == GuardKind::liftoff || guard.kind == GuardKind::slip) guard.arm_above = floor;
+}
+
+void set_painleve_floors(std::vector<Guard>& guards, Eigen::VectorXd& g) {
+  for (size_t k = 0; k < guards.size(); ++k) {
+    if (guards[k].kind != GuardKind::painleve || !(g[k] > 0) || g[k] == kGuardInactive) continue;
+    guards[k].floor = kPainleveFraction * g[k];
+    g[k] -= guards[k].floor;
+  }
 }
 
 void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g) {

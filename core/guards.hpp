@@ -8,6 +8,15 @@
 //   slide     liftoff  lambda_n                          [N]
 //             stick    s . J_t v, s the phase's slip     [m/s]  (mu > 0 only: frictionless contacts
 //                                                               always slide)
+//             painleve painleve_margin                   [m/s^2/N]  (mu > 0 only)
+// A frictional slide can approach a Painleve configuration: the normal acceleration a unit of
+// normal force buys falls to zero and the force needed to hold the contact grows without bound
+// (a 3-D compass gait's sliding foot reached 1.4e7 N as the step size collapsed to 1e-14 s). The
+// painleve guard fires where that margin reaches zero, and the event resolves it as the papers do:
+// the slide has no consistent forces, and an impact without collision jams it. The approach ends
+// in a finite time with an unbounded force, which no step can follow to zero: the guard fires at
+// kPainleveFraction of the margin the phase started with (its floor), where the force has grown
+// about a thousandfold, and the jam takes the rest as an impulse.
 // An open contact's impact guard measures phi from just below where the phase starts (its floor),
 // so a contact that has just separated (phi ~ 0) is armed at once and a hop shorter than a step
 // still fires; the floor costs at most kPhiMargin of penetration. Where the contact bounced (left
@@ -22,7 +31,7 @@
 
 namespace impactsim {
 
-enum class GuardKind { impact, liftoff, slip, stick };
+enum class GuardKind { impact, liftoff, slip, stick, painleve };
 
 struct Guard {
   int contact = 0;
@@ -37,6 +46,7 @@ struct Guard {
 
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
 constexpr double kPhiMargin = 1e-13;  // [m]
+constexpr double kPainleveFraction = 1e-3;
 // phi above a contact's starting level by less than this is rounding, not a rise [m].
 constexpr double kLevelNoise = 1e-15;
 
@@ -73,6 +83,9 @@ void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g);
 // force of rounding size: its lift-off and slip guards would fire on the noise. They arm only once
 // above 1e-9 of the phase's largest normal force (g: the guards at the phase's start) plus 1e-12 N.
 void set_force_floors(std::vector<Guard>& guards, const Eigen::VectorXd& g);
+// Painleve guards measure their margin from kPainleveFraction of its value at the phase's start
+// (g: the guards there, which this adjusts to match).
+void set_painleve_floors(std::vector<Guard>& guards, Eigen::VectorXd& g);
 // Guards above their arm_above (0 for impact guards) at a scanned state are armed from then on.
 void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g);
 

@@ -189,6 +189,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   mark_bounced(sys, d, kin, frames, x);
   guards_at_state(sys, d, x, d.phase.g_prev);
   set_force_floors(d.phase.guards, d.phase.g_prev);
+  set_painleve_floors(d.phase.guards, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);
   arm_guards(d.phase.guards, d.phase.g_prev);
 }

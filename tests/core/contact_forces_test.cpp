@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/contact_forces.hpp"
 #include "tests/test_models.hpp"
@@ -60,6 +61,33 @@ TEST(ContactForces, SlidingFrictionIsMuTimesTheNormalForceAgainstTheSlip) {
   EXPECT_NEAR(f.lambda_t(0, 0), -0.5 * g, 1e-12);
   EXPECT_NEAR(f.vdot(0), -0.5 * g, 1e-12);
   EXPECT_NEAR(f.vdot(1), 0.0, 1e-12);
+}
+
+// The Painleve margin of a sliding contact is the normal acceleration a unit normal force buys,
+// J_n M^-1 (J_n - mu s J_t)^T for a lone contact: with the contact below and ahead of the centre
+// of mass, friction's torque opposes the normal push, and past mu = 1 / (x h) (x = 0.5 m ahead,
+// h = 0.5 m below, unit mass and inertia: 1 + x (x - mu h) = 0 at mu = 5) the margin is negative.
+TEST(ContactForces, PainleveMarginOfASlideIsItsEffectiveNormalInverseMass) {
+  for (const double mu : {0.5, 4.0, 6.0}) {
+    Model model = testing::single_body_model(JointType::planar, 1.0, Mat3::Identity(), Vec3(0, -g, 0));
+    std::vector<Geometry> geometry(1);
+    geometry[0].shape.type = ShapeType::halfspace;
+    geometry[0].shape.normal = Vec3::UnitY();
+    const ContactModel contacts(geometry, {{"c", 0, Vec3(0.5, -0.5, 0), 0.0, 0, mu, 0.0}}, true);
+    ContactData d(model, contacts);
+    const Eigen::Vector3d v(1, 0, 0);  // sliding towards +x
+    compute_contact_data(model, contacts, Eigen::Vector3d::Zero(), v, {}, d);
+    const Eigen::Vector2d s(d.jac.of(0)(1, 0) * v[0] > 0 ? 1.0 : -1.0, 0.0);
+    ModeForces f;
+    ASSERT_TRUE(constrained_acceleration(contacts, 0.0, d.body, d.frames, d.jac, one(ContactMode::slide, s), f));
+    const Eigen::RowVectorXd Jn = d.jac.of(0).row(0), Jt = d.jac.of(0).row(1);
+    const double expected = Jn.dot(d.body.M.inverse() * (Jn - mu * s[0] * Jt).transpose());
+    Eigen::VectorXd x;
+    EXPECT_NEAR(painleve_margin(f, 0, x), expected, 1e-12) << "mu " << mu;
+    EXPECT_EQ(painleve_margin(f, 0, x) < 0, mu > 5) << "mu " << mu;
+    ASSERT_TRUE(constrained_acceleration(contacts, 0.0, d.body, d.frames, d.jac, one(ContactMode::stick), f));
+    EXPECT_EQ(painleve_margin(f, 0, x), std::numeric_limits<double>::infinity());  // symmetric: no Painleve
+  }
 }
 
 TEST(ContactForces, AnOpenContactLeavesFreeFall) {

@@ -43,7 +43,8 @@ TEST(Guards, EachModeHasItsGuardsAndImpactGuardsTheirFloors) {
   phase_guards(r.contacts, modes, {-2e-7, 0.0, 0.5}, 1e-6, guards);
   EXPECT_EQ(guards[0].floor, -2e-7 - kPhiMargin);  // starting slightly in: from there
   EXPECT_EQ(guards[2].kind, GuardKind::stick);
-  EXPECT_FALSE(guards[3].passing);
+  EXPECT_EQ(guards[3].kind, GuardKind::painleve);  // a frictional slide
+  EXPECT_FALSE(guards[4].passing);
 }
 
 TEST(Guards, ValuesComeFromTheContactData) {
@@ -62,21 +63,38 @@ TEST(Guards, ValuesComeFromTheContactData) {
   phase_guards(r.contacts, modes, {0.2, 0.2, 0.2}, 1e-6, guards);
   Eigen::VectorXd g;
   evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
-  ASSERT_EQ(g.size(), 4);
+  ASSERT_EQ(g.size(), 5);
   EXPECT_NEAR(g(0), 0.2 + kPhiMargin, 1e-15);  // phi - floor
   EXPECT_EQ(g(1), 4.0);                         // lambda_n
   EXPECT_NEAR(g(2), -0.3, 1e-15);               // slip direction . tangential velocity: the slip reversed
+  EXPECT_EQ(g(3), kGuardInactive);              // forces set by hand, no force system: no Painleve margin
   // The gated contact (x = -0.5) is behind its leader (x = 1.5) along +x: inactive, then passing.
-  EXPECT_EQ(g(3), kGuardInactive);
+  EXPECT_EQ(g(4), kGuardInactive);
   note_passing(guards, g);
-  EXPECT_TRUE(guards[3].passing);
+  EXPECT_TRUE(guards[4].passing);
+  EXPECT_FALSE(guards[3].passing);  // only impact guards pass
   arm_guards(guards, g);
   EXPECT_TRUE(guards[0].armed);
   EXPECT_TRUE(guards[1].armed);
   EXPECT_FALSE(guards[2].armed);  // negative
-  EXPECT_FALSE(guards[3].armed);  // inactive
+  EXPECT_FALSE(guards[4].armed);  // inactive
   EXPECT_EQ(guard_tolerance(guards[0], 1e-6), 1e-6);
   EXPECT_EQ(guard_tolerance(guards[1], 1e-6), 0.0);
+}
+
+// A Painleve guard measures from a thousandth of the margin its phase starts with, so it fires
+// while the force is large but finite; a guard without a finite positive margin keeps floor 0.
+TEST(Guards, PainleveGuardsFireAtAThousandthOfTheirStartingMargin) {
+  std::vector<Guard> guards{{0, GuardKind::painleve}, {1, GuardKind::painleve}, {2, GuardKind::liftoff}};
+  Eigen::VectorXd g(3);
+  g << 2.0, kGuardInactive, 5.0;
+  set_painleve_floors(guards, g);
+  EXPECT_EQ(guards[0].floor, kPainleveFraction * 2.0);
+  EXPECT_EQ(g[0], 2.0 - kPainleveFraction * 2.0);
+  EXPECT_EQ(guards[1].floor, 0.0);
+  EXPECT_EQ(g[1], kGuardInactive);
+  EXPECT_EQ(guards[2].floor, 0.0);
+  EXPECT_EQ(g[2], 5.0);
 }
 
 TEST(Guards, AnUnarmedOpenContactThatSinksIsAnError) {

@@ -490,6 +490,25 @@ INSTANTIATE_TEST_SUITE_P(Scenes, PainleveSlipFromRest,
                            return info.param.first.substr(0, 5) + "_mu" + std::to_string(static_cast<int>(info.param.second * 10));
                          });
 
+// compass_gait_3d under the propagative law (frictionless impacts): at t = 0.3335 s the left foot
+// slides towards a Painleve configuration, its normal force growing without bound (1.4e7 N as the
+// step size fell below machine precision, and the run stopped). The Painleve guard fires while the
+// force is large but finite, the slide has no consistent forces there, and an impact without
+// collision jams the foot: the run reaches t_end.
+TEST(Hybrid, SlideIntoAPainleveConfigurationIsJammed) {
+  Scene scene = shipped("compass_gait_3d");
+  scene.law = "propagative";
+  const SceneRun r = simulate(std::move(scene));
+  expect_invariants(r);
+  EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
+  const std::vector<Event> iwc = of_kind(r, EventKind::iwc);
+  EXPECT_TRUE(std::any_of(iwc.begin(), iwc.end(), [](const Event& e) { return std::abs(e.t - 0.33353) < 1e-4; }));
+  for (const Event& e : iwc) {
+    EXPECT_LE(e.kinetic_after, e.kinetic_before * (1 + 1e-12)) << "t = " << e.t;
+    for (double p : e.impulse_n) EXPECT_GE(p, 0.0) << "t = " << e.t;
+  }
+}
+
 // box_on_edge: the plate lands across the ridge on the ridge's two end corners (the two edge-face
 // contacts of a box on a box's edge) and comes to rest on the side its centre started on.
 TEST(Hybrid, BoxOnEdgeLandsOnTheTwoEdgeCornersAndTipsToItsCentresSide) {
