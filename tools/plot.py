@@ -314,7 +314,8 @@ def rotate(q, p):
 
 def animate_3d(directory):
     """animation.gif of a 3-D run: each body's wireframe at its pose, the world's shapes clipped to
-    the box the bodies move in, touching contacts in red, the time in the title."""
+    the box the bodies move in, touching contacts in red, the time in the title. A body without
+    shapes (a point mass, a pendulum's bob) is drawn as its frame: three short axes at its pose."""
     wh, wire_rows = read_table(os.path.join(directory, "wireframes.csv"))
     ph, pose_rows = read_table(os.path.join(directory, "poses.csv"))
     strokes = {}
@@ -331,13 +332,20 @@ def animate_3d(directory):
         q = [row[ph.index(f"{body}.{c}")] for c in ("qw", "qx", "qy", "qz")]
         return [tuple(a + d for a, d in zip(p, rotate(q, pt))) for pt in pts]
 
+    shaped = {body for body, _, _ in strokes}
+    shapeless = [c[:-3] for c in ph if c.endswith(".qw") and c[:-3] not in shaped]
     seen = [pt for row in frames for (body, _, _), pts in strokes.items() if body != "world"
             for pt in world(body, pts, row)]
+    seen += [pt for row in frames for body in shapeless for pt in world(body, [(0.0, 0.0, 0.0)], row)]
     if not seen:
         return
     low = [min(pt[k] for pt in seen) for k in range(3)]
     high = [max(pt[k] for pt in seen) for k in range(3)]
     span = max(max(h - lo for h, lo in zip(high, low)), 0.2)
+    for body in shapeless:  # its frame's axes, a tenth of the view long
+        for k, axis in enumerate("xyz"):
+            tip = tuple(0.1 * span if j == k else 0.0 for j in range(3))
+            strokes[(body, "frame", axis)] = [(0.0, 0.0, 0.0), tip]
     centre = [(h + lo) / 2 for h, lo in zip(high, low)]
     # A cube around the bodies' motion, so that the picture keeps its proportions.
     limits = [(c - 0.6 * span, c + 0.6 * span) for c in centre]

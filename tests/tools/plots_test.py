@@ -73,13 +73,9 @@ def scene_plots(binary, scene, out, commands):
                 print(f"note: the run stopped: {r.stderr.strip().splitlines()[0]}")
             for name in ("trajectory.png", "energy.png"):
                 check_png(os.path.join(d, name))
-            # Planar scenes, and 3-D ones whose bodies have shapes, are animated.
-            wireframes = os.path.join(d, "wireframes.csv")
-            shaped = os.path.exists(wireframes) and any(not line.startswith(("body,", "world,"))
-                                                        for line in open(wireframes))
-            if planar or shaped:
-                check_gif(os.path.join(d, "animation.gif"), frames=2 if r.returncode == 0 else 1)
-                check_frame(os.path.join(d, "animation.gif"))
+            # Every run is animated, planar or 3-D (bodies without shapes as their frames).
+            check_gif(os.path.join(d, "animation.gif"), frames=2 if r.returncode == 0 else 1)
+            check_frame(os.path.join(d, "animation.gif"))
         elif command == "impact":
             r = run([binary, "impact", scene, "--samples", "2000", "--plot", "-o", d], allowed=(0, 2))
             if r.returncode == 2:  # a scene without an impact (a box sliding down an incline)
@@ -129,6 +125,15 @@ def titles(binary, scene, out):
     assert "plot: wrote" in loud.stderr, loud.stderr
     b = os.path.join(out, "batch")
     run([binary, "batch", scene, "--runs", "2", "--trajectories", "1", "-q", "-o", b])
+    # A 3-D body without shapes is animated as its frame (it used to leave no animation at all).
+    point = os.path.join(out, "point.yaml")
+    with open(point, "w") as f:
+        f.write("name: point\nbodies:\n  - name: point\n    joint: {type: free}\n    mass: 1\n"
+                "    inertia: [0.01, 0.01, 0.01]\n    initial: {z: 1, vx: 0.5, wz: 3}\nsimulation: {t_end: 0.3}\n")
+    p = os.path.join(out, "point")
+    run([binary, "run", point, "--plot", "-q", "-o", p])
+    check_gif(os.path.join(p, "animation.gif"), frames=2)
+    check_frame(os.path.join(p, "animation.gif"))
     tool = os.environ.get("PLOT_TOOL")
     spec = importlib.util.spec_from_file_location("plot", tool)
     plot = importlib.util.module_from_spec(spec)
