@@ -66,22 +66,31 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
   for (int i : e.contacts) e.normal_velocity_after.push_back(data.jac.normal_velocity(i, v_plus));
 }
 
+// Brings the contacts in `set` to rest, J_i v = 0 for every row of each, by the projection in the
+// kinetic metric, v+ = v - M^-1 J^T (J M^-1 J^T)^+ J v, which never adds energy. Returns the
+// impulses, rows_per_contact per contact in set's order. M^-1 is applied block by block
+// (core/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense factorization
+// per Zeno event was a sixth of the 50-sphere pile's time.
+Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, Eigen::VectorXd& v) {
+  const int r = data.jac.rows_per_contact;
+  Eigen::MatrixXd J(r * static_cast<int>(set.size()), v.size());
+  for (size_t a = 0; a < set.size(); ++a) J.middleRows(a * r, r) = data.jac.of(set[a]);
+  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
+  Eigen::MatrixXd W;
+  block_delassus(data.body.M_llt, J, J, W);
+  const Eigen::VectorXd impulse = -W.completeOrthogonalDecomposition().solve(J * v);
+  v += Minv_JT * impulse;
+  return impulse;
+}
+
 // The Zeno rule's projection. Its impulses may leave the friction cone by at most the tiny amount
 // an impact slower than v_zeno carries.
 void close_contacts(const ContactData& data, double t, const std::vector<int>& set, Eigen::VectorXd& v,
                     const EventLog& log) {
   const int r = data.jac.rows_per_contact;
   const Eigen::MatrixXd& M = data.body.M;
-  Eigen::MatrixXd J(r * static_cast<int>(set.size()), v.size());
-  for (size_t a = 0; a < set.size(); ++a) J.middleRows(a * r, r) = data.jac.of(set[a]);
-  // M^-1 block by block (core/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a
-  // dense factorization per Zeno event was a sixth of the 50-sphere pile's time.
-  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
-  Eigen::MatrixXd W;
-  block_delassus(data.body.M_llt, J, J, W);
-  const Eigen::VectorXd impulse = -W.completeOrthogonalDecomposition().solve(J * v);
   Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic(M, v)};
-  v += Minv_JT * impulse;
+  const Eigen::VectorXd impulse = project_to_rest(data, set, v);
   e.kinetic_after = kinetic(M, v);
   for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
   record_normal_velocities(data, v, e);
@@ -196,8 +205,8 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
 // 1/velocity tolerance, and the phase's forces jump where the slip crosses s's normal (a cube at
 // rest on a face alternated lift-off and touch-down of one corner 9,800 times at one instant).
 // So the touching, non-separating frictional contacts of such slips are brought exactly to rest
-// first: J_i v = 0 for each of them, by the projection in the kinetic metric (as the Zeno rule,
-// never adding energy); the velocity changes by about the tolerance. Planar slips are left as they
+// first by the Zeno rule's projection (project_to_rest); the velocity changes by about the
+// tolerance. Planar slips are left as they
 // are (a planar slip has no direction to turn, and the paper scenes stay exact).
 void rest_slow_slips(const System& sys, const ContactData& data, const std::vector<int>& candidates, Eigen::VectorXd& v) {
   const int r = data.jac.rows_per_contact;
@@ -212,10 +221,7 @@ void rest_slow_slips(const System& sys, const ContactData& data, const std::vect
     largest = std::max(largest, u.cwiseAbs().maxCoeff());
   }
   if (slow.empty() || largest == 0.0) return;
-  Eigen::MatrixXd J(r * static_cast<int>(slow.size()), v.size());
-  for (size_t a = 0; a < slow.size(); ++a) J.middleRows(a * r, r) = data.jac.of(slow[a]);
-  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
-  v -= Minv_JT * (J * Minv_JT).completeOrthogonalDecomposition().solve(J * v);
+  project_to_rest(data, slow, v);
 }
 
 // Lift-off, stick and slip events, each listing the contacts that changed that way.
