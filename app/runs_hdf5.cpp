@@ -25,8 +25,14 @@ long write_runs_hdf5(const std::filesystem::path& csv, const std::filesystem::pa
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header;
   for_each_line(csv, [&](const std::string& line, std::uint64_t) {
-    if (header.empty()) header = split_cells(line);
-    else rows.push_back(split_cells(line));
+    if (header.empty()) {
+      header = split_cells(line);
+      return;
+    }
+    rows.push_back(split_cells(line));
+    if (rows.back().size() != header.size())
+      throw std::runtime_error(csv.string() + ": a row has " + std::to_string(rows.back().size()) + " cells for " +
+                               std::to_string(header.size()) + " columns");
   });
   if (header.empty()) throw std::runtime_error(csv.string() + ": no header line to convert");
   const size_t n = header.size();
@@ -35,8 +41,6 @@ long write_runs_hdf5(const std::filesystem::path& csv, const std::filesystem::pa
   for (size_t c = 0; c < n; ++c) {
     label[c] = header[c] == "seed" || header[c] == "status" || header[c] == "reason" || header[c] == "message";
     for (const std::vector<std::string>& row : rows) {
-      if (row.size() != n) throw std::runtime_error(csv.string() + ": a row has " + std::to_string(row.size()) +
-                                                    " cells for " + std::to_string(n) + " columns");
       double x = 0;
       if (!row[c].empty() && !parse_number(row[c], x)) label[c] = true;
     }
