@@ -1,7 +1,6 @@
 #include "app/csv_writer.hpp"
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <stdexcept>
 
@@ -13,10 +12,6 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
   out << text;
   if (!out.flush()) throw std::runtime_error(path.string() + ": write failed");
 }
-
-NumberText::NumberText(double x, int precision)
-    : size_(static_cast<size_t>(
-          std::to_chars(text_, text_ + sizeof text_, x, std::chars_format::general, precision).ptr - text_)) {}
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision)
     : path_(path), buffer_(new char[kBufferBytes]), columns_(columns.size()), precision_(precision) {
@@ -37,17 +32,22 @@ void CsvWriter::check_width(size_t cells) const {
 
 void CsvWriter::row(double t, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     std::initializer_list<double> extra) {
-  check_width(1 + a.size() + b.size() + extra.size());
-  // to_chars, not operator<<: the same %.<precision>g text without the stream's locale machinery;
-  // the row is put together first and handed to the stream in one write.
-  line_.clear();
-  auto put = [this](double x) { line_ += NumberText(x, precision_).view(); };
-  put(t);
-  for (double x : a) line_ += ',', put(x);
-  for (double x : b) line_ += ',', put(x);
-  for (double x : extra) line_ += ',', put(x);
-  line_ += '\n';
-  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  const size_t cells = 1 + a.size() + b.size() + extra.size();
+  check_width(cells);
+  // NumberText, not operator<<: the same %.<precision>g text without the stream's locale machinery;
+  // the row is put together in line_'s storage first and handed to the stream in one write.
+  if (line_.size() < cells * (NumberText::kMaxSize + 1)) line_.resize(cells * (NumberText::kMaxSize + 1));
+  char* const start = line_.data();
+  char* o = start + NumberText::write(t, precision_, start);
+  auto put = [&o, this](double x) {
+    *o++ = ',';
+    o += NumberText::write(x, precision_, o);
+  };
+  for (double x : a) put(x);
+  for (double x : b) put(x);
+  for (double x : extra) put(x);
+  *o++ = '\n';
+  out_.write(start, static_cast<std::streamsize>(o - start));
   check_state();
   ++rows_;
 }

@@ -11,18 +11,9 @@
 
 #include <Eigen/Core>
 
+#include "app/number_text.hpp"
+
 namespace impactsim {
-
-// x as printf's %.<precision>g (how CsvWriter's rows print numbers), without allocating.
-class NumberText {
- public:
-  NumberText(double x, int precision);
-  std::string_view view() const { return {text_, size_}; }
-
- private:
-  char text_[32];
-  size_t size_;
-};
 
 // Writes `text` to `path`, replacing it. Throws std::runtime_error naming the path on failure.
 void write_text_file(const std::filesystem::path& path, const std::string& text);
@@ -55,7 +46,7 @@ class CsvWriter {
   size_t columns_;
   int precision_;
   long rows_ = 0;
-  std::string line_;  // row() builds each line here, its storage reused
+  std::string line_;  // row() writes each line into this storage, reused from row to row
 };
 
 }  // namespace impactsim

@@ -117,11 +117,11 @@ int run_command(const RunOptions& options) {
                  stats.impacts, events_path);
     if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
     if (system.integrator == Integrator::event_driven) {
-      spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
+      spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
                    system.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
     } else {
       const bool qp = system.integrator == Integrator::drumwright && system.drumwright.problem == SoftProblem::min_norm_qp;
-      spdlog::info("timing: {:.3f} s simulated in {:.4f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
+      spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
                    system.simulation.t_end, wall, stats.steps, stats.solves, qp ? "QPs" : "LCPs", stats.max_residual);
       spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
                    stats.variation_weighted);

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <sstream>
 
 namespace impactsim {
 namespace {
@@ -18,17 +17,13 @@ std::vector<std::string> trajectory_columns(const Model& model) {
 
 // One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
 std::vector<std::string> event_cells(const Event& e, const Scene& scene, int precision) {
-  std::ostringstream t, kb, ka, impulses;
-  for (auto* s : {&t, &kb, &ka, &impulses}) s->precision(precision);
-  t << e.t;
-  kb << e.kinetic_before;
-  ka << e.kinetic_after;
-  std::string names;
+  auto number = [precision](double x) { return std::string(NumberText(x, precision).view()); };
+  std::string names, impulses, ordering;
   for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.system.contacts.contact(e.contacts[k]).name;
-  for (size_t k = 0; k < e.impulse_n.size(); ++k) impulses << (k ? ";" : "") << e.impulse_n[k];
-  std::string ordering;
+  for (size_t k = 0; k < e.impulse_n.size(); ++k) (impulses += k ? ";" : "") += NumberText(e.impulse_n[k], precision).view();
   for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.system.contacts.contact(e.ordering[k]).name;
-  return {t.str(), std::string(event_kind_name(e.kind)), names, e.law, kb.str(), ka.str(), impulses.str(), ordering};
+  return {number(e.t), std::string(event_kind_name(e.kind)), names, e.law, number(e.kinetic_before), number(e.kinetic_after),
+          impulses, ordering};
 }
 
 std::string in_dir(const std::string& dir, const char* file) { return (std::filesystem::path(dir) / file).string(); }
