@@ -1,6 +1,7 @@
 #include "core/mass_factor.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace impactsim {
 namespace {
@@ -15,6 +16,15 @@ std::vector<int> tree_roots(const Model& model) {
     root[b] = parent < 0 ? static_cast<int>(b) : root[parent];
   }
   return root;
+}
+
+// Whether a and b hold the same bits (0 and -0 differ), column by column.
+bool same_entries(const Eigen::Block<const Eigen::MatrixXd>& a, const Eigen::MatrixXd& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+  const size_t column_bytes = sizeof(double) * static_cast<size_t>(a.rows());
+  for (Eigen::Index j = 0; j < a.cols(); ++j)
+    if (std::memcmp(&a.coeffRef(0, j), &b.coeffRef(0, j), column_bytes) != 0) return false;
+  return true;
 }
 
 // For each block, the rows of X with a nonzero entry in the block's columns (rows[b], reusing storage).
@@ -67,13 +77,18 @@ MassFactor::MassFactor(const Model& model) : nv_(model.nv), blocks_(mass_blocks(
   // uninitialized, and copying it (a BodyDynamics copied before its first compute) reads it.
   factors_.reserve(blocks_.size());
   for (const VelocityBlock& b : blocks_) factors_.emplace_back(Eigen::MatrixXd::Identity(b.size, b.size));
+  factored_.resize(blocks_.size());
 }
 
 void MassFactor::compute(const Eigen::MatrixXd& M) {
   info_ = M.rows() == nv_ && M.cols() == nv_ ? Eigen::Success : Eigen::InvalidInput;
   for (size_t b = 0; b < blocks_.size() && info_ == Eigen::Success; ++b) {
     const VelocityBlock& k = blocks_[b];
-    factors_[b].compute(M.block(k.start, k.start, k.size, k.size));
+    const auto block = M.block(k.start, k.start, k.size, k.size);
+    if (!same_entries(block, factored_[b])) {
+      factored_[b] = block;
+      factors_[b].compute(factored_[b]);
+    }
     if (factors_[b].info() != Eigen::Success) info_ = Eigen::NumericalIssue;
   }
 }

@@ -26,7 +26,9 @@ class MassFactor {
   MassFactor() = default;
   explicit MassFactor(const Model& model);
 
-  // Factors the diagonal blocks of M (its entries outside them are zero by construction).
+  // Factors the diagonal blocks of M (its entries outside them are zero by construction). A block
+  // equal to the one factored last time (a body that has not turned, a system at rest) keeps its
+  // factor: the same input gives the same factor, bit for bit, without the O(n^3) work.
   void compute(const Eigen::MatrixXd& M);
   // Success when every block is numerically positive definite.
   Eigen::ComputationInfo info() const { return info_; }
@@ -59,6 +61,7 @@ class MassFactor {
   int nv_ = 0;
   std::vector<VelocityBlock> blocks_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factors_;
+  std::vector<Eigen::MatrixXd> factored_;  // each block as last factored; empty before the first
   Eigen::ComputationInfo info_ = Eigen::InvalidInput;
 };
 

@@ -2,6 +2,8 @@
 // blocks it finds against the trees of the model.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/dynamics.hpp"
 #include "core/mass_factor.hpp"
 #include "tests/test_models.hpp"
@@ -107,6 +109,35 @@ TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   EXPECT_NE(factor.info(), Eigen::Success);
   factor.compute(Eigen::MatrixXd::Identity(3, 3));  // not this model's size
   EXPECT_NE(factor.info(), Eigen::Success);
+  M.block(14, 14, 6, 6) *= -1.0;  // back to positive definite: every block's factor is good again
+  factor.compute(M);
+  EXPECT_EQ(factor.info(), Eigen::Success);
+}
+
+// A block equal to the last one factored keeps its factor, a changed one is factored anew: either
+// way the solve is bit for bit that of a factor made afresh from the same matrix.
+TEST(MassFactor, KeepsTheFactorOfAnUnchangedBlockOnly) {
+  std::mt19937 rng(11);
+  const Model m = interleaved_model(rng, 3);
+  const Eigen::MatrixXd B = Eigen::MatrixXd::Random(m.nv, 4);
+  auto fresh_solve = [&](const Eigen::MatrixXd& M) {
+    MassFactor fresh(m);
+    fresh.compute(M);
+    return Eigen::MatrixXd(fresh.solve(B));
+  };
+  MassFactor factor(m);
+  Eigen::MatrixXd M = testing::mass_matrix_at(m, testing::random_q(m, rng));
+  factor.compute(M);
+  factor.compute(M);  // all kept
+  EXPECT_EQ(factor.solve(B), fresh_solve(M));
+  M.block(14, 14, 6, 6) *= 1.5;  // body c's block changes, the others are kept
+  factor.compute(M);
+  EXPECT_EQ(factor.solve(B), fresh_solve(M));
+  const Eigen::MatrixXd kept = factor.solve(B);
+  M(14, 14) = std::nextafter(M(14, 14), 1e300);  // one ulp is a change
+  factor.compute(M);
+  EXPECT_EQ(factor.solve(B), fresh_solve(M));
+  EXPECT_NE(factor.solve(B), kept);
 }
 
 }  // namespace
