@@ -57,6 +57,7 @@ std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Sce
     return law;
   }
   for (const std::string& warning : law_ignores(name, scene)) spdlog::warn("{}", warning);
+  for (const std::string& note : scene.robot.ignored) spdlog::warn("{}", note);
   return law;
 }
 

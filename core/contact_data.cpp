@@ -69,6 +69,7 @@ void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const E
   update_velocities(model, q, v, out.kin);
   mass_matrix(model, out.kin, out.composite, out.M);
   bias_forces(model, out.kin, out.acc, out.force, out.C);
+  add_joint_damping(model, v, out.C);
   out.M_llt.compute(out.M);
 }
 

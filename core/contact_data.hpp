@@ -37,7 +37,7 @@ struct BodyDynamics {
   Eigen::VectorXd q, v;
   Kinematics kin;                     // poses and spatial velocities at (q, v)
   Eigen::MatrixXd M;                  // the mass matrix
-  Eigen::VectorXd C;                  // gravity, Coriolis and centrifugal terms: vdot = M^-1 (tau - C)
+  Eigen::VectorXd C;                  // gravity, Coriolis, centrifugal and joint damping terms: vdot = M^-1 (tau - C)
   MassFactor M_llt;                   // block by block; info() != Success: M is not positive definite
   std::vector<Mat6> composite;        // scratch of the recursions
   std::vector<Vec6> acc, force;

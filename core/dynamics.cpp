@@ -53,6 +53,11 @@ void bias_forces(const Model& model, const Kinematics& kin, std::vector<Vec6>& a
   }
 }
 
+void add_joint_damping(const Model& model, const Eigen::VectorXd& v, Eigen::VectorXd& C) {
+  for (const Body& b : model.bodies)
+    if (b.joint.damping > 0) C[b.joint.v_index] += b.joint.damping * v[b.joint.v_index];
+}
+
 double kinetic_energy(const Model& model, const Kinematics& kin) {
   double K = 0.0;
   for (size_t i = 0; i < model.bodies.size(); ++i) K += 0.5 * kin.v[i].dot(kin.I_body[i] * kin.v[i]);

@@ -20,6 +20,10 @@ void mass_matrix(const Model& model, const Kinematics& kin, std::vector<Mat6>& c
 void bias_forces(const Model& model, const Kinematics& kin, std::vector<Vec6>& acc,
                  std::vector<Vec6>& force, Eigen::VectorXd& C);
 
+// C += damping * v on every damped joint's coordinate (core/joint.hpp): the joint's viscous force
+// moved to the side of the bias forces, vdot = M^-1 (tau - C).
+void add_joint_damping(const Model& model, const Eigen::VectorXd& v, Eigen::VectorXd& C);
+
 // K = 1/2 v^T M v, summed body by body from the spatial velocities [J].
 double kinetic_energy(const Model& model, const Kinematics& kin);
 // Gravitational potential energy, zero at the world origin [J].

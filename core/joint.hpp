@@ -31,6 +31,9 @@ struct Joint {
   Vec3 origin = Vec3::Zero();        // joint frame origin, in the parent body frame [m]
   Mat3 rotation = Mat3::Identity();  // joint frame axes, expressed in the parent body frame
   Vec3 axis = Vec3::UnitZ();         // revolute/prismatic unit axis, in the joint frame
+  // Viscous joint damping (revolute/prismatic, >= 0): the generalized force -damping * qdot on the
+  // joint's coordinate [N m s/rad or N s/m]; it only ever removes energy.
+  double damping = 0.0;
   int q_index = 0;                   // first entry of this joint in q
   int v_index = 0;                   // first entry of this joint in v
   int nq = 0;

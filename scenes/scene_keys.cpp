@@ -51,6 +51,9 @@ const std::vector<SceneKey> kKeys = {
      "joint frame orientation in the parent frame: R = Rz(yaw) Ry(pitch) Rx(roll)", ""},
     {"bodies.joint", "axis", "`[x, y, z]`, non-zero", "z for revolute, x for prismatic",
      "revolute and prismatic only; in the joint frame; normalized", "revolute prismatic"},
+    {"bodies.joint", "damping", "number >= 0", "0",
+     "revolute and prismatic only: viscous damping, the force -damping * qdot on the joint's coordinate (N m s/rad, N s/m)",
+     "revolute prismatic"},
 
     {"shapes", "type", "`box`, `sphere`, `cylinder`, `capsule`, `cone`, `halfspace`, `convex`, `mesh`", "required", "the solid", ""},
     {"shapes", "name", "letters, digits, `_ . -`", "`<body>_<index>` (or `world_<index>`)", "unique among the scene's shapes", ""},

@@ -119,6 +119,7 @@ Joint read_joint(const Field& f) {
   if (has_axis)
     j.axis = f.has("axis") ? unit_vector(f.child("axis"))
                            : (j.type == JointType::revolute ? Vec3::UnitZ() : Vec3::UnitX());
+  if (has_axis && f.has("damping")) j.damping = f.child("damping").non_negative();
   return j;
 }
 

@@ -1,5 +1,6 @@
 #include "scenes/scene_urdf.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -146,6 +147,28 @@ Body body_of(const UrdfSource& source, const urdf::Link& link) {
   return b;
 }
 
+// One line per kind of element the URDF has and impactsim does not model, naming the joints.
+std::vector<std::string> ignored_elements(const std::string& path, const urdf::ModelInterface& urdf) {
+  std::string limited, friction, mimic, other;
+  auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + name; };
+  for (const auto& [name, j] : urdf.joints_) {
+    const bool bounded = j->type == urdf::Joint::REVOLUTE || j->type == urdf::Joint::PRISMATIC;
+    if (bounded && j->limits && j->limits->upper > j->limits->lower) add(limited, name);
+    if (j->dynamics && j->dynamics->friction != 0) add(friction, name);
+    if (j->mimic) add(mimic, name);
+    if (j->safety || j->calibration) add(other, name);
+  }
+  std::vector<std::string> out;
+  auto note = [&](const std::string& list, const std::string& what, const std::string& effect) {
+    if (!list.empty()) out.push_back(path + ": joints " + list + ": " + what + " ignored (" + effect + ")");
+  };
+  note(limited, "<limit> lower/upper", "impactsim models no joint limits: the joints move past them");
+  note(friction, "<dynamics friction>", "only <dynamics damping> is modelled");
+  note(mimic, "<mimic>", "the joints move independently");
+  note(other, "<safety_controller>, <calibration>", "not modelled");
+  return out;
+}
+
 Joint joint_of(const UrdfSource& source, const urdf::Joint& j) {
   Joint out;
   switch (j.type) {
@@ -164,6 +187,11 @@ Joint joint_of(const UrdfSource& source, const urdf::Joint& j) {
   if (out.type == JointType::revolute || out.type == JointType::prismatic) {
     if (!(axis.norm() > 1e-12)) source.fail_joint(j.name, "the axis must be a non-zero vector");
     out.axis = axis.normalized();
+  }
+  if ((out.type == JointType::revolute || out.type == JointType::prismatic) && j.dynamics) {
+    out.damping = j.dynamics->damping;
+    if (!(out.damping >= 0) || !std::isfinite(out.damping))
+      source.fail_joint(j.name, "<dynamics damping> must be a number >= 0");
   }
   if (out.type == JointType::planar && (axis.normalized() - Vec3::UnitZ()).norm() > 1e-12)
     source.fail_joint(j.name, "a planar joint moves in its frame's x-y plane: its axis (the plane's normal) must be 0 0 1; "
@@ -282,7 +310,7 @@ RobotSource read_robot(const Field& robot, const std::string& scene_file, Model&
   }
   const int links = static_cast<int>(index.size()) - (root_is_world ? 1 : 0);
   if (links == 0) source.fail_link(root, "the robot has no links besides the world");
-  return {path, sha256_hex(text), links};
+  return {path, sha256_hex(text), links, ignored_elements(path, *urdf)};
 }
 
 }  // namespace impactsim

@@ -33,6 +33,7 @@ struct RobotSource {
   std::string urdf;    // the URDF's path as read (the scene file's directory joined with `urdf`)
   std::string sha256;  // of its text
   int links = 0;       // links that became bodies
+  std::vector<std::string> ignored;  // what of the URDF impactsim does not model, one line per kind (commands warn)
 };
 RobotSource read_robot(const Field& robot, const std::string& scene_file, Model& model, std::vector<Geometry>& geometries);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "app/sample_seed.hpp"
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
+#include "core/dynamics.hpp"
 #include "core/system.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
@@ -325,6 +327,47 @@ simulation: {t_end: 1}
   EXPECT_EQ(rest[0].contacts.size(), 4u);
   EXPECT_LT(r.v.back().norm(), 1e-15);
   EXPECT_LT((r.q.back().head<3>() - r.q.front().head<3>()).norm(), 1e-15);
+}
+
+// A damped vertical slider, m zdd = -m g - b zd: z(t) = -(m g / b) t + (m / b)(v0 + m g / b)(1 - e^(-b t / m)),
+// and a damped pendulum, whose energy only ever falls.
+TEST(Hybrid, JointDampingFollowsTheClosedFormAndRemovesEnergy) {
+  const SceneRun slider = simulate(load_scene_text(R"(
+world: {gravity: [0, 0, -9.81]}
+bodies:
+  - name: slider
+    joint: {type: prismatic, axis: [0, 0, 1], damping: 2.0}
+    mass: 0.5
+    inertia: [0.01, 0.01, 0.01]
+    initial: {s: 0.0, sdot: 1.0}
+simulation: {t_end: 1.0, output_interval: 0.05, rtol: 1.0e-10, atol: 1.0e-12}
+)", "damped_slider.yaml"));
+  const double m = 0.5, b = 2.0, g = 9.81, v0 = 1.0, v_inf = -m * g / b;
+  ASSERT_EQ(slider.t.size(), 21u);
+  for (size_t k = 0; k < slider.t.size(); ++k) {
+    const double t = slider.t[k], decay = std::exp(-b * t / m);
+    EXPECT_NEAR(slider.q[k][0], v_inf * t + (m / b) * (v0 - v_inf) * (1 - decay), 1e-9) << "t = " << t;
+    EXPECT_NEAR(slider.v[k][0], v_inf + (v0 - v_inf) * decay, 1e-9) << "t = " << t;
+  }
+  const SceneRun pendulum = simulate(load_scene_text(R"(
+world: {gravity: [0, 0, -9.81]}
+bodies:
+  - name: rod
+    joint: {type: revolute, axis: [0, 1, 0], damping: 0.05}
+    mass: 1
+    com: [0, 0, -0.5]
+    inertia: [0.08, 0.08, 0.001]
+    initial: {theta: 1.2}
+simulation: {t_end: 3.0, output_interval: 0.01}
+)", "damped_pendulum.yaml"));
+  double last = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < pendulum.t.size(); ++k) {
+    const auto [K, U] = energies(pendulum.scene.system.model, pendulum.q[k], pendulum.v[k]);
+    EXPECT_LE(K + U, last + 1e-12) << "t = " << pendulum.t[k];
+    last = K + U;
+  }
+  const auto [K0, U0] = energies(pendulum.scene.system.model, pendulum.q.front(), pendulum.v.front());
+  EXPECT_LT(last, K0 + U0 - 0.05);  // it did damp
 }
 
 // The sphere stack pushed sideways (gravity [-1, 0, -9.81]) slides its spheres on each other from

@@ -36,7 +36,7 @@ TEST(SceneKeys, SectionsHoldUniqueKeysAndVariantsFilterThem) {
   }
   EXPECT_EQ(section_keys("shapes", "box"), (std::vector<std::string>{"type", "name", "position", "rpy_deg", "size"}));
   EXPECT_EQ(section_keys("bodies.joint", "planar"), (std::vector<std::string>{"type", "origin", "rpy_deg"}));
-  EXPECT_EQ(section_keys("bodies.joint", "revolute").back(), "axis");
+  EXPECT_EQ(section_keys("bodies.joint", "revolute").back(), "damping");
 }
 
 // Where the scene below pretends to live: its mesh file is found relative to it.
@@ -55,7 +55,7 @@ robot: {urdf: ../../scenes/robots/compass_gait_3d.urdf, base: fixed, mesh_hull: 
 bodies:
   - name: b
     parent: world
-    joint: {type: prismatic, origin: [0, 0, 1], rpy_deg: [0, 0, 0], axis: [0, 0, 1]}
+    joint: {type: prismatic, origin: [0, 0, 1], rpy_deg: [0, 0, 0], axis: [0, 0, 1], damping: 0.1}
     mass: 1
     inertia: [1, 1, 1]
     com: [0, 0, 0]

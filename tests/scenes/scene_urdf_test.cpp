@@ -167,6 +167,47 @@ TEST_F(SceneUrdfFile, InertialAndJointFramesMapIntoTheBodyFrame) {
   EXPECT_EQ(s.system.model.q_names[7], "arm.theta");
 }
 
+// <dynamics damping> becomes the joint's damping; limits, joint friction and mimic joints are
+// listed, by joint, as ignored (commands warn them); a negative damping is refused at its joint.
+TEST_F(SceneUrdfFile, DampingIsReadAndWhatIsIgnoredIsListed) {
+  const std::string arm = R"(  <link name="arm">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <link name="hand">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+)";
+  const Scene s = load(robot(kBlock + arm + R"(  <joint name="shoulder" type="revolute">
+    <parent link="block"/><child link="arm"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+    <dynamics damping="0.3" friction="0.2"/>
+  </joint>
+  <joint name="wrist" type="continuous">
+    <parent link="arm"/><child link="hand"/>
+    <dynamics damping="0.1"/>
+    <mimic joint="shoulder"/>
+  </joint>
+)"));
+  const Model& m = s.system.model;
+  ASSERT_EQ(m.bodies.size(), 3u);
+  EXPECT_EQ(m.bodies[0].joint.damping, 0.0);  // the free base
+  EXPECT_EQ(m.bodies[1].joint.damping, 0.3);
+  EXPECT_EQ(m.bodies[2].joint.damping, 0.1);
+  const std::string urdf = (dir_ / "robot.urdf").string();
+  EXPECT_EQ(s.robot.ignored,
+            (std::vector<std::string>{
+                urdf + ": joints shoulder: <limit> lower/upper ignored (impactsim models no joint limits: the joints move past them)",
+                urdf + ": joints shoulder: <dynamics friction> ignored (only <dynamics damping> is modelled)",
+                urdf + ": joints wrist: <mimic> ignored (the joints move independently)"}));
+  EXPECT_TRUE(load(robot(kBlock)).robot.ignored.empty());
+  EXPECT_EQ(error(robot(kBlock + arm.substr(0, arm.find("  <link name=\"hand\">")) + R"(  <joint name="elbow" type="continuous">
+    <parent link="block"/><child link="arm"/>
+    <dynamics damping="-1"/>
+  </joint>
+)")),
+            "robot.urdf:10 joint 'elbow': <dynamics damping> must be a number >= 0");
+}
+
 TEST_F(SceneUrdfFile, BodiesFollowTheFileParentsFirstAndTheSceneAddsItsOwn) {
   // The child is written before its parent: it still comes after it.
   const Scene s = load(robot(R"(  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
