@@ -51,6 +51,7 @@ std::string describe_scene(const Scene& scene) {
   if (!scene.robot.urdf.empty())
     s << "robot        " << scene.robot.urdf << " (" << scene.robot.links << " links, sha256 " << scene.robot.sha256.substr(0, 12)
       << ")\n";
+  for (const std::string& note : scene.robot.ignored) s << "  ignored: " << note << '\n';
   for (const MeshSource& mesh : scene.meshes) s << "mesh file    " << mesh.path << " (sha256 " << mesh.sha256.substr(0, 12) << ")\n";
   s << "planar       " << (m.planar ? "yes" : "no") << '\n';
   s << "gravity      " << vec(m.gravity) << " m/s^2\n";
@@ -61,7 +62,9 @@ std::string describe_scene(const Scene& scene) {
     s << "  " << b.name << ": " << joint_type_name(b.joint.type) << " joint to "
       << (b.parent < 0 ? std::string("world") : m.bodies[b.parent].name) << ", mass " << b.mass << " kg, com "
       << vec(b.com) << ", principal inertia " << vec(Eigen::SelfAdjointEigenSolver<Mat3>(b.inertia).eigenvalues())
-      << " kg m^2\n";
+      << " kg m^2";
+    if (b.joint.damping > 0) s << ", damping " << b.joint.damping << (b.joint.type == JointType::revolute ? " N m s/rad" : " N s/m");
+    s << '\n';
   }
   s << "dof          nq = " << m.nq << ", nv = " << m.nv << '\n';
   s << "coordinates  ";

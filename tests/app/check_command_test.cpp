@@ -43,6 +43,24 @@ TEST(Check, CheckPrintsContactsLawRandomizeAndOutcomes) {
   EXPECT_NE(row.find("  ... 177 more\n"), std::string::npos) << row;
 }
 
+// A joint's damping with its unit, and what of a URDF is ignored.
+TEST(Check, CheckPrintsJointDampingAndTheUrdfsIgnoredElements) {
+  const std::string damped = describe_scene(load_scene_text(R"(
+world: {gravity: [0, 0, -9.81]}
+bodies:
+  - {name: arm, joint: {type: revolute, axis: [0, 1, 0], damping: 0.25}, mass: 1, inertia: [1, 1, 1]}
+  - {name: slide, parent: arm, joint: {type: prismatic, damping: 2}, mass: 1, inertia: [1, 1, 1]}
+simulation: {t_end: 1}
+)", "damped.yaml"));
+  EXPECT_NE(damped.find("principal inertia [1, 1, 1] kg m^2, damping 0.25 N m s/rad\n"), std::string::npos) << damped;
+  EXPECT_NE(damped.find("principal inertia [1, 1, 1] kg m^2, damping 2 N s/m\n"), std::string::npos) << damped;
+  const std::string urdf = describe_scene(load_scene(scene("compass_gait_urdf.yaml")));
+  EXPECT_NE(urdf.find("  ignored: " + scene("robots/compass_gait.urdf") +
+                      ": joints hip_slide_x, hip_slide_y: <limit> lower/upper ignored"),
+            std::string::npos)
+      << urdf;
+}
+
 TEST(Check, MissingSceneFileExitsWithTwo) {
   const Result r = impactsim("check /no/such/scene.yaml");
   EXPECT_EQ(r.code, kExitScene);
