@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -48,6 +50,18 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
   return out;
 }
 
+namespace {
+
+// A sweep sets up one command per grid point: each warning is logged by the first.
+void warn_once(const std::string& warning) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (said.insert(warning).second) spdlog::warn("{}", warning);
+}
+
+}  // namespace
+
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene) {
   std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
   if (!law) {
@@ -56,8 +70,8 @@ std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Sce
     spdlog::error("--law: unknown impact law '{}' (known: {})", name, known);
     return law;
   }
-  for (const std::string& warning : law_ignores(name, scene)) spdlog::warn("{}", warning);
-  for (const std::string& note : scene.robot.ignored) spdlog::warn("{}", note);
+  for (const std::string& warning : law_ignores(name, scene)) warn_once(warning);
+  for (const std::string& note : scene.robot.ignored) warn_once(note);
   return law;
 }
 

@@ -20,7 +20,8 @@ std::optional<Scene> load_scene_or_report(const std::string& path, const std::ve
 std::vector<std::string> law_ignores(const std::string& name, const Scene& scene);
 
 // The impact law named `name` with the scene's settings, or nothing after logging that --law named
-// an unknown law. Logs law_ignores' warnings and what of the scene's URDF is ignored, once per command.
+// an unknown law. Logs law_ignores' warnings and what of the scene's URDF is ignored, each once per
+// process (a sweep's grid points share them).
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
 // "" unless --law was given (law_option not empty) for a scene whose integrator is a fixed-step

@@ -33,6 +33,8 @@ const std::vector<SceneKey> kKeys = {
      "the joint from the world to the root link, unless the root link is named `world` (then that link is the world)", ""},
     {"robot", "mesh_hull", "bool", "`false`", "use the convex hull of collision meshes that are not convex (else an error)", ""},
     {"robot", "initial", "map", "all zero", "link name -> the initial coordinates of its joint, as a body's `initial`", ""},
+    {"robot", "damping", "map", "the URDF's `<dynamics damping>`",
+     "link name -> the viscous damping of the joint that moves it (revolute, prismatic; >= 0, N m s/rad or N s/m)", ""},
 
     {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns; at most 100 characters", ""},
     {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},

@@ -226,6 +226,21 @@ void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies,
   }
 }
 
+// robot.damping: link name -> the damping of the joint that moves the link, replacing the URDF's
+// <dynamics damping> (so --set and sweeps reach it).
+void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
+  if (!f.is_map()) f.fail("expected a map from link names to the damping of their joints");
+  for (const std::string& name : f.keys()) {
+    const int body = model.body_index(name);
+    if (body < 0 || static_cast<size_t>(body) >= robot_bodies) f.child(name).fail("'" + name + "' is not a link of the robot");
+    Joint& joint = model.bodies[body].joint;
+    if (joint.type != JointType::revolute && joint.type != JointType::prismatic)
+      f.child(name).fail("the joint that moves '" + name + "' is " + std::string(joint_type_name(joint.type)) +
+                         "; damping applies to revolute and prismatic joints");
+    joint.damping = f.child(name).non_negative();
+  }
+}
+
 ContactSettings read_contact_settings(const Field& f) {
   ContactSettings c;
   if (!f.defined()) return c;
@@ -593,6 +608,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
     if (body_fields[i].has("initial"))
       read_initial(body_fields[i].child("initial"), model.bodies[robot_bodies + i], scene.initial);
   if (robot.has("initial")) read_robot_initial(robot.child("initial"), model, robot_bodies, scene.initial);
+  if (robot.has("damping")) read_robot_damping(robot.child("damping"), model, robot_bodies);
 
   if (model.nv == 0) model_field.fail("the scene has no degrees of freedom (every joint is fixed)");
   const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);

@@ -59,6 +59,14 @@ simulation: {t_end: 1}
                       ": joints hip_slide_x, hip_slide_y: <limit> lower/upper ignored"),
             std::string::npos)
       << urdf;
+  // --set reaches a URDF joint's damping through robot.damping.
+  const Result set = impactsim("check " + scene("compass_gait_urdf.yaml") + " --set robot.damping.leading=0.5");
+  ASSERT_EQ(set.code, 0) << set.err;
+  EXPECT_NE(set.out.find("  --set robot.damping.leading=0.5\n"), std::string::npos) << set.out;
+  EXPECT_NE(set.out.find("leading: revolute joint to hip, mass 1 kg, com [0, -0.5, 0], principal inertia [0, 0, 0] kg m^2, "
+                         "damping 0.5 N m s/rad\n"),
+            std::string::npos)
+      << set.out;
 }
 
 TEST(Check, MissingSceneFileExitsWithTwo) {

@@ -2,6 +2,7 @@
 // the points' own outputs, and the errors that stop a sweep before it writes anything.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -130,6 +131,33 @@ TEST(Sweep, ListValuesAreQuotedCells) {
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_EQ(read_all(dir / "sweep.csv"), table);
   EXPECT_TRUE(read_all(trajectory).ends_with("kept\n"));
+}
+
+// robot.damping reaches a URDF joint's damping from a sweep; the URDF's ignored limits are warned
+// once for the whole sweep, not once per point; and damping the legs changes the outcome.
+TEST(Sweep, UrdfJointDampingIsSweptAndWarningsComeOnce) {
+  const fs::path dir = fresh_path("sweep_damping");
+  const Result r = impactsim("sweep " + scene("compass_gait_urdf.yaml") + " --param robot.damping.leading=0:0.4:3 -q -o " +
+                             dir.string() + " -- run");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string warning = "<limit> lower/upper ignored";
+  ASSERT_NE(r.err.find(warning), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(warning, r.err.find(warning) + 1), std::string::npos) << r.err;
+  const std::vector<std::string> lines = split_lines(read_all(dir / "sweep.csv"));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0].rfind("point,robot.damping.leading,exit,", 0), 0u) << lines[0];
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out(1);
+    for (char c : line) {
+      if (c == ',') out.emplace_back();
+      else out.back().push_back(c);
+    }
+    return out;
+  };
+  const std::vector<std::string> header = cells(lines[0]);
+  const auto kinetic = std::find(header.begin(), header.end(), "final_kinetic_energy") - header.begin();
+  ASSERT_LT(kinetic, static_cast<long>(header.size()));
+  EXPECT_NE(cells(lines[1])[kinetic], cells(lines[3])[kinetic]);  // undamped against damping 0.4
 }
 
 TEST(Sweep, BadSweepsStopBeforeWritingAnything) {

@@ -200,6 +200,21 @@ TEST_F(SceneUrdfFile, DampingIsReadAndWhatIsIgnoredIsListed) {
                 urdf + ": joints shoulder: <dynamics friction> ignored (only <dynamics damping> is modelled)",
                 urdf + ": joints wrist: <mimic> ignored (the joints move independently)"}));
   EXPECT_TRUE(load(robot(kBlock)).robot.ignored.empty());
+  // robot.damping replaces a joint's damping by the link it moves (what --set and sweeps reach).
+  const std::string two_joints = robot(kBlock + arm + R"(  <joint name="shoulder" type="revolute">
+    <parent link="block"/><child link="arm"/><limit lower="0" upper="0" effort="1" velocity="1"/>
+    <dynamics damping="0.3"/>
+  </joint>
+  <joint name="wrist" type="continuous"><parent link="arm"/><child link="hand"/></joint>
+)");
+  const Model damped = load(two_joints, "base: free\n  damping: {arm: 0, hand: 0.7}").system.model;
+  EXPECT_EQ(damped.bodies[1].joint.damping, 0.0);
+  EXPECT_EQ(damped.bodies[2].joint.damping, 0.7);
+  EXPECT_EQ(error(two_joints, "base: free\n  damping: {block: 1}"),
+            "scene.yaml:4 robot.damping.block: the joint that moves 'block' is free; damping applies to revolute and "
+            "prismatic joints");
+  EXPECT_EQ(error(two_joints, "base: free\n  damping: {leg: 1}"), "scene.yaml:4 robot.damping.leg: 'leg' is not a link of the robot");
+  EXPECT_EQ(error(two_joints, "base: free\n  damping: {hand: -1}").substr(0, 36), "scene.yaml:4 robot.damping.hand: mus");
   EXPECT_EQ(error(robot(kBlock + arm.substr(0, arm.find("  <link name=\"hand\">")) + R"(  <joint name="elbow" type="continuous">
     <parent link="block"/><child link="arm"/>
     <dynamics damping="-1"/>
