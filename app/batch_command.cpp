@@ -282,15 +282,16 @@ int batch_command(const BatchOptions& o) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  if (o.format != "hdf5" && fs::exists(fs::path(dir) / "runs.h5")) {
+  const fs::path h5 = fs::path(dir) / "runs.h5";
+  if (o.format != "hdf5" && fs::exists(h5)) {
     std::error_code ec;  // an earlier --format hdf5's file no longer matches runs.csv
-    fs::remove(fs::path(dir) / "runs.h5", ec);
-    spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", (fs::path(dir) / "runs.h5").string());
+    fs::remove(h5, ec);
+    spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", h5.string());
   }
   if (o.format == "hdf5") {
     try {
-      const long rows = write_runs_hdf5(path, fs::path(dir) / "runs.h5");
-      spdlog::info("wrote {} rows to {}", rows, (fs::path(dir) / "runs.h5").string());
+      const long rows = write_runs_hdf5(path, h5);
+      spdlog::info("wrote {} rows to {}", rows, h5.string());
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
       return kExitOutput;

@@ -11,10 +11,6 @@ namespace {
 // 10^k, exact in double for k <= 22.
 constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-constexpr std::uint64_t kPow10Int[] = {1ULL,          10ULL,          100ULL,          1000ULL,
-                                       10000ULL,      100000ULL,      1000000ULL,      10000000ULL,
-                                       100000000ULL,  1000000000ULL,  10000000000ULL,  100000000000ULL,
-                                       1000000000000ULL, 10000000000000ULL, 100000000000000ULL, 1000000000000000ULL};
 constexpr int kMaxExactPow10 = 22;
 constexpr int kMaxFastPrecision = 15;  // the digits, below 10^15 < 2^52, are exact in a double
 
@@ -67,7 +63,7 @@ bool round_digits(double a, int p, std::uint64_t& N, int& e) {
     side = lo;
   }
   if (side > 0 || (side == 0 && (N & 1))) ++N;
-  if (N == kPow10Int[p]) N /= 10, ++e;  // 9.99..5 rounded up to 10.0
+  if (static_cast<double>(N) == kPow10[p]) N /= 10, ++e;  // 9.99..5 rounded up to 10.0 (N < 2^53: exact)
   return true;
 }
 
