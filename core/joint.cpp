@@ -27,6 +27,8 @@ int joint_nq(JointType type) {
   return 0;
 }
 
+bool joint_has_axis(JointType type) { return type == JointType::revolute || type == JointType::prismatic; }
+
 int joint_nv(JointType type) {
   switch (type) {
     case JointType::planar: return 3;

@@ -44,6 +44,8 @@ using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
 
 int joint_nq(JointType type);
 int joint_nv(JointType type);
+// Revolute and prismatic joints: one coordinate about or along an axis, the joints that take damping.
+bool joint_has_axis(JointType type);
 std::string_view joint_type_name(JointType type);
 // Coordinate names ("x", "theta", ...) for q and v of a joint type.
 std::vector<std::string_view> joint_q_names(JointType type);

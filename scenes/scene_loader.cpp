@@ -112,7 +112,7 @@ Joint read_joint(const Field& f) {
   else if (t == "prismatic") j.type = JointType::prismatic;
   else if (t == "fixed") j.type = JointType::fixed;
   else type.fail("unknown joint type '" + t + "' (expected planar, free, revolute, prismatic or fixed)");
-  const bool has_axis = j.type == JointType::revolute || j.type == JointType::prismatic;
+  const bool has_axis = joint_has_axis(j.type);
   expect_section(f, "bodies.joint", t);
   j.origin = f.vec3_or("origin", Vec3::Zero());
   j.rotation = rotation_of(f);
@@ -216,12 +216,18 @@ void read_initial(const Field& f, const Body& b, State& state) {
 }
 
 // The robot's `initial`: a map from link (body) name to that body's initial coordinates.
+// The body of the robot's link `name`, a key of map f (robot.initial, robot.damping); fails at that
+// key, with `hint` after the message, when the robot (the first robot_bodies bodies) has no such link.
+int robot_link(const Field& f, const std::string& name, const Model& model, size_t robot_bodies, const std::string& hint) {
+  const int body = model.body_index(name);
+  if (body < 0 || static_cast<size_t>(body) >= robot_bodies) f.child(name).fail("'" + name + "' is not a link of the robot" + hint);
+  return body;
+}
+
 void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies, State& state) {
   if (!f.is_map()) f.fail("expected a map from link names to their joints' initial coordinates");
   for (const std::string& name : f.keys()) {
-    const int body = model.body_index(name);
-    if (body < 0 || static_cast<size_t>(body) >= robot_bodies)
-      f.child(name).fail("'" + name + "' is not a link of the robot (give a scene body's initial coordinates in its entry)");
+    const int body = robot_link(f, name, model, robot_bodies, " (give a scene body's initial coordinates in its entry)");
     read_initial(f.child(name), model.bodies[body], state);
   }
 }
@@ -231,10 +237,8 @@ void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies,
 void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
   if (!f.is_map()) f.fail("expected a map from link names to the damping of their joints");
   for (const std::string& name : f.keys()) {
-    const int body = model.body_index(name);
-    if (body < 0 || static_cast<size_t>(body) >= robot_bodies) f.child(name).fail("'" + name + "' is not a link of the robot");
-    Joint& joint = model.bodies[body].joint;
-    if (joint.type != JointType::revolute && joint.type != JointType::prismatic)
+    Joint& joint = model.bodies[robot_link(f, name, model, robot_bodies, "")].joint;
+    if (!joint_has_axis(joint.type))
       f.child(name).fail("the joint that moves '" + name + "' is " + std::string(joint_type_name(joint.type)) +
                          "; damping applies to revolute and prismatic joints");
     joint.damping = f.child(name).non_negative();

@@ -184,14 +184,14 @@ Joint joint_of(const UrdfSource& source, const urdf::Joint& j) {
   out.rotation = rotation(j.parent_to_joint_origin_transform.rotation);
   if (!out.origin.allFinite() || !out.rotation.allFinite()) source.fail_joint(j.name, "its origin is not finite");
   const Vec3 axis = vec(j.axis);
-  if (out.type == JointType::revolute || out.type == JointType::prismatic) {
+  if (joint_has_axis(out.type)) {
     if (!(axis.norm() > 1e-12)) source.fail_joint(j.name, "the axis must be a non-zero vector");
     out.axis = axis.normalized();
-  }
-  if ((out.type == JointType::revolute || out.type == JointType::prismatic) && j.dynamics) {
-    out.damping = j.dynamics->damping;
-    if (!(out.damping >= 0) || !std::isfinite(out.damping))
-      source.fail_joint(j.name, "<dynamics damping> must be a number >= 0");
+    if (j.dynamics) {
+      out.damping = j.dynamics->damping;
+      if (!(out.damping >= 0) || !std::isfinite(out.damping))
+        source.fail_joint(j.name, "<dynamics damping> must be a number >= 0");
+    }
   }
   if (out.type == JointType::planar && (axis.normalized() - Vec3::UnitZ()).norm() > 1e-12)
     source.fail_joint(j.name, "a planar joint moves in its frame's x-y plane: its axis (the plane's normal) must be 0 0 1; "

@@ -95,5 +95,11 @@ TEST(Joint, FreeQuaternionIsRenormalized) {
   EXPECT_DOUBLE_EQ(q[3], 1.0);
 }
 
+TEST(Joint, OnlyRevoluteAndPrismaticJointsHaveAnAxis) {
+  EXPECT_TRUE(joint_has_axis(JointType::revolute));
+  EXPECT_TRUE(joint_has_axis(JointType::prismatic));
+  for (JointType t : {JointType::planar, JointType::free, JointType::fixed}) EXPECT_FALSE(joint_has_axis(t)) << joint_type_name(t);
+}
+
 }  // namespace
 }  // namespace impactsim
