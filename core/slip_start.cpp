@@ -112,18 +112,41 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     const Eigen::Vector2d s = f.norm() > 0 ? Eigen::Vector2d(-f.normalized()) : modes.slip[from_rest[a]];
     theta[a] = std::atan2(s[1], s[0]);
   }
-  SlipResidual residual(sys, data, from_rest, modes, forces);
+  std::vector<int> sliding = from_rest, stuck;
+  SlipResidual residual(sys, data, sliding, modes, forces);
   if (!accelerate(sys, data, modes, forces)) return false;
   const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
   if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
-  if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance) {
+  // Slips that run against their acceleration (k < 0) while the others slide: the most negative
+  // sticks and the rest are solved again (a pile's contacts that start to slide together).
+  while (r.norm() <= tolerance && k.minCoeff() < -tolerance && sliding.size() > 1) {
+    Eigen::Index worst = 0;
+    k.minCoeff(&worst);
+    const int i = sliding[static_cast<size_t>(worst)];
+    modes.mode[i] = ContactMode::stick;
+    stuck.push_back(i);
+    sliding.erase(sliding.begin() + worst);
+    const Eigen::Index n = static_cast<Eigen::Index>(sliding.size());
+    Eigen::VectorXd kept(n);
+    for (Eigen::Index a = 0, b = 0; a <= n; ++a)
+      if (a != worst) kept[b++] = theta[a];
+    theta = kept;
+    r.resize(n);
+    k.resize(n);
+    if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
+  }
+  if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance || !inside_cones(sys, stuck, forces)) {
     modes = chosen;  // no consistent slip found
     return accelerate(sys, data, modes, forces);
   }
+  for (int i : stuck) {  // the distribution they stick at, for the phase's redundant contacts
+    modes.reference_n[i] = forces.lambda_n[i];
+    modes.reference_t[i].head(2) = forces.lambda_t.row(i).transpose();
+  }
   if (k.minCoeff() > tolerance) return true;
-  for (int i : from_rest)
+  for (int i : sliding)
     if (i < static_cast<int>(slip_fired.size()) && slip_fired[i]) return true;
-  for (int i : from_rest) {
+  for (int i : sliding) {
     modes.mode[i] = ContactMode::stick;
     modes.reference_n[i] = forces.lambda_n[i];
     modes.reference_t[i] = -sys.contacts.contact(i).mu * forces.lambda_n[i] * modes.slip[i];

@@ -22,7 +22,10 @@ namespace impactsim {
 //   1. if they all stick strictly inside the cone, |lambda_t| < mu lambda_n, they stick;
 //   2. else Newton's method on the angles of their slips s (started against the friction a stick
 //      would need) solves s x a_t(s) = 0 to 1e-9 of the accelerations' scale, with k = s . a_t >= 0;
-//      with every k > 0 they slide along those s;
+//      with every k > 0 they slide along those s. Where some k < 0 (that slip runs against its own
+//      acceleration while the others slide: a pile's contacts starting together), the most
+//      negative sticks and the rest are solved again, until every k >= 0; the stuck ones must then
+//      hold strictly inside their cones;
 //   3. with some k = 0 (friction on the cone's edge, a_t = 0) they stick at those forces (redundant
 //      contacts, such as an edge's two ends, with a friction distribution the LCP did not pick),
 //      unless slip_fired[i] for one of them: the friction a stick needs is then growing past the

@@ -405,6 +405,35 @@ TEST(Hybrid, SpherePileSettlesInsideTheBin) {
   EXPECT_TRUE(of_kind(r, EventKind::slip).empty());
 }
 
+// The same pile with friction (mu = 0.3). At t = 0.387 s nine contacts start to slide from rest at
+// once; with all of them sliding, the slips consistent with the circular cone have two running
+// against their accelerations (k < 0), and the polygon's directions left in their place made those
+// two fire slip-to-stick every 5 ns until the step limit. Two of them sticking is consistent, and
+// the slip start now finds it, so the pile runs to t_end and settles as the frictionless one does.
+TEST(Hybrid, AFrictionalSpherePileSettles) {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  SceneRun r = simulate(load_scene_text(text, "frictional_pile", {parse_override("materials.mu=0.3")}));
+  ASSERT_EQ(r.scene.system.contacts.contact(0).mu, 0.3);
+  expect_invariants(r);
+  ASSERT_NEAR(r.t.back(), 1.0, 1e-12);
+  const Eigen::VectorXd& q = r.q.back();
+  const Eigen::VectorXd& v = r.v.back();
+  const double tol = r.scene.system.contact.distance_tolerance, inner = 0.125 - 0.05;
+  int stacked = 0;
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_LE(std::abs(q[7 * i]), inner + tol) << "sphere " << i;
+    EXPECT_LE(std::abs(q[7 * i + 1]), inner + tol) << "sphere " << i;
+    EXPECT_GE(q[7 * i + 2], 0.05 - tol) << "sphere " << i;
+    stacked += q[7 * i + 2] > 0.1;
+    EXPECT_LT(v.segment<3>(6 * i).norm(), 0.1) << "sphere " << i;
+  }
+  EXPECT_EQ(stacked, 6);
+  EXPECT_FALSE(of_kind(r, EventKind::stick).empty());
+  EXPECT_FALSE(of_kind(r, EventKind::slip).empty());
+  EXPECT_LT(r.stats.steps, 20000);
+}
+
 TEST(Hybrid, CubeTossEndsAtRestOnAFace) {
   const SceneRun r = run("cube_toss");
   expect_invariants(r);
