@@ -117,11 +117,12 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   if (!accelerate(sys, data, modes, forces)) return false;
   const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
   if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
-  // Slips that run against their acceleration (k < 0) while the others slide: the most negative
-  // sticks and the rest are solved again (a pile's contacts that start to slide together).
-  while (r.norm() <= tolerance && k.minCoeff() < -tolerance && sliding.size() > 1) {
+  // Slips that run against their acceleration (k < 0) while the others slide, or no consistent
+  // slips at all: the contact with the most negative k (else the largest residual) sticks and the
+  // rest are solved again (a pile's contacts that start to slide together).
+  while ((!(r.norm() <= tolerance) || k.minCoeff() < -tolerance) && sliding.size() > 1) {
     Eigen::Index worst = 0;
-    k.minCoeff(&worst);
+    if (k.minCoeff(&worst) >= -tolerance) r.cwiseAbs().maxCoeff(&worst);
     const int i = sliding[static_cast<size_t>(worst)];
     modes.mode[i] = ContactMode::stick;
     stuck.push_back(i);
