@@ -2,6 +2,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
@@ -82,6 +84,24 @@ void BM_SpherePile(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SpherePile)->Unit(benchmark::kSecond)->Iterations(1);
+
+// The same pile with friction (materials.mu = 0.3): sticking, sliding and slips from rest of
+// contacts that start to slide together (core/slip_start.hpp).
+void BM_FrictionalSpherePile(benchmark::State& state) {
+  static const Scene scene = [] {
+    std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return load_scene_text(text, "frictional_pile", {parse_override("materials.mu=0.3")});
+  }();
+  System system = scene.system;
+  system.simulation.output_interval = system.simulation.t_end;
+  const auto law = make_law(scene.law, scene.laws);
+  for (auto _ : state) {
+    Rng rng(0);
+    simulate_hybrid(system, *law, scene.initial, rng, {});
+  }
+}
+BENCHMARK(BM_FrictionalSpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 }  // namespace impactsim
