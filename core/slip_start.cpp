@@ -142,7 +142,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   }
   for (int i : stuck) {  // the distribution they stick at, for the phase's redundant contacts
     modes.reference_n[i] = forces.lambda_n[i];
-    modes.reference_t[i].head(2) = forces.lambda_t.row(i).transpose();
+    modes.reference_t[i] = forces.lambda_t.row(i).transpose();
   }
   if (k.minCoeff() > tolerance) return true;
   for (int i : sliding)

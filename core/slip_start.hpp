@@ -23,14 +23,15 @@ namespace impactsim {
 //   2. else Newton's method on the angles of their slips s (started against the friction a stick
 //      would need) solves s x a_t(s) = 0 to 1e-9 of the accelerations' scale, with k = s . a_t >= 0;
 //      with every k > 0 they slide along those s. Where some k < 0 (that slip runs against its own
-//      acceleration while the others slide: a pile's contacts starting together), the most
-//      negative sticks and the rest are solved again, until every k >= 0; the stuck ones must then
-//      hold strictly inside their cones;
+//      acceleration while the others slide: a pile's contacts starting together) or Newton does
+//      not converge, one contact sticks (the most negative k, else the largest residual) and the
+//      rest are solved again, until the slips are consistent with every k >= 0 or one slides; the
+//      stuck ones must then hold strictly inside their cones;
 //   3. with some k = 0 (friction on the cone's edge, a_t = 0) they stick at those forces (redundant
 //      contacts, such as an edge's two ends, with a friction distribution the LCP did not pick),
 //      unless slip_fired[i] for one of them: the friction a stick needs is then growing past the
 //      cone, so slip starts along s at second order (sticking would fire again at once);
-//   4. where Newton does not converge, `modes` is left as the LCP chose.
+//   4. where that finds no consistent slips, `modes` is left as the LCP chose.
 // data holds the body dynamics, frames, J and Jdot v of the closed contacts at (q, v). On return
 // forces hold the final modes' forces (no drift correction). False only if M is singular.
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,

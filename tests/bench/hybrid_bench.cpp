@@ -71,10 +71,8 @@ void BM_SphereRow(benchmark::State& state, const char* law_name) {
 BENCHMARK_CAPTURE(BM_SphereRow, anitescu_potra, "anitescu-potra")->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_SphereRow, sequential, "sequential")->Unit(benchmark::kSecond)->Iterations(1);
 
-// scenes/sphere_pile.yaml (10 spheres into a bin, 95 automatic contacts, nv = 60) run to 1 s: the
-// cost of many short-lived contacts, an event every few milliseconds.
-void BM_SpherePile(benchmark::State& state) {
-  static const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
+// Runs `scene` to its t_end once per iteration, writing no rows.
+void run_to_end(benchmark::State& state, const Scene& scene) {
   System system = scene.system;
   system.simulation.output_interval = system.simulation.t_end;
   const auto law = make_law(scene.law, scene.laws);
@@ -82,6 +80,13 @@ void BM_SpherePile(benchmark::State& state) {
     Rng rng(0);
     simulate_hybrid(system, *law, scene.initial, rng, {});
   }
+}
+
+// scenes/sphere_pile.yaml (10 spheres into a bin, 95 automatic contacts, nv = 60) run to 1 s: the
+// cost of many short-lived contacts, an event every few milliseconds.
+void BM_SpherePile(benchmark::State& state) {
+  static const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
+  run_to_end(state, scene);
 }
 BENCHMARK(BM_SpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 
@@ -93,13 +98,7 @@ void BM_FrictionalSpherePile(benchmark::State& state) {
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return load_scene_text(text, "frictional_pile", {parse_override("materials.mu=0.3")});
   }();
-  System system = scene.system;
-  system.simulation.output_interval = system.simulation.t_end;
-  const auto law = make_law(scene.law, scene.laws);
-  for (auto _ : state) {
-    Rng rng(0);
-    simulate_hybrid(system, *law, scene.initial, rng, {});
-  }
+  run_to_end(state, scene);
 }
 BENCHMARK(BM_FrictionalSpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 
