@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
@@ -208,38 +209,79 @@ std::string steps_text(double n) {
 
 constexpr double kPaceMargin = 20;
 
+std::string_view guard_kind_name(GuardKind kind) {
+  switch (kind) {
+    case GuardKind::impact: return "impact";
+    case GuardKind::liftoff: return "liftoff";
+    case GuardKind::slip: return "slip";
+    case GuardKind::stick: return "stick";
+    case GuardKind::painleve: return "painleve";
+  }
+  return "?";
+}
+constexpr int kGuardKinds = 5;
+
 class StallWatch {
  public:
-  explicit StallWatch(const SimulationSettings& s)
-      : window_(s.stall_window), max_steps_(s.max_steps), t_end_(s.t_end) {}
-  void check(const Dopri5& ode) {
+  StallWatch(const SimulationSettings& s, const ContactModel& contacts)
+      : window_(s.stall_window), max_steps_(s.max_steps), t_end_(s.t_end), contacts_(contacts),
+        fired_(static_cast<size_t>(contacts.size()) * kGuardKinds, 0) {}
+  // Counts the guards that fired, so that a stop can say which contacts held the run back.
+  void note(const std::vector<FiredGuard>& fired) {
+    for (const FiredGuard& f : fired) ++fired_[static_cast<size_t>(f.contact) * kGuardKinds + static_cast<int>(f.kind)];
+  }
+  // t: the time the run has reached (the last event or accepted step; the integrator's own time
+  // runs ahead of it to the end of a step an event cut short).
+  void check(const Dopri5& ode, double t) {
     if (window_ <= 0) return;
     const long steps = ode.accepted() + ode.rejected();
     if (steps - start_steps_ < window_) return;
-    const double advanced = ode.t() - start_t_;
-    const std::string pace = format_time(ode.t()) + " s: the last " + std::to_string(steps - start_steps_) +
+    const double advanced = t - start_t_;
+    const std::string pace = format_time(t) + " s: the last " + std::to_string(steps - start_steps_) +
                              " steps advanced it by " + format_time(advanced) + " s";
     if (advanced < 1e-6 * t_end_)
-      throw SimulationError(ode.t(), StopReason::stalled,
+      throw SimulationError(t, StopReason::stalled,
                             "integration stalled at t = " + pace +
-                                " (the step size collapsed; simulation.stall_window sets the window)");
-    const double needed = (t_end_ - ode.t()) / advanced * static_cast<double>(steps - start_steps_);
+                                " (the step size collapsed; simulation.stall_window sets the window)" + most_fired());
+    const double needed = (t_end_ - t) / advanced * static_cast<double>(steps - start_steps_);
     // steps counts rejected tries too, so it can pass max_steps before the step cap (accepted steps) does.
     const long left = std::max(0L, static_cast<long>(max_steps_ - steps));
     if (needed > kPaceMargin * static_cast<double>(left))
-      throw SimulationError(ode.t(), StopReason::step_limit,
+      throw SimulationError(t, StopReason::step_limit,
                             "integration stopped at t = " + pace + "; at that pace t_end needs about " +
                                 steps_text(needed) + " more steps, " +
                                 (left > 0 ? "more than " + steps_text(kPaceMargin) + " times the " + std::to_string(left) +
                                                 " simulation.max_steps leaves"
-                                          : std::string("and the simulation.max_steps steps are spent")));
+                                          : std::string("and the simulation.max_steps steps are spent")) +
+                                most_fired());
     start_steps_ = steps;
-    start_t_ = ode.t();
+    start_t_ = t;
+    std::fill(fired_.begin(), fired_.end(), 0L);
   }
 
  private:
+  // "; in that window the guards fired most were stick of 's4@s5' (1978 times), ..." (up to three).
+  std::string most_fired() const {
+    std::vector<size_t> order;
+    for (size_t k = 0; k < fired_.size(); ++k)
+      if (fired_[k] > 0) order.push_back(k);
+    if (order.empty()) return "";
+    const size_t shown = std::min<size_t>(3, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                      [&](size_t a, size_t b) { return fired_[a] > fired_[b] || (fired_[a] == fired_[b] && a < b); });
+    std::string text = "; in that window the guards that fired most were";
+    for (size_t n = 0; n < shown; ++n) {
+      const size_t k = order[n];
+      text += std::string(n == 0 ? " " : ", ") + std::string(guard_kind_name(static_cast<GuardKind>(k % kGuardKinds))) + " of '" +
+              contacts_.contact(static_cast<int>(k / kGuardKinds)).name + "' (" + std::to_string(fired_[k]) + " times)";
+    }
+    return text;
+  }
+
   long window_, max_steps_;
   double t_end_;
+  const ContactModel& contacts_;
+  std::vector<long> fired_;  // per contact and guard kind, in this window
   long start_steps_ = 0;
   double start_t_ = 0.0;
 };
@@ -272,7 +314,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
     guards_at_state(sys, d, d.scratch.x_tmp, g);
   };
-  StallWatch stall(settings);
+  StallWatch stall(settings, sys.contacts);
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
   while (t < settings.t_end - eps_t) {
     start_phase(sys, d, ode, t, x);
@@ -282,7 +324,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
                               "integration stopped at t = " + format_time(ode.t()) + " s: more than " +
                                   std::to_string(settings.max_steps) + " steps");
       if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
-      stall.check(ode);
+      stall.check(ode, t);
       const std::optional<LocatedEvent> event =
           locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, d.phase.guards,
                        d.phase.g_prev);
@@ -292,6 +334,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         emit(sys, d, cb.sample, output_time(settings, next), d.scratch.x_tmp);
       }
       if (event) {
+        stall.note(event->fired);
         ode.dense(event->t, x);
         normalize_configuration(sys.model, x.data());
         t = event->t;

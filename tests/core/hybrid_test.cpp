@@ -903,6 +903,9 @@ TEST(Hybrid, AStalledRunStopsWithinTheWindow) {
   } catch (const SimulationError& e) {
     EXPECT_EQ(e.reason(), StopReason::stalled) << e.what();
     EXPECT_NE(std::string(e.what()).find("simulation.stall_window"), std::string::npos) << e.what();
+    // It names what held the run back: the ball's bounces, every one an impact guard firing.
+    EXPECT_NE(std::string(e.what()).find("the guards that fired most were impact of 'ball' ("), std::string::npos)
+        << e.what();
   }
 }
 
