@@ -98,6 +98,17 @@ void arm_guards(std::vector<Guard>& guards, const Eigen::VectorXd& g) {
     guards[k].armed = guards[k].armed || (g[k] > guards[k].arm_above && g[k] != kGuardInactive);
 }
 
+std::string_view guard_kind_name(GuardKind kind) {
+  switch (kind) {
+    case GuardKind::impact: return "impact";
+    case GuardKind::liftoff: return "liftoff";
+    case GuardKind::slip: return "slip";
+    case GuardKind::stick: return "stick";
+    case GuardKind::painleve: return "painleve";
+  }
+  return "?";
+}
+
 double guard_tolerance(const Guard& guard, double distance_tolerance) {
   return guard.kind == GuardKind::impact ? distance_tolerance : 0.0;
 }

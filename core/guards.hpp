@@ -24,6 +24,7 @@
 // placed where it comes back down to that level (core/event_locate.cpp), so a bounce never ends
 // lower than it began.
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "core/contact_forces.hpp"
@@ -32,6 +33,9 @@
 namespace impactsim {
 
 enum class GuardKind { impact, liftoff, slip, stick, painleve };
+constexpr int kGuardKinds = static_cast<int>(GuardKind::painleve) + 1;
+// "impact", "liftoff", "slip", "stick", "painleve": for messages.
+std::string_view guard_kind_name(GuardKind kind);
 
 struct Guard {
   int contact = 0;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <string_view>
 
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
@@ -209,18 +208,6 @@ std::string steps_text(double n) {
 
 constexpr double kPaceMargin = 20;
 
-std::string_view guard_kind_name(GuardKind kind) {
-  switch (kind) {
-    case GuardKind::impact: return "impact";
-    case GuardKind::liftoff: return "liftoff";
-    case GuardKind::slip: return "slip";
-    case GuardKind::stick: return "stick";
-    case GuardKind::painleve: return "painleve";
-  }
-  return "?";
-}
-constexpr int kGuardKinds = 5;
-
 class StallWatch {
  public:
   StallWatch(const SimulationSettings& s, const ContactModel& contacts)
@@ -260,7 +247,7 @@ class StallWatch {
   }
 
  private:
-  // "; in that window the guards fired most were stick of 's4@s5' (1978 times), ..." (up to three).
+  // "; in that window the guards that fired most were stick of 's4@s5' (1978 times), ..." (up to three).
   std::string most_fired() const {
     std::vector<size_t> order;
     for (size_t k = 0; k < fired_.size(); ++k)

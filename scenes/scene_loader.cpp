@@ -215,7 +215,6 @@ void read_initial(const Field& f, const Body& b, State& state) {
   joint_normalize(b.joint, state.q.data() + b.joint.q_index);
 }
 
-// The robot's `initial`: a map from link (body) name to that body's initial coordinates.
 // The body of the robot's link `name`, a key of map f (robot.initial, robot.damping); fails at that
 // key, with `hint` after the message, when the robot (the first robot_bodies bodies) has no such link.
 int robot_link(const Field& f, const std::string& name, const Model& model, size_t robot_bodies, const std::string& hint) {
@@ -224,6 +223,7 @@ int robot_link(const Field& f, const std::string& name, const Model& model, size
   return body;
 }
 
+// The robot's `initial`: a map from link (body) name to that body's initial coordinates.
 void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies, State& state) {
   if (!f.is_map()) f.fail("expected a map from link names to their joints' initial coordinates");
   for (const std::string& name : f.keys()) {

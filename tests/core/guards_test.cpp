@@ -111,5 +111,15 @@ TEST(Guards, AnUnarmedOpenContactThatSinksIsAnError) {
   }
 }
 
+// Stall messages name guards by kind: every kind has its own name.
+TEST(Guards, EveryKindHasItsName) {
+  EXPECT_EQ(guard_kind_name(GuardKind::impact), "impact");
+  EXPECT_EQ(guard_kind_name(GuardKind::liftoff), "liftoff");
+  EXPECT_EQ(guard_kind_name(GuardKind::slip), "slip");
+  EXPECT_EQ(guard_kind_name(GuardKind::stick), "stick");
+  EXPECT_EQ(guard_kind_name(GuardKind::painleve), "painleve");
+  EXPECT_EQ(kGuardKinds, 5);
+}
+
 }  // namespace
 }  // namespace impactsim
