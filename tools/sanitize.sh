@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds impactsim and its tests with AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-sanitize/ and runs the whole test suite there. Every UBSan report is fatal (the test that
-# triggers it fails), as is every ASan error and leak.
+# triggers it fails), as is every ASan error and leak. The parallel map's tests also run under
+# ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -11,3 +12,8 @@ cmake --build build-sanitize -j "$(nproc)"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" "$@"
+
+# The one concurrent component, its tests under ThreadSanitizer: a data race there fails the run.
+g++ -std=c++17 -O1 -g -fsanitize=thread -I. tests/app/parallel_map_test.cpp -lgtest -lgtest_main -pthread \
+  -o build-sanitize/parallel_map_tsan
+TSAN_OPTIONS="halt_on_error=1" build-sanitize/parallel_map_tsan

@@ -1,6 +1,7 @@
 // ordered_parallel_map: every item consumed once, in index order, whatever the thread count and
-// chunk size; the consumer overlaps the next chunk's production; a producer's or consumer's
-// exception stops the map with every earlier chunk consumed and nothing after it.
+// chunk size; the consumer overlaps the next chunk's production and a slow item does not hold the
+// other threads; a producer's or consumer's exception stops the map with every earlier chunk
+// consumed and nothing after it.
 #include "app/parallel_map.hpp"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,50 @@ TEST(ParallelMap, ConsumerOverlapsTheNextChunksProduction) {
       },
       [](long) {});
   EXPECT_EQ(overlapped, 3);
+}
+
+// No barrier between chunks: while item 0 is still being produced, the other threads go on into the
+// next chunk. With a barrier per chunk, item 0 would wait for item 5 forever (here: 20 s, failing).
+TEST(ParallelMap, ASlowItemDoesNotHoldTheOtherThreadsAtTheChunksEnd) {
+  std::atomic<bool> next_chunk_started{false};
+  bool waited_out = false;
+  std::vector<long> consumed;
+  ordered_parallel_map<long>(
+      0, 12, 3, 4,
+      [&](long i, long& slot) {
+        slot = i;
+        if (i >= 4) next_chunk_started = true;
+        if (i != 0) return;
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!next_chunk_started && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+        waited_out = !next_chunk_started;
+      },
+      [&](long i, const long& slot) { consumed.push_back(i * 100 + slot); }, [](long) {});
+  EXPECT_FALSE(waited_out);
+  ASSERT_EQ(consumed.size(), 12u);
+  for (long k = 0; k < 12; ++k) EXPECT_EQ(consumed[k], k * 101);
+}
+
+// The lowest failing item's exception is the one rethrown, whichever thread met it first.
+TEST(ParallelMap, TheLowestFailingItemsExceptionIsRethrown) {
+  for (int threads : {1, 2, 4}) {
+    try {
+      ordered_parallel_map<long>(
+          0, 200, threads, 16,
+          [](long i, long& slot) {
+            if (i == 150) throw std::runtime_error("item 150");
+            if (i == 90) {
+              std::this_thread::sleep_for(std::chrono::milliseconds(20));
+              throw std::runtime_error("item 90");
+            }
+            slot = i;
+          },
+          [](long, const long&) {}, [](long) {});
+      FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "item 90") << threads << " threads";
+    }
+  }
 }
 
 TEST(ParallelMap, ProducerFailureKeepsEveryEarlierChunkAndNothingAfter) {
