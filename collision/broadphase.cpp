@@ -43,6 +43,9 @@ Broadphase::Broadphase(const ContactModel& contacts) {
     }
     group->contacts.push_back(i);
   }
+  group_of_.assign(static_cast<size_t>(contacts.size()), -1);
+  for (size_t k = 0; k < groups_.size(); ++k)
+    for (int i : groups_[k].contacts) group_of_[static_cast<size_t>(i)] = static_cast<int>(k);
   // A feature's bounding sphere in A's body frame: the point with its radius, or a pair's whole shape.
   auto sphere = [&](int i) -> std::pair<Vec3, double> {
     const ContactDef& c = contacts.contact(i);
@@ -83,6 +86,13 @@ int Broadphase::update(const ContactModel& contacts, double margin, const std::v
     exact += static_cast<int>(g.contacts.size());
   }
   return exact;
+}
+
+double Broadphase::phi(const ContactModel& contacts, double margin, const std::vector<Mat3>& R,
+                       const std::vector<Vec3>& p, int i) const {
+  const Group& g = groups_[static_cast<size_t>(group_of_[static_cast<size_t>(i)])];
+  const double bound = lower_bound(contacts.geometries()[g.geometry_b], R, p, g);
+  return bound > margin ? bound : contacts.frame(R, p, i).phi;
 }
 
 }  // namespace impactsim

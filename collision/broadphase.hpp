@@ -23,6 +23,11 @@ class Broadphase {
   int update(const ContactModel& contacts, double margin, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
              std::vector<ContactFrame>& frames) const;
 
+  // Contact i's phi as update writes it: exact where its group's bound is at most `margin`, else
+  // that bound (the same bits as update's, for one contact at the cost of one).
+  double phi(const ContactModel& contacts, double margin, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
+             int i) const;
+
   int groups() const { return static_cast<int>(groups_.size()); }
 
  private:
@@ -36,6 +41,7 @@ class Broadphase {
   double lower_bound(const Geometry& b, const std::vector<Mat3>& R, const std::vector<Vec3>& p, const Group& g) const;
 
   std::vector<Group> groups_;
+  std::vector<int> group_of_;         // each contact's group
   std::vector<double> solid_radius_;  // bounding radius of each geometry about its origin (0: halfspace)
 };
 

@@ -46,10 +46,21 @@ double back_to_level(FunctionRef<double(double)> guard, const Guard& g, double t
 
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
+  Eigen::VectorXd g;
+  const auto one = [&](double t, int k) {
+    guards_at(t, g);
+    return g[k];
+  };
+  return locate_event(contacts, distance_tolerance, t0, t1, guards_at, one, guards, g_prev);
+}
+
+std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
+                                         GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
+                                         Eigen::VectorXd& g_prev) {
   const double h = t1 - t0;
   const int n = static_cast<int>(guards.size());
   double ta = t0;
-  Eigen::VectorXd ga = g_prev, gb, g, g_hi;
+  Eigen::VectorXd ga = g_prev, gb, g_hi;
   for (double s : {0.25, 0.5, 0.75, 1.0}) {
     const double tb = t0 + s * h;
     guards_at(tb, gb);
@@ -71,10 +82,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
         if (estimate < first_estimate) first_estimate = estimate, first = j;
       }
       if (first < 0) break;
-      const auto guard = [&](double t) {
-        guards_at(t, g);
-        return g[first];
-      };
+      const auto guard = [&](double t) { return guard_at(t, first); };
       double t_cross = locate_crossing(guard, ta, t_hi, ga[first], g_hi[first]);
       if (guards[first].bounced) t_cross = back_to_level(guard, guards[first], ta, ga[first], t_cross);
       earliest = t_hi = t_cross;

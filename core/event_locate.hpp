@@ -21,6 +21,10 @@ struct LocatedEvent {
 
 // The value of every guard at time t of the step (the caller interpolates the dense output there).
 using GuardsAt = FunctionRef<void(double t, Eigen::VectorXd& g)>;
+// The value of guard k alone at time t: the same bits as guards_at's g[k]. Root finding asks for
+// one guard a dozen times an event; an impact guard then needs the poses and one phi, where every
+// guard needs the contact forces of the phase's mode (half a 50-sphere pile's run time).
+using GuardAt = FunctionRef<double(double t, int k)>;
 
 // Scans the step [t0, t1] at its quarter points, so a guard that dips below zero and back within
 // one step is not missed. g_prev holds the guards at t0 and, when no event is found, is left
@@ -28,6 +32,10 @@ using GuardsAt = FunctionRef<void(double t, Eigen::VectorXd& g)>;
 // are marked passing, and an unarmed open contact that sinks deeper than 10 distance tolerances
 // raises SimulationError. An armed guard going from > 0 to <= 0 is located to
 // kEventTimePrecision, the earliest such crossing is the event.
+std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
+                                         GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
+                                         Eigen::VectorXd& g_prev);
+// The same with every guard evaluated to read one.
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
 

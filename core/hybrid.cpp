@@ -24,11 +24,13 @@ struct Phase {
 
 // Vectors the loop reuses so that its per-step path does not allocate.
 struct LoopScratch {
-  explicit LoopScratch(const Model& model) : row_kin(model) {}
+  explicit LoopScratch(const Model& model) : row_kin(model), guard_kin(model) {}
   Eigen::VectorXd q, v;       // the state being evaluated, split
   Eigen::VectorXd x_tmp;      // a state interpolated on the dense output
   Eigen::VectorXd x_before;   // the state just before an event
   Kinematics row_kin;         // an output row's kinematics
+  Kinematics guard_kin;       // the poses one impact guard is read at
+  Eigen::VectorXd g_one;      // every guard, where one of them needs them all
   Eigen::VectorXd q_out, v_out;
   std::vector<bool> need;     // contacts whose Jacobians a phase's start needs
 };
@@ -86,6 +88,21 @@ void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, E
     constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
   }
   evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g);
+}
+
+// Guard k alone at state x, guards_at_state's g[k] to the bit: an impact guard of an ungated contact
+// from the poses and its one phi (through the broadphase, as guards_at_state reads it), any other
+// guard from them all (its forces need the whole contact stage).
+double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, int k) {
+  const Guard& guard = d.phase.guards[static_cast<size_t>(k)];
+  if (guard.kind != GuardKind::impact || gated(sys.contacts, guard.contact)) {
+    guards_at_state(sys, d, x, d.scratch.g_one);
+    return d.scratch.g_one[k];
+  }
+  d.scratch.q = x.head(sys.model.nq);
+  Kinematics& kin = d.scratch.guard_kin;
+  update_kinematics(sys.model, d.scratch.q, kin);
+  return d.contact.broadphase.phi(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, guard.contact) - guard.floor;
 }
 
 // The deepest penetration so far, at the poses in kin (gated contacts pass through by design).
@@ -301,6 +318,11 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
     guards_at_state(sys, d, d.scratch.x_tmp, g);
   };
+  const auto guard_at = [&](double t_at, int k) {
+    ode.dense(t_at, d.scratch.x_tmp);
+    normalize_configuration(sys.model, d.scratch.x_tmp.data());
+    return guard_at_state(sys, d, d.scratch.x_tmp, k);
+  };
   StallWatch stall(settings, sys.contacts);
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
   while (t < settings.t_end - eps_t) {
@@ -313,7 +335,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
       if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
       stall.check(ode, t);
       const std::optional<LocatedEvent> event =
-          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, d.phase.guards,
+          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at, d.phase.guards,
                        d.phase.g_prev);
       const double t_until = event ? event->t : ode.t();
       for (; next <= last && output_time(settings, next) <= t_until + eps_t; ++next) {

@@ -68,6 +68,28 @@ TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
   }
 }
 
+// One contact's phi is update's, to the bit, whether its group is near (exact) or far (the bound):
+// the event loop's root finding reads one impact guard through it.
+TEST(Broadphase, OneContactsPhiIsTheSameAsUpdates) {
+  TwoCubes s;
+  const ContactModel cm(s.geometries, s.contacts, false);
+  const Broadphase bp(cm);
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> u(-0.6, 0.6);
+  std::vector<ContactFrame> frames(cm.size());
+  int near = 0, far = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Poses x = at(Vec3(u(rng), u(rng), 0.25 + std::abs(u(rng))), Vec3(u(rng), u(rng), u(rng)), rng);
+    bp.update(cm, 0.05, x.R, x.p, frames);
+    for (int i = 0; i < cm.size(); ++i) {
+      EXPECT_EQ(bp.phi(cm, 0.05, x.R, x.p, i), frames[i].phi) << cm.contact(i).name;
+      (frames[i].phi == cm.frame(x.R, x.p, i).phi ? near : far) += 1;
+    }
+  }
+  EXPECT_GT(near, 100);  // both branches were met
+  EXPECT_GT(far, 100);
+}
+
 TEST(Broadphase, FarApartBodiesCostNoExactDistance) {
   TwoCubes s;
   const ContactModel cm(s.geometries, s.contacts, false);

@@ -49,6 +49,42 @@ TEST(EventLocate, ScanFindsTheEarliestArmedCrossingAndTheGuardsThatJoinIt) {
   EXPECT_EQ(e->fired[1].contact, 1);
 }
 
+// With a one-guard reader, root finding reads only the guard it locates; the event is the same,
+// and every guard is read only at the scanned times and at the event.
+TEST(EventLocate, RootFindingReadsOneGuardWhereTheCallerCan) {
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::impact, true}, {1, GuardKind::impact, true}, {2, GuardKind::impact, true}};
+  int all = 0, one = 0;
+  auto at = [&](double t, Eigen::VectorXd& g) {
+    ++all;
+    g.resize(3);
+    g << 1.2 - t * t, 1.2 - t * t + 1e-7, 1.5 - t;
+  };
+  auto single = [&](double t, int k) {
+    ++one;
+    Eigen::VectorXd g;
+    at(t, g);
+    --all;
+    return g[k];
+  };
+  std::vector<Guard> guards_too = guards;
+  Eigen::VectorXd g_prev, g_prev_too;
+  at(0.0, g_prev);
+  g_prev_too = g_prev;
+  all = 0;
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.0, 2.0, at, single, guards, g_prev);
+  const int all_with_one = all;
+  all = 0;
+  const std::optional<LocatedEvent> e_too = locate_event(contacts, 1e-6, 0.0, 2.0, at, guards_too, g_prev_too);
+  ASSERT_TRUE(e.has_value() && e_too.has_value());
+  EXPECT_EQ(e->t, e_too->t);
+  EXPECT_EQ(e->fired.size(), 2u);
+  EXPECT_EQ(e_too->fired.size(), 2u);
+  EXPECT_GT(one, 5);
+  EXPECT_EQ(all_with_one, 5);  // three scanned points (the third past the crossing), the crossing, the event
+  EXPECT_GE(all, all_with_one + one);
+}
+
 TEST(EventLocate, ADipInsideOneStepIsFound) {
   // g(t) = (t - 0.5)^2 - 0.0025 is negative only on (0.45, 0.55), inside the step [0, 1], and
   // positive at both ends: the scan's midpoint sees the dip, and its first crossing is the event.
