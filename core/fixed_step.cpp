@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Eigenvalues>
+
 namespace impactsim {
 
 void StepOutput::emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q,
@@ -34,6 +36,35 @@ FixedStepRun::FixedStepRun(const System& system, const State& initial)
     : q(initial.q), v(initial.v), v_weighted(initial.v), output(system.model) {}
 
 FixedStepScratch::FixedStepScratch(const System& system) : contact(system.model, system.contacts), pin_kin(system.model) {}
+
+std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& q, double h) {
+  std::vector<int> damped;  // the bodies whose joints are damped
+  for (size_t b = 0; b < model.bodies.size(); ++b)
+    if (model.bodies[b].joint.damping > 0) damped.push_back(static_cast<int>(b));
+  if (damped.empty()) return "";
+  BodyDynamics body(model);
+  compute_body_dynamics(model, q, Eigen::VectorXd::Zero(model.nv), body);
+  if (body.M_llt.info() != Eigen::Success) return "";  // the run reports the singular mass itself
+  const Eigen::Index n = static_cast<Eigen::Index>(damped.size());
+  Eigen::MatrixXd X = Eigen::MatrixXd::Zero(model.nv, n);
+  for (Eigen::Index k = 0; k < n; ++k) X(model.bodies[damped[k]].joint.v_index, k) = 1.0;
+  body.M_llt.solveInPlace(X);  // the damped columns of M^-1
+  // h M^-1 D has the eigenvalues of the symmetric h D^1/2 M^-1 D^1/2 (zero on undamped coordinates).
+  Eigen::MatrixXd S(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j)
+      S(i, j) = h * std::sqrt(model.bodies[damped[i]].joint.damping * model.bodies[damped[j]].joint.damping) *
+                X(model.bodies[damped[i]].joint.v_index, j);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(S);
+  const double largest = eig.eigenvalues()[n - 1];
+  if (!(largest > 2.0)) return "";
+  Eigen::Index joint = 0;
+  eig.eigenvectors().col(n - 1).cwiseAbs().maxCoeff(&joint);
+  return "is too long for the damping of the joint of '" + model.bodies[damped[joint]].name +
+         "', which this scheme applies explicitly: h M^-1 D has the eigenvalue " + format_time(largest) +
+         ", above 2, so the velocity would grow without bound; take a step below " + format_time(2.0 * h / largest) +
+         " s (--step) or the event-driven integrator";
+}
 
 RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
                          const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step) {

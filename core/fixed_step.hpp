@@ -71,6 +71,13 @@ struct FixedStepScratch {
   Eigen::VectorXd tau;
 };
 
+// Joint damping enters both fixed-step schemes explicitly, through C at the step's starting
+// velocity: on its own it maps v to (I - h M^-1 D) v, which grows without bound once an eigenvalue
+// of h M^-1 D exceeds 2 (D the joints' damping on the diagonal, M at q). Empty where h is stable at
+// q, else why not: the factor, the joint that takes most of the unstable mode and the longest
+// stable step [s].
+std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& q, double h);
+
 // The loop both schemes share: step(run, hs) advances the run by hs = h (the last step shortened
 // to end at t_end; a step may end early at a collision), until t_end or callbacks.stop. `name`
 // prefixes its messages. Throws SimulationError on a non-finite state.

@@ -52,6 +52,7 @@ enum class StopReason {
   missed_impact,        // an open contact sank without an impact being detected
   step_problem_failed,  // a fixed-step scheme's LCP or QP had no solution
   initial_penetration,  // the initial state penetrates beyond the distance tolerance
+  unstable_step,        // a fixed-step scheme's step is too long for its explicit joint damping
 };
 std::string_view stop_reason_code(StopReason reason);
 

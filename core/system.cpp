@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/drumwright.hpp"
+#include "core/fixed_step.hpp"
 #include "core/hybrid.hpp"
 #include "core/time_stepping.hpp"
 #include "impact/anitescu_potra.hpp"
@@ -31,6 +32,14 @@ RunStats simulate(const System& system, const ImpactLaw& law, const State& initi
                           "contact '" + system.contacts.contact(p->contact).name + "' starts " + format_time(p->depth) +
                               " m deep (more than " + format_time(kStartDepthTolerance) +
                               " simulation.contact.distance_tolerance); move the bodies apart");
+  if (system.integrator != Integrator::event_driven) {
+    const bool ts = system.integrator == Integrator::time_stepping;
+    const double h = ts ? system.time_stepping.h : system.drumwright.h;
+    if (const std::string why = explicit_damping_problem(system.model, initial.q, h); !why.empty())
+      throw SimulationError(0.0, StopReason::unstable_step,
+                            std::string(integrator_name(system.integrator)) + ": the step h = " + format_time(h) +
+                                " s (simulation." + (ts ? "time_stepping" : "drumwright") + ".h) " + why);
+  }
   switch (system.integrator) {
     case Integrator::time_stepping: return simulate_time_stepping(system, initial, callbacks);
     case Integrator::drumwright: return simulate_drumwright(system, initial, callbacks);

@@ -37,6 +37,36 @@ TEST(FixedStep, RowsAreInterpolatedLinearlyInQWithTheStepsVelocity) {
   EXPECT_EQ(out.rows(), 3);
 }
 
+// A damped slider of mass m: explicit damping maps v to (1 - h d / m) v, stable up to h = 2 m / d.
+// Two sliders, one stiffer: the criterion is the largest eigenvalue, and it names that joint.
+TEST(FixedStep, ExplicitDampingIsStableUpToTwiceMassOverDamping) {
+  Model model = testing::single_body_model(JointType::prismatic, 0.5, Mat3::Identity(), Vec3::Zero());
+  model.bodies[0].joint.damping = 2.0;  // h* = 2 * 0.5 / 2 = 0.5 s
+  const Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  EXPECT_EQ(explicit_damping_problem(model, q, 0.499), "");
+  const std::string why = explicit_damping_problem(model, q, 0.501);
+  EXPECT_NE(why.find("'body'"), std::string::npos) << why;
+  EXPECT_NE(why.find("below 0.5 s"), std::string::npos) << why;
+  model.bodies[0].joint.damping = 0.0;
+  EXPECT_EQ(explicit_damping_problem(model, q, 100.0), "");  // no damping, no limit
+
+  Model two;
+  for (const char* name : {"soft", "stiff"}) {
+    Body b;
+    b.name = name;
+    b.joint.type = JointType::prismatic;
+    b.mass = 1.0;
+    b.inertia = Mat3::Identity();
+    b.joint.damping = std::string(name) == "soft" ? 1.0 : 40.0;  // h* = 2 s and 0.05 s
+    two.bodies.push_back(b);
+  }
+  finalize_model(two);
+  const Eigen::VectorXd q2 = Eigen::VectorXd::Zero(two.nq);
+  EXPECT_EQ(explicit_damping_problem(two, q2, 0.0499), "");
+  const std::string stiff = explicit_damping_problem(two, q2, 0.0501);
+  EXPECT_NE(stiff.find("'stiff'"), std::string::npos) << stiff;
+}
+
 TEST(FixedStep, TheLoopEndsExactlyAtTEndAndCountsItsSteps) {
   const System s = point_mass(1.0, 0.5);
   std::vector<double> hs;
