@@ -37,10 +37,11 @@ struct Schedule {
       : total(total_), block(block_), window(window_), finished(static_cast<size_t>(window_ / block_ + 2), 0) {}
 
   long block_end(long b) const { return std::min(total, (b + 1) * block); }
-  // A block may be claimed while it lies inside the window and below every failed item.
-  bool claimable() const {
-    return !halt && next_block * block < std::min(total, failed) && block_end(next_block) <= consumed + window;
-  }
+  // Nothing is left to claim: every block is claimed, the rest lies past a failed item, or the
+  // consumer stopped.
+  bool exhausted() const { return halt || next_block * block >= std::min(total, failed); }
+  // A block may be claimed while one is left and it lies inside the window.
+  bool claimable() const { return !exhausted() && block_end(next_block) <= consumed + window; }
   // Locked: record block b as produced.
   void finish(long b) {
     finished[static_cast<size_t>(b) % finished.size()] = 1;
@@ -93,7 +94,7 @@ void ordered_parallel_map(long first, long end, int threads, long chunk, Produce
   auto worker = [&] {
     std::unique_lock<std::mutex> lock(s.mutex);
     for (;;) {
-      s.space.wait(lock, [&] { return s.claimable() || s.halt || s.next_block * s.block >= std::min(s.total, s.failed); });
+      s.space.wait(lock, [&] { return s.claimable() || s.exhausted(); });
       if (!s.claimable()) return;
       const long b = s.next_block++;
       lock.unlock();

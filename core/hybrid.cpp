@@ -102,7 +102,8 @@ double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, 
   d.scratch.q = x.head(sys.model.nq);
   Kinematics& kin = d.scratch.guard_kin;
   update_kinematics(sys.model, d.scratch.q, kin);
-  return d.contact.broadphase.phi(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, guard.contact) - guard.floor;
+  const double phi = d.contact.broadphase.phi(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, guard.contact);
+  return phi - guard.floor;
 }
 
 // The deepest penetration so far, at the poses in kin (gated contacts pass through by design).
@@ -335,8 +336,8 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
       if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
       stall.check(ode, t);
       const std::optional<LocatedEvent> event =
-          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at, d.phase.guards,
-                       d.phase.g_prev);
+          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at,
+                       d.phase.guards, d.phase.g_prev);
       const double t_until = event ? event->t : ode.t();
       for (; next <= last && output_time(settings, next) <= t_until + eps_t; ++next) {
         ode.dense(output_time(settings, next), d.scratch.x_tmp);

@@ -62,6 +62,39 @@ inline double slide_distance(double mu, double t) {
   return std::max(0.0, 0.5 * 9.81 * (std::sin(a) - mu * std::cos(a)) * t * t);
 }
 
+// A 0.5 kg slider on a prismatic joint damped by 2 N s/m, no gravity, moving at 1 m/s until
+// t = 49.5 s; `integrator` is the simulation section's integrator and step keys. A fixed-step
+// scheme's explicit damping is stable on it up to h = 2 m / d = 0.5 s.
+inline Scene damped_slider(const std::string& integrator) {
+  return load_scene_text(R"(
+world: {gravity: [0, 0, 0]}
+bodies:
+  - {name: slider, joint: {type: prismatic, axis: [0, 0, 1], damping: 2.0}, mass: 0.5, inertia: [1, 1, 1], initial: {sdot: 1.0}}
+simulation: {t_end: 49.5, )" + integrator + R"(}
+)", "damped_slider.yaml");
+}
+
+// The largest |v_0| over a run's rows.
+inline double largest_speed(const SteppedRun& r) {
+  double largest = 0.0;
+  for (const Eigen::VectorXd& v : r.v) largest = std::max(largest, std::abs(v[0]));
+  return largest;
+}
+
+// simulate() stops the scene before its first step as unstable_step; returns its message.
+inline std::string unstable_step_refusal(const Scene& scene) {
+  const auto law = make_law(scene.law, scene.laws);
+  Rng rng(1);
+  try {
+    simulate(scene.system, *law, scene.initial, rng, {});
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::unstable_step);
+    return e.what();
+  }
+  ADD_FAILURE() << "the run was not refused";
+  return "";
+}
+
 inline double travelled(const SteppedRun& r) {
   const Eigen::Vector3d d(r.q.back()(0) - r.q.front()(0), r.q.back()(1) - r.q.front()(1), r.q.back()(2) - r.q.front()(2));
   return d.norm();
