@@ -35,6 +35,8 @@ const std::vector<SceneKey> kKeys = {
     {"robot", "initial", "map", "all zero", "link name -> the initial coordinates of its joint, as a body's `initial`", ""},
     {"robot", "damping", "map", "the URDF's `<dynamics damping>`",
      "link name -> the viscous damping of the joint that moves it (revolute, prismatic; >= 0, N m s/rad or N s/m)", ""},
+    {"robot", "mass", "map", "the URDF's `<inertial><mass>`",
+     "link name -> its mass (> 0, kg); the inertia about its centre of mass scales with it, the centre stays", ""},
 
     {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns; at most 100 characters", ""},
     {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},

@@ -245,6 +245,22 @@ void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
   }
 }
 
+// robot.mass: link name -> the link's mass [kg], replacing the URDF's <inertial><mass>; its rotational
+// inertia about the centre of mass scales by the same factor (the same shape, denser or lighter),
+// and the centre of mass stays. So --set, sweeps and randomize_keys reach a URDF link's mass.
+void read_robot_mass(const Field& f, Model& model, size_t robot_bodies) {
+  if (!f.is_map()) f.fail("expected a map from link names to their masses");
+  for (const std::string& name : f.keys()) {
+    Body& body = model.bodies[robot_link(f, name, model, robot_bodies, "")];
+    const double mass = f.child(name).positive();
+    if (!(body.mass > 0))
+      f.child(name).fail("'" + name + "' is massless in the URDF (no <inertial>): its inertia cannot be scaled; "
+                         "give the link an <inertial> there");
+    body.inertia *= mass / body.mass;
+    body.mass = mass;
+  }
+}
+
 ContactSettings read_contact_settings(const Field& f) {
   ContactSettings c;
   if (!f.defined()) return c;
@@ -613,6 +629,7 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
       read_initial(body_fields[i].child("initial"), model.bodies[robot_bodies + i], scene.initial);
   if (robot.has("initial")) read_robot_initial(robot.child("initial"), model, robot_bodies, scene.initial);
   if (robot.has("damping")) read_robot_damping(robot.child("damping"), model, robot_bodies);
+  if (robot.has("mass")) read_robot_mass(robot.child("mass"), model, robot_bodies);
 
   if (model.nv == 0) model_field.fail("the scene has no degrees of freedom (every joint is fixed)");
   const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);

@@ -51,7 +51,8 @@ world:
   planar: false
   shapes:
     - {name: ground, type: halfspace, normal: [0, 0, 1], offset: 0, position: [0, 0, 0], rpy_deg: [0, 0, 0]}
-robot: {urdf: ../../scenes/robots/compass_gait_3d.urdf, base: fixed, mesh_hull: false, initial: {left_leg: {theta: 0.1}}, damping: {left_leg: 0.2}}
+robot: {urdf: ../../scenes/robots/compass_gait_3d.urdf, base: fixed, mesh_hull: false, initial: {left_leg: {theta: 0.1}}, damping: {left_leg: 0.2},
+        mass: {left_leg: 4}}
 bodies:
   - name: b
     parent: world

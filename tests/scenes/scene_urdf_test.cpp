@@ -223,6 +223,33 @@ TEST_F(SceneUrdfFile, DampingIsReadAndWhatIsIgnoredIsListed) {
             "robot.urdf:10 joint 'elbow': <dynamics damping> must be a number >= 0");
 }
 
+// robot.mass replaces a link's mass and scales its inertia about the centre of mass by the same
+// factor (what --set, sweeps and randomize_keys reach); a massless link cannot be scaled.
+TEST_F(SceneUrdfFile, RobotMassReplacesALinksMassAndScalesItsInertia) {
+  const std::string urdf = robot(kBlock + R"(  <link name="tip">
+    <inertial><origin xyz="0 0 0.5"/><mass value="0.5"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial>
+  </link>
+  <link name="ghost"/>
+  <joint name="j" type="continuous"><parent link="block"/><child link="tip"/><axis xyz="1 0 0"/></joint>
+  <joint name="k" type="fixed"><parent link="tip"/><child link="ghost"/></joint>
+)");
+  const Model before = load(urdf, "base: free").system.model;
+  const Model after = load(urdf, "base: free\n  mass: {block: 3, tip: 2}").system.model;
+  EXPECT_EQ(after.bodies[0].mass, 3.0);
+  EXPECT_TRUE(after.bodies[0].inertia.isApprox(before.bodies[0].inertia * 1.5, 1e-15));
+  EXPECT_EQ(after.bodies[1].mass, 2.0);
+  EXPECT_TRUE(after.bodies[1].inertia.isApprox(before.bodies[1].inertia * 4.0, 1e-15));
+  EXPECT_EQ(after.bodies[1].com, before.bodies[1].com);
+  EXPECT_EQ(error(urdf, "base: free\n  mass: {ghost: 1}"),
+            "scene.yaml:4 robot.mass.ghost: 'ghost' is massless in the URDF (no <inertial>): its inertia cannot be "
+            "scaled; give the link an <inertial> there");
+  EXPECT_EQ(error(urdf, "base: free\n  mass: {leg: 1}"), "scene.yaml:4 robot.mass.leg: 'leg' is not a link of the robot");
+  EXPECT_EQ(error(urdf, "base: free\n  mass: {tip: 0}").substr(0, 34), "scene.yaml:4 robot.mass.tip: must ");
+  // A batch may draw a link's mass: the key is checked at both ends of its range on loading.
+  EXPECT_EQ(error(urdf, "base: free", "randomize_keys:\n  robot.mass.tip: {uniform: [1, 2]}\n"), "accepted");
+  EXPECT_NE(error(urdf, "base: free", "randomize_keys:\n  robot.mass.ghost: {uniform: [1, 2]}\n"), "accepted");
+}
+
 TEST_F(SceneUrdfFile, BodiesFollowTheFileParentsFirstAndTheSceneAddsItsOwn) {
   // The child is written before its parent: it still comes after it.
   const Scene s = load(robot(R"(  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
