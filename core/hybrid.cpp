@@ -131,12 +131,24 @@ void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x)
   record_min_phi(sys, d.scratch.row_kin, d.stats);
 }
 
-[[noreturn]] void fail(const Dopri5& ode, Dopri5::Status status) {
+// Smallest over largest eigenvalue of M(q) below which a collapsing step is blamed on M.
+constexpr double kNearlySingularMass = 1e-10;
+
+[[noreturn]] void fail(const Model& model, const Dopri5& ode, Dopri5::Status status) {
   const auto [reason, why] =
       status == Dopri5::Status::rhs_failed       ? std::pair{StopReason::singular_mass, "the mass matrix is not positive definite"}
       : status == Dopri5::Status::step_underflow ? std::pair{StopReason::step_underflow, "the step size fell below machine precision"}
                                                  : std::pair{StopReason::not_finite, "the state is not finite"};
-  throw SimulationError(ode.t(), reason, "integration stopped at t = " + format_time(ode.t()) + " s: " + why);
+  std::string message = "integration stopped at t = " + format_time(ode.t()) + " s: " + why;
+  // A step that collapses where M(q) is nearly singular (a compass gait doing the splits: its two
+  // point masses in line with the hip) comes from the model's configuration, not the solver.
+  if (status == Dopri5::Status::step_underflow && ode.y().head(model.nq).allFinite()) {
+    const MassMatrixCheck m = check_mass_matrix(model, ode.y().head(model.nq));
+    if (m.conditioning < kNearlySingularMass && m.weakest >= 0)
+      message += "; there M(q) is nearly singular (smallest over largest eigenvalue " + format_time(m.conditioning) +
+                 ", the weakest direction mostly '" + model.v_names[m.weakest] + "')";
+  }
+  throw SimulationError(ode.t(), reason, message);
 }
 
 // Counts, checks the event budget, and hands the event to the callback.
@@ -195,7 +207,7 @@ void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const s
 // A new phase from (t, x): the integrator restarts there, and the guards of the current modes are
 // set up (floors from phi at the start) and evaluated; those already positive are armed.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
-  if (auto st = ode.reset(t, x, true); st != Dopri5::Status::ok) fail(ode, st);
+  if (auto st = ode.reset(t, x, true); st != Dopri5::Status::ok) fail(sys.model, ode, st);
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   d.phase.phi_start.resize(sys.contacts.size());
@@ -333,7 +345,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         throw SimulationError(ode.t(), StopReason::step_limit,
                               "integration stopped at t = " + format_time(ode.t()) + " s: more than " +
                                   std::to_string(settings.max_steps) + " steps");
-      if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(ode, st);
+      if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(sys.model, ode, st);
       stall.check(ode, t);
       const std::optional<LocatedEvent> event =
           locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at,
@@ -359,7 +371,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
       x = ode.y();
       if (has_quaternions) {
         normalize_configuration(sys.model, x.data());
-        if (auto st = ode.set_state(x); st != Dopri5::Status::ok) fail(ode, st);
+        if (auto st = ode.set_state(x); st != Dopri5::Status::ok) fail(sys.model, ode, st);
       }
       track_penetration(sys, d, x);
       if (t >= settings.t_end - eps_t) break;

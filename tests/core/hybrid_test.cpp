@@ -866,6 +866,24 @@ TEST(Hybrid, EventLimitStopsAZenoRunWithAClearMessage) {
   }
 }
 
+// A compass gait with a heavier leading leg (1.72 kg) falls into the splits: its two point masses
+// come in line with the hip, where M(q) is singular, and the step collapses. The message says so,
+// naming the weakest direction, rather than blaming the integrator alone.
+TEST(Hybrid, AStepCollapsingAtASingularMassMatrixSaysSo) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/compass_gait.yaml",
+                           {parse_override("bodies[2].mass=1.72369666384")});
+  try {
+    simulate(std::move(scene));
+    FAIL() << "expected the step to collapse";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::step_underflow);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the step size fell below machine precision; there M(q) is nearly singular"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("'leading.omega'"), std::string::npos) << what;
+  }
+}
+
 // A run that stops early hands the state it reached to `stopped`: here the ball at the ground at
 // its fourth impact time (t_k = t_1 (1 + 2 e + ... + 2 e^{k-1})), not the initial state.
 TEST(Hybrid, AFailedRunReportsTheStateWhereItStopped) {
