@@ -70,6 +70,16 @@ void produce_block(Schedule& s, long first, long b, std::vector<T>& slots, Produ
   }
 }
 
+// Locked on entry and on return: claims the next block, produces it unlocked, records it as done.
+template <class T, class Produce>
+void produce_next(Schedule& s, std::unique_lock<std::mutex>& lock, long first, std::vector<T>& slots, Produce& produce) {
+  const long b = s.next_block++;
+  lock.unlock();
+  produce_block(s, first, b, slots, produce);
+  lock.lock();
+  s.finish(b);
+}
+
 }  // namespace parallel_map_detail
 
 // produce(i, slot) for i in [first, end), consume(i, slot) in order of i, and chunk_done(next)
@@ -96,11 +106,7 @@ void ordered_parallel_map(long first, long end, int threads, long chunk, Produce
     for (;;) {
       s.space.wait(lock, [&] { return s.claimable() || s.exhausted(); });
       if (!s.claimable()) return;
-      const long b = s.next_block++;
-      lock.unlock();
-      parallel_map_detail::produce_block(s, first, b, slots, produce);
-      lock.lock();
-      s.finish(b);
+      parallel_map_detail::produce_next(s, lock, first, slots, produce);
     }
   };
   std::vector<std::thread> pool;
@@ -127,11 +133,7 @@ void ordered_parallel_map(long first, long end, int threads, long chunk, Produce
         s.consumed = base = target;
         s.space.notify_all();
       } else if (s.claimable()) {  // the chunk is not complete: help produce it
-        const long b = s.next_block++;
-        lock.unlock();
-        parallel_map_detail::produce_block(s, first, b, slots, produce);
-        lock.lock();
-        s.finish(b);
+        parallel_map_detail::produce_next(s, lock, first, slots, produce);
       } else {
         s.progress.wait(lock);
       }

@@ -142,8 +142,9 @@ constexpr double kNearlySingularMass = 1e-10;
   std::string message = "integration stopped at t = " + format_time(ode.t()) + " s: " + why;
   // A step that collapses where M(q) is nearly singular (a compass gait doing the splits: its two
   // point masses in line with the hip) comes from the model's configuration, not the solver.
-  if (status == Dopri5::Status::step_underflow && ode.y().head(model.nq).allFinite()) {
-    const MassMatrixCheck m = check_mass_matrix(model, ode.y().head(model.nq));
+  const Eigen::VectorXd q = ode.y().head(model.nq);
+  if (status == Dopri5::Status::step_underflow && q.allFinite()) {
+    const MassMatrixCheck m = check_mass_matrix(model, q);
     if (m.conditioning < kNearlySingularMass && m.weakest >= 0)
       message += "; there M(q) is nearly singular (smallest over largest eigenvalue " + format_time(m.conditioning) +
                  ", the weakest direction mostly '" + model.v_names[m.weakest] + "')";
@@ -326,16 +327,13 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
     return true;
   };
   if (rests(0.0)) return;
-  const auto guards_at = [&](double t_at, Eigen::VectorXd& g) {
+  const auto state_at = [&](double t_at) -> const Eigen::VectorXd& {  // on the dense output
     ode.dense(t_at, d.scratch.x_tmp);
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
-    guards_at_state(sys, d, d.scratch.x_tmp, g);
+    return d.scratch.x_tmp;
   };
-  const auto guard_at = [&](double t_at, int k) {
-    ode.dense(t_at, d.scratch.x_tmp);
-    normalize_configuration(sys.model, d.scratch.x_tmp.data());
-    return guard_at_state(sys, d, d.scratch.x_tmp, k);
-  };
+  const auto guards_at = [&](double t_at, Eigen::VectorXd& g) { guards_at_state(sys, d, state_at(t_at), g); };
+  const auto guard_at = [&](double t_at, int k) { return guard_at_state(sys, d, state_at(t_at), k); };
   StallWatch stall(settings, sys.contacts);
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
   while (t < settings.t_end - eps_t) {

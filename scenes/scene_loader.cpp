@@ -215,8 +215,9 @@ void read_initial(const Field& f, const Body& b, State& state) {
   joint_normalize(b.joint, state.q.data() + b.joint.q_index);
 }
 
-// The body of the robot's link `name`, a key of map f (robot.initial, robot.damping); fails at that
-// key, with `hint` after the message, when the robot (the first robot_bodies bodies) has no such link.
+// The body of the robot's link `name`, a key of map f (robot.initial, robot.damping, robot.mass);
+// fails at that key, with `hint` after the message, when the robot (the first robot_bodies bodies)
+// has no such link.
 int robot_link(const Field& f, const std::string& name, const Model& model, size_t robot_bodies, const std::string& hint) {
   const int body = model.body_index(name);
   if (body < 0 || static_cast<size_t>(body) >= robot_bodies) f.child(name).fail("'" + name + "' is not a link of the robot" + hint);

@@ -2,8 +2,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
@@ -93,11 +91,8 @@ BENCHMARK(BM_SpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 // The same pile with friction (materials.mu = 0.3): sticking, sliding and slips from rest of
 // contacts that start to slide together (core/slip_start.hpp).
 void BM_FrictionalSpherePile(benchmark::State& state) {
-  static const Scene scene = [] {
-    std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return load_scene_text(text, "frictional_pile", {parse_override("materials.mu=0.3")});
-  }();
+  static const Scene scene =
+      load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml", {parse_override("materials.mu=0.3")});
   run_to_end(state, scene);
 }
 BENCHMARK(BM_FrictionalSpherePile)->Unit(benchmark::kSecond)->Iterations(1);

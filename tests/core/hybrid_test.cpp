@@ -415,9 +415,8 @@ TEST(Hybrid, SpherePileSettlesInsideTheBin) {
 // two fire slip-to-stick every 5 ns until the step limit. Two of them sticking is consistent, and
 // the slip start now finds it, so the pile runs to t_end and settles as the frictionless one does.
 TEST(Hybrid, AFrictionalSpherePileSettles) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const SceneRun r = simulate(load_scene_text(text, "frictional_pile", {parse_override("materials.mu=0.3")}));
+  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml",
+                                         {parse_override("materials.mu=0.3")}));
   ASSERT_EQ(r.scene.system.contacts.contact(0).mu, 0.3);
   expect_pile_settled_in_the_bin(r);
   EXPECT_FALSE(of_kind(r, EventKind::stick).empty());
