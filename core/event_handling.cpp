@@ -24,14 +24,6 @@ bool in_event(const System& sys, const ContactModes& modes, const ContactData& d
   return touches(sys, modes, data, i) && !(i < static_cast<int>(deferred.size()) && deferred[i]);
 }
 
-// The touching contacts, less the deferred ones.
-std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data,
-                           const std::vector<bool>& deferred) {
-  std::vector<bool> out(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = in_event(sys, modes, data, deferred, i);
-  return out;
-}
-
 // The indices of the flagged contacts.
 std::vector<int> flagged(const std::vector<bool>& flags) {
   std::vector<int> out;
@@ -245,6 +237,13 @@ void log_mode_changes(double t, const ContactModes& before, const ContactModes& 
 
 }  // namespace
 
+std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data,
+                           const std::vector<bool>& deferred) {
+  std::vector<bool> out(sys.contacts.size());
+  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = in_event(sys, modes, data, deferred, i);
+  return out;
+}
+
 void compute_event_data(const System& sys, const ContactModes& modes, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v, ContactData& data) {
   compute_body_dynamics(sys.model, q, v, data.body);
@@ -285,7 +284,7 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
   }
 }
 
-void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
+bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
@@ -314,13 +313,18 @@ void choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
       modes = chosen;
       break;
     }
-    if (attempt > 2) throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why + ")");
+    if (attempt > 2) {
+      if (sys.contact.painleve_step > 0) return false;
+      throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why +
+                                                                  "; simulation.contact.painleve_step > 0 would step through)");
+    }
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
     apply_impact_without_collision(sys, data, t, flagged(touching(sys, modes, data, deferred)), candidates, v, log);
   }
   log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
+  return true;
 }
 
 bool at_rest(const System& sys, const ContactModes& modes, const std::vector<bool>& closed, double t,

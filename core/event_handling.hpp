@@ -36,6 +36,11 @@ using EventLog = std::function<void(const Event&)>;
 void compute_event_data(const System& system, const ContactModes& modes, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v, ContactData& data);
 
+// The contacts that touch at data's frames (phi within the distance tolerance; a gated contact
+// not behind), less those flagged in `deferred` (empty: none).
+std::vector<bool> touching(const System& system, const ContactModes& modes, const ContactData& data,
+                           const std::vector<bool>& deferred);
+
 // Whether a contact phi [m] from touching, with normal velocity vn [m/s] (negative approaching), is
 // part of an event at time t: it is no farther than its approach covers in the event location's
 // time precision (1e-12 max(1, t) s, core/event_locate.hpp) plus 1e-6 distance tolerances (the
@@ -55,8 +60,10 @@ void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, doubl
 
 // The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
 // start); an impact without collision (changing v) where no consistent contact forces exist.
-// Deferred contacts stay open and out of every set.
-void choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
+// Deferred contacts stay open and out of every set. Where impacts without collision do not
+// help either, false (modes undefined) if simulation.contact.painleve_step > 0, for the caller to
+// step through (core/painleve_step.hpp), else a SimulationError (no_contact_forces).
+bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log);
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,

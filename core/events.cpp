@@ -40,6 +40,7 @@ std::string_view event_kind_name(EventKind kind) {
     case EventKind::stick: return "stick";
     case EventKind::slip: return "slip";
     case EventKind::rest: return "rest";
+    case EventKind::step: return "step";
   }
   return "?";
 }

@@ -19,9 +19,10 @@ enum class EventKind {
   stick,    // sliding contacts stuck
   slip,     // sticking contacts began to slide, or sliding ones reversed
   rest,     // the system came to rest; the run skips to t_end
+  step,     // a time-step through an instant with no consistent contact modes (core/painleve_step.hpp)
 };
 
-// The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest".
+// The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest", "step".
 std::string_view event_kind_name(EventKind kind);
 std::ostream& operator<<(std::ostream& out, EventKind kind);
 // impact, zeno and iwc: events that change the velocity.

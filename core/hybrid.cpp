@@ -7,6 +7,7 @@
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
 #include "core/guards.hpp"
+#include "core/painleve_step.hpp"
 
 namespace impactsim {
 namespace {
@@ -164,8 +165,9 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 }
 
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
-// before and just after are written only when something was logged.
-void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
+// before and just after are written only when something was logged. False where no contact
+// modes are consistent (choose_modes): the caller steps through.
+bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
                   LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired) {
   d.scratch.x_before = x;
   const long logged = d.stats.events;
@@ -175,13 +177,46 @@ void handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
   const std::vector<bool> deferred = deferred_contacts(sys, d.phase.modes, c, d.scratch.v, t);
   resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
-  choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log);
+  const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log);
+  if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   closed_flags(d.phase.modes, d.phase.closed);
   d.phase.any_closed = d.phase.modes.closed() > 0;
   x.tail(sys.model.nv) = d.scratch.v;
-  if (d.stats.events == logged) return;
+  if (d.stats.events == logged) return chosen;
   emit(sys, d, cb.event_sample, t, d.scratch.x_before);
   emit(sys, d, cb.event_sample, t, x);
+  return chosen;
+}
+
+// One Painleve step from (t, x) (core/painleve_step.hpp), no further than t_end: logged, with the
+// rows of the output times it passes (x linear on the step, as the time-stepping integrator
+// reports them); t and x move to its end.
+void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log, LoopData& d, double& t,
+                  Eigen::VectorXd& x, long& next, long last) {
+  const SimulationSettings& settings = sys.simulation;
+  const int nq = sys.model.nq, nv = sys.model.nv;
+  d.scratch.q = x.head(nq);
+  d.scratch.v = x.tail(nv);
+  const double h = std::min(sys.contact.painleve_step, settings.t_end - t);
+  const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact);
+  if (!s.ok)
+    throw SimulationError(t, StopReason::no_contact_forces,
+                          "no contact forces at t = " + format_time(t) + " s, and the step through failed: " + s.diagnostic);
+  log(painleve_step_event(t, s, d.scratch.v, d.contact));
+  d.scratch.x_before = x;
+  x << s.q1, s.v1;
+  const double t1 = t + s.h;
+  for (; next <= last && output_time(settings, next) <= t1; ++next) {
+    const double u = (output_time(settings, next) - t) / s.h;
+    d.scratch.x_tmp = (1 - u) * d.scratch.x_before + u * x;
+    d.scratch.x_tmp.tail(nv) = s.v1;
+    normalize_configuration(sys.model, d.scratch.x_tmp.data());
+    emit(sys, d, cb.sample, output_time(settings, next), d.scratch.x_tmp);
+  }
+  emit(sys, d, cb.event_sample, t, d.scratch.x_before);
+  emit(sys, d, cb.event_sample, t1, x);
+  track_penetration(sys, d, x);
+  t = t1;
 }
 
 // Open contacts that touch at the phase's start and separate faster than the velocity tolerance
@@ -313,10 +348,19 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
   for (const Body& b : sys.model.bodies) has_quaternions = has_quaternions || b.joint.type == JointType::free;
   const EventLog log = event_log(sys, d, cb);
   emit(sys, d, cb.sample, 0.0, x);
-  handle_event(sys, law, rng, cb, log, d, 0.0, x, {});
-  if (cb.stop && cb.stop()) return;
   long next = 1;
   const long last = last_output_row(settings);
+  const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
+  // An event at (t, x); where no contact modes are consistent, Painleve steps carry the run on
+  // until they are (or t_end).
+  const auto event_at = [&](const std::vector<FiredGuard>& fired) {
+    if (handle_event(sys, law, rng, cb, log, d, t, x, fired)) return;
+    do {
+      step_through(sys, cb, log, d, t, x, next, last);
+    } while (t < settings.t_end - eps_t && !handle_event(sys, law, rng, cb, log, d, t, x, {}));
+  };
+  event_at({});
+  if (cb.stop && cb.stop()) return;
   // At rest the remaining rows all equal x.
   auto rests = [&](double t_now) {
     d.scratch.q = x.head(sys.model.nq);
@@ -326,7 +370,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
     for (; next <= last; ++next) emit(sys, d, cb.sample, output_time(settings, next), x);
     return true;
   };
-  if (rests(0.0)) return;
+  if (rests(t)) return;
   const auto state_at = [&](double t_at) -> const Eigen::VectorXd& {  // on the dense output
     ode.dense(t_at, d.scratch.x_tmp);
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
@@ -335,7 +379,6 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
   const auto guards_at = [&](double t_at, Eigen::VectorXd& g) { guards_at_state(sys, d, state_at(t_at), g); };
   const auto guard_at = [&](double t_at, int k) { return guard_at_state(sys, d, state_at(t_at), k); };
   StallWatch stall(settings, sys.contacts);
-  const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
   while (t < settings.t_end - eps_t) {
     start_phase(sys, d, ode, t, x);
     while (true) {
@@ -358,7 +401,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         ode.dense(event->t, x);
         normalize_configuration(sys.model, x.data());
         t = event->t;
-        handle_event(sys, law, rng, cb, log, d, t, x, event->fired);
+        event_at(event->fired);
         if (!x.allFinite())
           throw SimulationError(t, StopReason::not_finite, "the state after the event at t = " + format_time(t) + " s is not finite");
         if (cb.stop && cb.stop()) return;

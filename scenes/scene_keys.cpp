@@ -165,6 +165,8 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "broadphase_margin", "number >= 0", "0.05",
      "m; contacts of a (body, solid) pair whose bounding spheres are farther apart than this cost one sphere test, "
      "not one distance each; it changes speed, never results", ""},
+    {"simulation.contact", "painleve_step", "number >= 0", "1e-4",
+     "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), the run crosses the instant with steps of at most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`) and the event loop starts again; 0 stops the run there instead", ""},
     {"simulation.contact", "friction_directions", "integer 3..64", "8",
      "directions of the polyhedral friction cone of 3-D impacts and stick checks; planar scenes use the exact two", ""},
 

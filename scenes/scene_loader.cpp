@@ -275,6 +275,7 @@ ContactSettings read_contact_settings(const Field& f) {
   if (f.has("max_events")) {
     c.max_events = f.child("max_events").integer_in(1, kMaxCount);
   }
+  if (f.has("painleve_step")) c.painleve_step = f.child("painleve_step").non_negative();
   if (f.has("friction_directions")) {
     c.friction_directions = static_cast<int>(f.child("friction_directions").integer_in(3, 64));
   }

@@ -106,7 +106,7 @@ def event_times(directory):
 
 
 EVENT_COLOURS = {"impact": "tab:red", "zeno": "tab:purple", "iwc": "tab:orange", "liftoff": "tab:green",
-                 "stick": "tab:blue", "slip": "tab:cyan", "rest": "black"}
+                 "stick": "tab:blue", "slip": "tab:cyan", "rest": "black", "step": "tab:brown"}
 
 
 def mark_events(ax, events):

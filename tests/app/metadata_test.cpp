@@ -40,6 +40,7 @@ TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
   EXPECT_EQ(m["settings"]["integrator"], "event-driven");
   EXPECT_EQ(m["settings"]["rtol"], s.system.simulation.ode.rtol);
   EXPECT_EQ(m["settings"]["contact"]["v_zeno"], s.system.contact.v_zeno);
+  EXPECT_EQ(m["settings"]["contact"]["painleve_step"], s.system.contact.painleve_step);
   EXPECT_EQ(m["status"], "ok");
   EXPECT_GE(m["wall_seconds"].get<double>(), 0.0);
   const std::string started = m["started"];

@@ -1,0 +1,46 @@
+#pragma once
+// A time-step through an instant where no contact modes are consistent.
+//
+// The event loop's smooth phases need contact forces that the acceleration LCP and the circular
+// cone agree on (core/contact_forces.hpp, core/slip_start.hpp). In a frictional pile a few
+// nearly unloaded sliding contacts can leave no such modes even after impacts without collision
+// (the polygon's forces pull once the slips are made consistent with the circle, and opened they
+// sink). The papers' remedy, an impact without collision, has nothing to jam there; instead the
+// run crosses the instant with one step of Anitescu and Potra's semi-implicit scheme (the
+// time-stepping integrator's alpha = 1 step, core/time_stepping.hpp), whose velocity LCP always
+// has a solution, and the event loop starts again at its end. Its error is that scheme's, O(h):
+// the step is logged (`step` in events.csv) so that a run says where it left the exact path.
+//
+// Over the contacts touching at q (phi within the distance tolerance, a gated contact not
+// behind), with b = M v - h C(q, v):
+//   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (impact/velocity_step.hpp),
+//   v1 = y, q1 = q + h Gamma(q) y.
+// The active set's J_n y >= 0 holds their gap to first order; a contact that was open at q and
+// would sink deeper than the distance tolerance at q1 halves the step (down to 1e-6 h) instead.
+#include <string>
+#include <vector>
+
+#include "core/contact_data.hpp"
+#include "core/events.hpp"
+#include "core/system.hpp"
+
+namespace impactsim {
+
+struct PainleveStep {
+  double h = 0.0;                  // the step taken [s] (the one asked for, or a halving of it)
+  Eigen::VectorXd q1, v1;          // the state at its end
+  std::vector<int> active;         // the contacts of its LCP
+  Eigen::VectorXd impulse_n;       // per active contact, N s
+  bool ok = true;
+  std::string diagnostic;          // why not
+};
+
+// One step of at most h from (q, v). data is scratch (its broadphase serves the gap check).
+PainleveStep painleve_step(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h,
+                           ContactData& data);
+
+// The `step` event of a step taken at time t from velocity v: its active contacts, their impulses,
+// kinetic energy before and after (M at the step's start, in data.body).
+Event painleve_step_event(double t, const PainleveStep& step, const Eigen::VectorXd& v, const ContactData& data);
+
+}  // namespace impactsim

@@ -1,0 +1,79 @@
+// The step through an instant with no consistent contact modes: one Anitescu-Potra step, checked
+// against its closed forms on the shipped bouncing ball (radius 0.1 m, mu = 0.5).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/painleve_step.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double g = 9.81;
+
+struct Ball {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  const System& sys = scene.system;
+  ContactData data{sys.model, sys.contacts};
+  Eigen::VectorXd q = scene.initial.q;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  double m = sys.model.bodies[0].mass;
+  double mu = sys.contacts.contact(0).mu;
+  Ball() { q(2) = 0.1; }  // on the ground
+};
+
+TEST(PainleveStep, ABallAtRestStaysAtRestOnItsWeight) {
+  Ball b;
+  const double h = 1e-3;
+  const PainleveStep s = painleve_step(b.sys, b.q, b.v, h, b.data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_EQ(s.h, h);
+  EXPECT_EQ(s.active, std::vector<int>{0});
+  EXPECT_NEAR(s.impulse_n[0], b.m * g * h, 1e-12);
+  EXPECT_LT(s.v1.norm(), 1e-12);
+  EXPECT_LT((s.q1 - b.q).norm(), 1e-15);
+}
+
+// Sliding along x without spin: the polygon has the direction -x, so friction is exactly
+// -mu m g h along x. The ball slows by mu g h, spins up by (5/2) mu g h / r, and its contact
+// point slows by (7/2) mu g h.
+TEST(PainleveStep, ASlidingBallSlowsByItsFriction) {
+  Ball b;
+  const double h = 1e-3, r = 0.1;
+  b.v(0) = 1.0;
+  const PainleveStep s = painleve_step(b.sys, b.q, b.v, h, b.data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_NEAR(s.impulse_n[0], b.m * g * h, 1e-12);
+  EXPECT_NEAR(s.v1(0), 1.0 - b.mu * g * h, 1e-12);
+  EXPECT_NEAR(s.v1(2), 0.0, 1e-12);
+  EXPECT_NEAR(s.v1.tail(3).norm(), 2.5 * b.mu * g * h / r, 1e-10);
+  const ContactJacobians& jac = b.data.jac;
+  EXPECT_NEAR((jac.of(0).bottomRows(2) * s.v1).norm(), 1.0 - 3.5 * b.mu * g * h, 1e-10);
+  EXPECT_NEAR(s.q1(0), b.q(0) + h * s.v1(0), 1e-15);
+  const Event e = painleve_step_event(0.5, s, b.v, b.data);
+  EXPECT_EQ(e.kind, EventKind::step);
+  EXPECT_EQ(e.t, 0.5);
+  EXPECT_EQ(e.law, "time-stepping");
+  EXPECT_EQ(e.contacts, std::vector<int>{0});
+  EXPECT_NEAR(e.kinetic_before, 0.5 * b.m, 1e-12);
+  EXPECT_LT(e.kinetic_after, e.kinetic_before);  // friction dissipates; the weight does no work
+}
+
+// A ball 1 mm above the ground falling at 100 m/s is not in the step's LCP (it does not touch);
+// a step of 1 ms would carry it 10 cm into the ground, so the step halves until it stays out:
+// 1e-3 / 2^7 s (2^6 would still sink it 0.56 mm).
+TEST(PainleveStep, AStepThatWouldSinkAnOpenContactHalves) {
+  Ball b;
+  b.q(2) = 0.101;
+  b.v(2) = -100.0;
+  const PainleveStep s = painleve_step(b.sys, b.q, b.v, 1e-3, b.data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_TRUE(s.active.empty());
+  EXPECT_EQ(s.h, 1e-3 / 128);
+  EXPECT_NEAR(s.v1(2), -100.0 - g * s.h, 1e-12);
+  EXPECT_GE(s.q1(2) - 0.1, -b.sys.contact.distance_tolerance);
+}
+
+}  // namespace
+}  // namespace impactsim
