@@ -59,18 +59,18 @@ class SlipResidual {
   ModeForces& forces_;
 };
 
-// Newton's method with a forward-difference Jacobian and step halving on |r|. The contacts of one
-// event are few (an edge's two ends, a face's four corners), so each iteration's m + 1 force solves
-// are cheap. theta: the starting angles, then the last iterate; r and k at theta.
-bool solve_slip_angles(SlipResidual& residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
+}  // namespace
+
+bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
                        double tolerance) {
   const Eigen::Index m = theta.size();
   Eigen::VectorXd trial(m), r_trial(m), k_trial(m), column(m), unused(m);
   Eigen::MatrixXd jacobian(m, m);
   if (!residual(theta, r, k)) return false;
-  constexpr int kIterations = 50;
+  constexpr int kIterations = 50, kStalled = 3;
   constexpr double kDelta = 1e-7;  // rad
-  for (int iteration = 0; iteration < kIterations && r.norm() > tolerance; ++iteration) {
+  int stalled = 0;
+  for (int iteration = 0; iteration < kIterations && r.norm() > tolerance && stalled < kStalled; ++iteration) {
     for (Eigen::Index a = 0; a < m; ++a) {
       trial = theta;
       trial[a] += kDelta;
@@ -84,6 +84,7 @@ bool solve_slip_angles(SlipResidual& residual, Eigen::VectorXd& theta, Eigen::Ve
       if (!residual(trial, r_trial, k_trial)) return false;
       if (r_trial.norm() < r.norm()) break;
     }
+    stalled = r_trial.norm() > 0.999 * r.norm() ? stalled + 1 : 0;
     theta = trial;
     r = r_trial;
     k = k_trial;
@@ -91,7 +92,6 @@ bool solve_slip_angles(SlipResidual& residual, Eigen::VectorXd& theta, Eigen::Ve
   return true;
 }
 
-}  // namespace
 
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces) {

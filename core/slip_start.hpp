@@ -14,6 +14,7 @@
 
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
+#include "core/function_ref.hpp"
 #include "core/system.hpp"
 
 namespace impactsim {
@@ -36,5 +37,18 @@ namespace impactsim {
 // forces hold the final modes' forces (no drift correction). False only if M is singular.
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces);
+
+// Step 2's search: (angles [rad]) -> r = s x a_t and k = s . a_t per slip; false if the forces fail.
+using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k)>;
+
+// Newton's method with a forward-difference Jacobian and step halving on |r|, from the angles
+// theta until |r| <= tolerance, 50 iterations, or 3 iterations in a row that cut |r| by less than
+// a thousandth: with no root near, the halvings only creep (a 12-sphere pile's nine slips stayed
+// at |r| = 0.0965 for 45 iterations of up to 40 force solves each, and the slip start repeats the
+// search for every contact it sticks, so one event took minutes). The contacts of one event are
+// usually few (an edge's two ends, a face's four corners), so each iteration's m + 1 force solves
+// are cheap. On return theta is the last iterate, r and k at it; false only if residual failed.
+bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
+                       double tolerance);
 
 }  // namespace impactsim

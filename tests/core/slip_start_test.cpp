@@ -113,5 +113,38 @@ TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
   EXPECT_EQ(modes.slip[0], Eigen::Vector2d(0.6, 0.8));
 }
 
+// The slip-angle search on residuals of its own: a linear one is solved at the first Newton step;
+// one with no root (r = theta^2 + 1, smallest at 1) is given up after three iterations that gain
+// nothing, not after all fifty (each up to 31 evaluations: about 1,550 before).
+TEST(SlipStart, TheAngleSearchSolvesALinearResidual) {
+  int evaluations = 0;
+  auto linear = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+    ++evaluations;
+    r = angles - Eigen::Vector2d(0.3, -1.2);
+    k.setOnes(2);
+    return true;
+  };
+  Eigen::VectorXd theta = Eigen::Vector2d(0.0, 0.0), r(2), k(2);
+  ASSERT_TRUE(solve_slip_angles(linear, theta, r, k, 1e-6));  // the difference quotient is good to ~1e-9
+  EXPECT_LT(r.norm(), 1e-6);
+  EXPECT_NEAR(theta[0], 0.3, 1e-6);
+  EXPECT_NEAR(theta[1], -1.2, 1e-6);
+  EXPECT_EQ(evaluations, 1 + 2 + 1);  // the start, the Jacobian's two columns, the full step
+}
+
+TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
+  int evaluations = 0;
+  auto rootless = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+    ++evaluations;
+    r.setConstant(1, angles[0] * angles[0] + 1.0);
+    k.setOnes(1);
+    return true;
+  };
+  Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 1.0), r(1), k(1);
+  ASSERT_TRUE(solve_slip_angles(rootless, theta, r, k, 1e-9));
+  EXPECT_GE(r.norm(), 1.0);
+  EXPECT_LE(evaluations, 1 + 4 * 31);  // the first iteration reaches theta = 0; three more gain nothing
+}
+
 }  // namespace
 }  // namespace impactsim
