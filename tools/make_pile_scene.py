@@ -15,7 +15,7 @@ rng = random.Random(7)
 r, gap, half = 0.05, 0.02, 0.125
 pitch = 2 * r + gap
 note = '' if mu > 0 else ("\n# Frictionless, for speed: with mu = 0.3 the same pile also settles (4.2 s for 1 s), but 20"
-                          " frictional\n# spheres step through instants with no consistent modes, then crawl from t = 0.25 s (see the README).")
+                          " frictional\n# spheres step through instants with no consistent modes, then crawl from t ~ 0.24 s (see the README).")
 out = [f'''# {n} spheres (radius {r} m, 0.52 kg) dropped in layers of 2 x 2 into a square bin of side {2 * half} m
 # (the ground and four walls), each nudged sideways so that the layers fall into each other's gaps.
 # mu = {mu:g}, e = 0: they collide and slide over each other into a pile.{note}
