@@ -19,7 +19,7 @@ enum class EventKind {
   stick,    // sliding contacts stuck
   slip,     // sticking contacts began to slide, or sliding ones reversed
   rest,     // the system came to rest; the run skips to t_end
-  step,     // a time-step through an instant with no consistent contact modes (core/painleve_step.hpp)
+  step,     // a time-step through an instant with no consistent contact modes or chattering guards (core/painleve_step.hpp)
 };
 
 // The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest", "step".

@@ -59,7 +59,7 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
         break;
       case GuardKind::stick: {
         const TangentVector u_t = in.jac.of(i).bottomRows(td) * in.v;
-        g[k] = modes.slip[i].head(u_t.size()).dot(u_t);
+        g[k] = modes.slip[i].head(u_t.size()).dot(u_t) - guards[k].floor;
         break;
       }
       case GuardKind::painleve: {
@@ -90,6 +90,14 @@ void set_painleve_floors(std::vector<Guard>& guards, Eigen::VectorXd& g) {
     if (guards[k].kind != GuardKind::painleve || !(g[k] > 0) || g[k] == kGuardInactive) continue;
     guards[k].floor = kPainleveFraction * g[k];
     g[k] -= guards[k].floor;
+  }
+}
+
+void set_stick_floors(std::vector<Guard>& guards, double velocity_tolerance, Eigen::VectorXd& g) {
+  for (size_t k = 0; k < guards.size(); ++k) {
+    if (guards[k].kind != GuardKind::stick || !(std::abs(g[k]) < velocity_tolerance)) continue;
+    guards[k].floor = -kSlipNoise;
+    g[k] += kSlipNoise;
   }
 }
 

@@ -41,7 +41,7 @@ struct Guard {
   int contact = 0;
   GuardKind kind = GuardKind::impact;
   bool armed = false;    // has been positive in this phase: only an armed guard fires
-  double floor = 0.0;    // impact guards: phi is measured from here [m]
+  double floor = 0.0;    // impact guards: phi is measured from here [m]; stick and painleve guards: see set_*_floors
   bool passing = false;  // impact guards of gated contacts: behind the other contact this phase
   bool bounced = false;  // impact guards: the contact touched at the start, separating faster than the velocity tolerance
   bool risen = false;    // impact guards: phi was above the level it started at, at a scanned time after the start
@@ -51,6 +51,7 @@ struct Guard {
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
 constexpr double kPhiMargin = 1e-13;  // [m]
 constexpr double kPainleveFraction = 1e-3;
+constexpr double kSlipNoise = 1e-12;  // [m/s]
 // phi above a contact's starting level by less than this is rounding, not a rise [m].
 constexpr double kLevelNoise = 1e-15;
 
@@ -87,6 +88,12 @@ void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g);
 // force of rounding size: its lift-off and slip guards would fire on the noise. They arm only once
 // above 1e-9 of the phase's largest normal force (g: the guards at the phase's start) plus 1e-12 N.
 void set_force_floors(std::vector<Guard>& guards, const Eigen::VectorXd& g);
+// A slide from rest (|s . J_t v| below velocity_tolerance at the phase's start) whose
+// acceleration along s is nil keeps a slip of rounding size (1e-27 m/s in a 12-sphere pile): its
+// stick guard s . J_t v would cross zero on the noise, every step, for ever. Such a stick guard
+// fires where the slip has reversed by kSlipNoise instead (floor -kSlipNoise; g: the guards at the
+// phase's start, which this adjusts to match). Slides with a real slip keep the exact zero.
+void set_stick_floors(std::vector<Guard>& guards, double velocity_tolerance, Eigen::VectorXd& g);
 // Painleve guards measure their margin from kPainleveFraction of its value at the phase's start
 // (g: the guards there, which this adjusts to match).
 void set_painleve_floors(std::vector<Guard>& guards, Eigen::VectorXd& g);

@@ -6,6 +6,7 @@
 
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
+#include "core/chatter.hpp"
 #include "core/guards.hpp"
 #include "core/painleve_step.hpp"
 
@@ -46,6 +47,7 @@ struct LoopData {
   Phase phase;
   LoopScratch scratch;
   RunStats stats;
+  long collisions = 0;  // impact events (approach faster than v_zeno): ChatterWatch resets on them
 };
 
 // The contact stage for the phase's forces at (q, v) in d.scratch: body dynamics, then the frames,
@@ -157,6 +159,7 @@ constexpr double kNearlySingularMass = 1e-10;
 EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
   return [&sys, &d, &cb](const Event& e) {
     if (is_impact(e.kind)) ++d.stats.impacts;
+    if (e.kind == EventKind::impact) ++d.collisions;
     if (++d.stats.events > sys.contact.max_events)
       throw SimulationError(e.t, StopReason::event_limit, "more than " + std::to_string(sys.contact.max_events) + " events by t = " +
                                      format_time(e.t) + " s; if impacts accumulate (Zeno), raise simulation.contact.v_zeno");
@@ -201,11 +204,13 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact);
   if (!s.ok)
     throw SimulationError(t, StopReason::no_contact_forces,
-                          "no contact forces at t = " + format_time(t) + " s, and the step through failed: " + s.diagnostic);
+                          "at t = " + format_time(t) + " s the event loop had to step through (no consistent contact modes, "
+                          "or guards firing again and again), and the step failed: " + s.diagnostic);
   log(painleve_step_event(t, s, d.scratch.v, d.contact));
   d.scratch.x_before = x;
   x << s.q1, s.v1;
   const double t1 = t + s.h;
+  emit(sys, d, cb.event_sample, t, d.scratch.x_before);
   for (; next <= last && output_time(settings, next) <= t1; ++next) {
     const double u = (output_time(settings, next) - t) / s.h;
     d.scratch.x_tmp = (1 - u) * d.scratch.x_before + u * x;
@@ -213,7 +218,6 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
     normalize_configuration(sys.model, d.scratch.x_tmp.data());
     emit(sys, d, cb.sample, output_time(settings, next), d.scratch.x_tmp);
   }
-  emit(sys, d, cb.event_sample, t, d.scratch.x_before);
   emit(sys, d, cb.event_sample, t1, x);
   track_penetration(sys, d, x);
   t = t1;
@@ -255,6 +259,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   mark_bounced(sys, d, kin, frames, x);
   guards_at_state(sys, d, x, d.phase.g_prev);
   set_force_floors(d.phase.guards, d.phase.g_prev);
+  set_stick_floors(d.phase.guards, sys.contact.velocity_tolerance, d.phase.g_prev);
   set_painleve_floors(d.phase.guards, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);
   arm_guards(d.phase.guards, d.phase.g_prev);
@@ -276,9 +281,9 @@ constexpr double kPaceMargin = 20;
 
 class StallWatch {
  public:
-  StallWatch(const SimulationSettings& s, const ContactModel& contacts)
+  StallWatch(const SimulationSettings& s, const ContactModel& contacts, bool steps_through_chatter)
       : window_(s.stall_window), max_steps_(s.max_steps), t_end_(s.t_end), contacts_(contacts),
-        fired_(static_cast<size_t>(contacts.size()) * kGuardKinds, 0) {}
+        fired_(static_cast<size_t>(contacts.size()) * kGuardKinds, 0), steps_through_chatter_(steps_through_chatter) {}
   // Counts the guards that fired, so that a stop can say which contacts held the run back.
   void note(const std::vector<FiredGuard>& fired) {
     for (const FiredGuard& f : fired) ++fired_[static_cast<size_t>(f.contact) * kGuardKinds + static_cast<int>(f.kind)];
@@ -328,6 +333,7 @@ class StallWatch {
       text += std::string(n == 0 ? " " : ", ") + std::string(guard_kind_name(static_cast<GuardKind>(k % kGuardKinds))) + " of '" +
               contacts_.contact(static_cast<int>(k / kGuardKinds)).name + "' (" + std::to_string(fired_[k]) + " times)";
     }
+    if (!steps_through_chatter_) text += " (simulation.contact.painleve_step > 0 would step through guards that chatter)";
     return text;
   }
 
@@ -335,6 +341,7 @@ class StallWatch {
   double t_end_;
   const ContactModel& contacts_;
   std::vector<long> fired_;  // per contact and guard kind, in this window
+  bool steps_through_chatter_;
   long start_steps_ = 0;
   double start_t_ = 0.0;
 };
@@ -351,14 +358,18 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
   long next = 1;
   const long last = last_output_row(settings);
   const double eps_t = 1e-12 * std::max(1.0, settings.t_end);
-  // An event at (t, x); where no contact modes are consistent, Painleve steps carry the run on
-  // until they are (or t_end).
-  const auto event_at = [&](const std::vector<FiredGuard>& fired) {
-    if (handle_event(sys, law, rng, cb, log, d, t, x, fired)) return;
+  // Painleve steps carry the run on until the modes at their end are consistent (or t_end).
+  // At least `steps` of them.
+  const auto step_on = [&](int steps) {
     do {
       step_through(sys, cb, log, d, t, x, next, last);
-    } while (t < settings.t_end - eps_t && !handle_event(sys, law, rng, cb, log, d, t, x, {}));
+    } while (t < settings.t_end - eps_t && (--steps > 0 || !handle_event(sys, law, rng, cb, log, d, t, x, {})));
   };
+  // An event at (t, x); where no contact modes are consistent, steps.
+  const auto event_at = [&](const std::vector<FiredGuard>& fired) {
+    if (!handle_event(sys, law, rng, cb, log, d, t, x, fired)) step_on(1);
+  };
+  ChatterWatch chatter;
   event_at({});
   if (cb.stop && cb.stop()) return;
   // At rest the remaining rows all equal x.
@@ -378,7 +389,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
   };
   const auto guards_at = [&](double t_at, Eigen::VectorXd& g) { guards_at_state(sys, d, state_at(t_at), g); };
   const auto guard_at = [&](double t_at, int k) { return guard_at_state(sys, d, state_at(t_at), k); };
-  StallWatch stall(settings, sys.contacts);
+  StallWatch stall(settings, sys.contacts, sys.contact.painleve_step > 0);
   while (t < settings.t_end - eps_t) {
     start_phase(sys, d, ode, t, x);
     while (true) {
@@ -401,7 +412,12 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         ode.dense(event->t, x);
         normalize_configuration(sys.model, x.data());
         t = event->t;
+        const long collisions = d.collisions;
         event_at(event->fired);
+        if (const int steps = chatter.chattering(t, d.collisions != collisions, sys.contact.painleve_step); steps > 0) {
+          step_on(steps);
+          chatter.stepped(t);
+        }
         if (!x.allFinite())
           throw SimulationError(t, StopReason::not_finite, "the state after the event at t = " + format_time(t) + " s is not finite");
         if (cb.stop && cb.stop()) return;

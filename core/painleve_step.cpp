@@ -8,16 +8,19 @@ namespace {
 
 constexpr int kHalvings = 20;  // 2^-20 ~ 1e-6 of the step asked for
 
-// A contact open at the start (phi above the distance tolerance) that sinks deeper than the
-// tolerance at q1: the step ran past its collision.
-bool sinks(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data) {
+// The contact that sinks deepest at q1, deeper than the distance tolerance and deeper than it was
+// at the start (phi0), or -1: an open one ran past its collision, or a touching one left its
+// first-order gap J_n y >= 0 far behind (a state without precision, an angle of 1e308 degrees).
+int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data) {
   update_kinematics(sys.model, q1, data.body.kin);
   data.broadphase.update(sys.contacts, sys.contact.broadphase_margin, data.body.kin.R, data.body.kin.p, data.frames);
-  for (int i = 0; i < sys.contacts.size(); ++i)
-    if (phi0[i] > sys.contact.distance_tolerance && !gated(sys.contacts, i) &&
-        data.frames[i].phi < -sys.contact.distance_tolerance)
-      return true;
-  return false;
+  int deepest = -1;
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    const double phi = data.frames[i].phi;
+    if (gated(sys.contacts, i) || phi >= -sys.contact.distance_tolerance || phi >= phi0[i]) continue;
+    if (deepest < 0 || phi < data.frames[deepest].phi) deepest = i;
+  }
+  return deepest;
 }
 
 }  // namespace
@@ -50,7 +53,13 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
     out.impulse_n = s.c_n;
     integrate_configuration(sys.model, q, s.y, h, out.q1);
     normalize_configuration(sys.model, out.q1.data());
-    if (!sinks(sys, phi0, out.q1, data)) break;
+    const int sunk = sinking(sys, phi0, out.q1, data);
+    if (sunk < 0) return out;
+    if (halving == kHalvings) {
+      out.ok = false;
+      out.diagnostic = "even a step of " + format_time(h) + " s sinks contact '" + sys.contacts.contact(sunk).name + "' to phi = " +
+                       format_time(data.frames[sunk].phi) + " m";
+    }
   }
   return out;
 }

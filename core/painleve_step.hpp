@@ -8,15 +8,17 @@
 // sink). The papers' remedy, an impact without collision, has nothing to jam there; instead the
 // run crosses the instant with one step of Anitescu and Potra's semi-implicit scheme (the
 // time-stepping integrator's alpha = 1 step, core/time_stepping.hpp), whose velocity LCP always
-// has a solution, and the event loop starts again at its end. Its error is that scheme's, O(h):
+// has a solution, and the event loop starts again at its end. The event loop steps the same way
+// where its guards chatter (core/hybrid.cpp, ChatterWatch). Its error is that scheme's, O(h):
 // the step is logged (`step` in events.csv) so that a run says where it left the exact path.
 //
 // Over the contacts touching at q (phi within the distance tolerance, a gated contact not
 // behind), with b = M v - h C(q, v):
 //   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (impact/velocity_step.hpp),
 //   v1 = y, q1 = q + h Gamma(q) y.
-// The active set's J_n y >= 0 holds their gap to first order; a contact that was open at q and
-// would sink deeper than the distance tolerance at q1 halves the step (down to 1e-6 h) instead.
+// The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
+// than the distance tolerance at q1 (and deeper than at q: an open one ran past its collision, or
+// the state has no precision left), the step halves, down to 1e-6 h; below that it fails (ok false).
 #include <string>
 #include <vector>
 

@@ -166,7 +166,11 @@ const std::vector<SceneKey> kKeys = {
      "m; contacts of a (body, solid) pair whose bounding spheres are farther apart than this cost one sphere test, "
      "not one distance each; it changes speed, never results", ""},
     {"simulation.contact", "painleve_step", "number >= 0", "1e-4",
-     "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), the run crosses the instant with steps of at most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`) and the event loop starts again; 0 stops the run there instead", ""},
+     "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), "
+     "or where 16 events in a row without a collision come within this time of the first (guards that chatter: a slide from rest whose slip "
+     "start gave up, a contact that sticks, slips and is closed by the Zeno rule over and over), the run crosses the instant with steps of at "
+     "most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`; chatter that comes back within 16 steps' "
+     "time doubles the steps taken, up to 64) and the event loop starts again; 0 stops the run there instead", ""},
     {"simulation.contact", "friction_directions", "integer 3..64", "8",
      "directions of the polyhedral friction cone of 3-D impacts and stick checks; planar scenes use the exact two", ""},
 

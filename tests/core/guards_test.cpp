@@ -97,6 +97,44 @@ TEST(Guards, PainleveGuardsFireAtAThousandthOfTheirStartingMargin) {
   EXPECT_EQ(g[2], 5.0);
 }
 
+// A slide from rest arms its stick guard at once and fires it where the slip has reversed by
+// kSlipNoise, not where rounding crosses zero; a slide with a real slip keeps the exact zero.
+TEST(Guards, StickGuardsOfSlidesFromRestFireOnceTheSlipReverses) {
+  const Rig r;
+  ContactModes modes = ContactModes::all_open(3);
+  modes.mode[1] = ContactMode::slide;
+  modes.slip[1] = Eigen::Vector2d(1, 0);
+  ContactData data(r.model, r.contacts);
+  std::vector<Guard> guards;
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, guards);
+  ASSERT_EQ(guards[2].kind, GuardKind::stick);
+  ModeForces forces;
+  forces.lambda_n = Eigen::Vector3d(0, 4, 0);
+  forces.lambda_t = Eigen::MatrixXd::Zero(3, 1);
+  const Eigen::Vector3d q(0.5, 0.0, 0);
+  const auto stick_guard = [&](double slip) {
+    const Eigen::Vector3d v(slip, 0, 0);
+    compute_contact_data(r.model, r.contacts, q, v, {true, true, true}, data);
+    Eigen::VectorXd g;
+    evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
+    return g;
+  };
+  Eigen::VectorXd g = stick_guard(-1e-27);  // at rest, a rounding's worth below zero
+  set_stick_floors(guards, 1e-6, g);
+  EXPECT_EQ(guards[2].floor, -kSlipNoise);
+  EXPECT_EQ(g[2], -1e-27 + kSlipNoise);
+  arm_guards(guards, g);
+  EXPECT_TRUE(guards[2].armed);
+  EXPECT_GT(stick_guard(-0.5 * kSlipNoise)[2], 0.0);  // noise: no event
+  EXPECT_LT(stick_guard(-2 * kSlipNoise)[2], 0.0);    // reversed: the guard fires
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, guards);
+  g = stick_guard(0.25);  // sliding
+  set_stick_floors(guards, 1e-6, g);
+  EXPECT_EQ(guards[2].floor, 0.0);
+  EXPECT_EQ(g[2], 0.25);
+  EXPECT_EQ(stick_guard(0.0)[2], 0.0);
+}
+
 TEST(Guards, AnUnarmedOpenContactThatSinksIsAnError) {
   const Rig r;
   std::vector<Guard> guards{{0, GuardKind::impact, false}, {1, GuardKind::impact, true}};

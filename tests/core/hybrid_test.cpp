@@ -427,19 +427,23 @@ TEST(Hybrid, AFrictionalSpherePileSettles) {
   EXPECT_LT(r.stats.steps, 20000);
 }
 
-// Twelve frictional spheres (tests/scenes/contact/frictional_pile_12.yaml): at t = 0.3117 s a few
-// nearly unloaded sliding contacts leave no consistent modes, and impacts without collision find
-// nothing to jam. With painleve_step = 0 the run stops there; by default one Anitescu-Potra step
-// carries it on to t_end. The step adds no energy (the weight's work is the potential energy it
-// loses, less the scheme's h^2 g^2 m / 2 per body; friction dissipates) and sinks no contact.
-TEST(Hybrid, AnInstantWithNoConsistentModesIsSteppedThrough) {
+// Twelve frictional spheres (tests/scenes/contact/frictional_pile_12.yaml). Where the event loop
+// finds no consistent modes (a few nearly unloaded sliding contacts that impacts without collision
+// cannot jam), or its guards fire again and again without a collision (a slide from rest whose
+// slip start gave up accelerates against its slip direction: its stick guard fired every
+// 1.4e-12 s), Anitescu-Potra steps carry the run on. With painleve_step = 0 the run stops there,
+// naming the key; by default it reaches t_end. No step adds energy (the weight's work is the
+// potential energy it loses, less the scheme's h^2 g^2 m / 2 per body; friction dissipates) or
+// sinks a contact.
+TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
   const std::string pile = std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml";
   try {
-    simulate(load_scene(pile, {parse_override("simulation.contact.painleve_step=0")}));
+    // A short stall window: each chattering event costs an LCP over the pile.
+    simulate(load_scene(pile, {parse_override("simulation.contact.painleve_step=0"), parse_override("simulation.stall_window=300")}));
     ADD_FAILURE() << "no stop";
   } catch (const SimulationError& e) {
-    EXPECT_EQ(e.reason(), StopReason::no_contact_forces);
-    EXPECT_NEAR(e.time(), 0.3117, 1e-4);
+    EXPECT_TRUE(e.reason() == StopReason::no_contact_forces || e.reason() == StopReason::stalled) << e.what();
+    EXPECT_LT(e.time(), 0.32);
     EXPECT_NE(std::string(e.what()).find("simulation.contact.painleve_step"), std::string::npos) << e.what();
   }
   const Scene scene = load_scene(pile);
@@ -463,7 +467,6 @@ TEST(Hybrid, AnInstantWithNoConsistentModesIsSteppedThrough) {
     const Event& e = events[k];
     if (e.kind != EventKind::step) continue;
     ++steps;
-    EXPECT_NEAR(e.t, 0.3117, 1e-4);
     EXPECT_EQ(e.law, "time-stepping");
     EXPECT_FALSE(e.contacts.empty());
     // Its rows: the state at its start, then at its end (each event logged before it wrote two).

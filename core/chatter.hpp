@@ -1,0 +1,53 @@
+#pragma once
+// Telling the event loop's chatter from a run's ordinary events.
+//
+// Events that come back again and again without a collision, within a step of each other, are
+// the event loop failing to find modes the dynamics keep:
+//   - a guard that fires and changes nothing (the acceleration LCP keeps every mode) fires again
+//     at once where the mode is not what the dynamics do: a slide from rest whose slip start gave
+//     up accelerates against its slip direction (a 12-sphere frictional pile: a stick guard every
+//     1.4e-12 s until the stall watch stopped the run; a slip of 1e-27 m/s crossing zero on rounding);
+//   - a contact that sticks, slips and is closed again by the Zeno rule, over and over (the same
+//     pile, a cycle every 3.5e-6 s: 100,000 events to go).
+// After kChatterEvents such events in a row within painleve_step of the first, the run steps
+// through (core/painleve_step.hpp), as where no modes are consistent (core/hybrid.cpp). Chatter
+// that comes back soon after (within kChatterRecurs steps' time of the last stepping's end)
+// doubles the number of steps taken, up to kMaxChatterSteps; the pile above chattered again after
+// nearly every single step. A cascade of impacts at one instant (a row of balls) has collisions,
+// and is left to the impact laws.
+#include <algorithm>
+
+namespace impactsim {
+
+constexpr int kChatterEvents = 16;
+constexpr int kChatterRecurs = 16;
+constexpr int kMaxChatterSteps = 64;
+
+class ChatterWatch {
+ public:
+  // An event at t has been handled; collided: it resolved a collision. Returns how many steps the
+  // run should take now (0: none).
+  int chattering(double t, bool collided, double painleve_step) {
+    if (collided || painleve_step <= 0) {
+      count_ = 0;
+      return 0;
+    }
+    if (count_ == 0 || t - since_ >= painleve_step) count_ = 0, since_ = t;
+    if (++count_ < kChatterEvents) return 0;
+    count_ = 0;
+    const bool recurs = stepped_ && t - last_end_ < kChatterRecurs * steps_ * painleve_step;
+    steps_ = recurs ? std::min(2 * steps_, kMaxChatterSteps) : 1;
+    return steps_;
+  }
+  // The stepping ended at t.
+  void stepped(double t) { stepped_ = true, last_end_ = t; }
+
+ private:
+  int count_ = 0;
+  double since_ = 0.0;
+  int steps_ = 1;
+  bool stepped_ = false;
+  double last_end_ = 0.0;
+};
+
+}  // namespace impactsim

@@ -1,0 +1,60 @@
+// When the event loop steps through chatter: kChatterEvents events without a collision within
+// painleve_step of the first, and more steps each time it comes back soon after.
+#include <gtest/gtest.h>
+
+#include "core/chatter.hpp"
+
+namespace impactsim {
+namespace {
+
+constexpr double kStep = 1e-4;
+
+// Feeds n events without a collision, dt apart from t; returns the last answer and moves t on.
+int quiet_events(ChatterWatch& w, double& t, int n, double dt) {
+  int steps = 0;
+  for (int k = 0; k < n; ++k, t += dt) steps = w.chattering(t, false, kStep);
+  return steps;
+}
+
+TEST(Chatter, SixteenQuietEventsWithinAStepAskForOneStep) {
+  ChatterWatch w;
+  double t = 0.1;
+  EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
+  EXPECT_EQ(w.chattering(t, false, kStep), 1);
+  EXPECT_EQ(w.chattering(t, false, kStep), 0);  // counting starts again
+}
+
+TEST(Chatter, ACollisionOrASpreadOutRunOfEventsIsNoChatter) {
+  ChatterWatch w;
+  double t = 0.1;
+  EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
+  EXPECT_EQ(w.chattering(t, true, kStep), 0);  // a collision: a cascade, for the impact law
+  EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
+  EXPECT_EQ(w.chattering(t, true, kStep), 0);
+  // Quiet events farther apart than a step in all: the count restarts where the span runs out.
+  EXPECT_EQ(quiet_events(w, t, 4 * kChatterEvents, kStep / 8), 0);
+  ChatterWatch off;
+  t = 0.1;
+  for (int k = 0; k < 4 * kChatterEvents; ++k) EXPECT_EQ(off.chattering(t, false, 0.0), 0);  // painleve_step 0: never
+}
+
+TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
+  ChatterWatch w;
+  double t = 0.2;
+  int expected = 1;
+  for (int round = 0; round < 8; ++round) {
+    EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
+    EXPECT_EQ(w.chattering(t, false, kStep), expected) << round;
+    t += expected * kStep;  // the steps taken
+    w.stepped(t);
+    expected = std::min(2 * expected, kMaxChatterSteps);
+  }
+  EXPECT_EQ(expected, kMaxChatterSteps);
+  // Chatter long after the last stepping is new: one step again.
+  t += 2 * kChatterRecurs * kMaxChatterSteps * kStep;
+  EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
+  EXPECT_EQ(w.chattering(t, false, kStep), 1);
+}
+
+}  // namespace
+}  // namespace impactsim
