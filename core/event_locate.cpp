@@ -71,6 +71,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
     // later in the step are never located (a row of 50 balls had dozens per step, each costing ~40
     // evaluations of every guard).
     double earliest = kGuardInactive, t_hi = tb;
+    int crossed = -1;
     g_hi = gb;
     std::vector<bool> located;
     while (true) {
@@ -86,6 +87,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
       double t_cross = locate_crossing(guard, ta, t_hi, ga[first], g_hi[first]);
       if (guards[first].bounced) t_cross = back_to_level(guard, guards[first], ta, ga[first], t_cross);
       earliest = t_hi = t_cross;
+      crossed = first;
       guards_at(t_hi, g_hi);
       located.resize(n, false);
       located[first] = true;
@@ -93,6 +95,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
     if (earliest < kGuardInactive) {
       LocatedEvent event;
       event.t = earliest;
+      event.crossed = {guards[crossed].contact, guards[crossed].kind};
       guards_at(event.t, gb);
       for (int j = 0; j < n; ++j)
         if (guards[j].armed && gb[j] <= guard_tolerance(guards[j], distance_tolerance))

@@ -17,6 +17,7 @@ struct FiredGuard {
 struct LocatedEvent {
   double t = 0.0;                // the end of the final bracket on the fired side (every fired guard <= its tolerance)
   std::vector<FiredGuard> fired; // every armed guard within its tolerance of firing at t, in guard order
+  FiredGuard crossed;            // the guard whose crossing placed t (the others were within their tolerance there)
 };
 
 // The value of every guard at time t of the step (the caller interpolates the dense output there).

@@ -284,10 +284,10 @@ class StallWatch {
   StallWatch(const SimulationSettings& s, const ContactModel& contacts, bool steps_through_chatter)
       : window_(s.stall_window), max_steps_(s.max_steps), t_end_(s.t_end), contacts_(contacts),
         fired_(static_cast<size_t>(contacts.size()) * kGuardKinds, 0), steps_through_chatter_(steps_through_chatter) {}
-  // Counts the guards that fired, so that a stop can say which contacts held the run back.
-  void note(const std::vector<FiredGuard>& fired) {
-    for (const FiredGuard& f : fired) ++fired_[static_cast<size_t>(f.contact) * kGuardKinds + static_cast<int>(f.kind)];
-  }
+  // Counts the guard whose crossing placed an event, so that a stop can say which contacts held
+  // the run back (not the others within their tolerance there: open contacts a micrometre from a
+  // chattering one were blamed for its stick guard).
+  void note(const FiredGuard& crossed) { ++fired_[static_cast<size_t>(crossed.contact) * kGuardKinds + static_cast<int>(crossed.kind)]; }
   // t: the time the run has reached (the last event or accepted step; the integrator's own time
   // runs ahead of it to the end of a step an event cut short).
   void check(const Dopri5& ode, double t) {
@@ -408,7 +408,7 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         emit(sys, d, cb.sample, output_time(settings, next), d.scratch.x_tmp);
       }
       if (event) {
-        stall.note(event->fired);
+        stall.note(event->crossed);
         ode.dense(event->t, x);
         normalize_configuration(sys.model, x.data());
         t = event->t;

@@ -38,8 +38,9 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
     if (touch[i]) out.active.push_back(i);
   }
   const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, out.active);
-  const Eigen::MatrixXd M = data.body.M;
-  const Eigen::VectorXd C = data.body.C;
+  // The gap checks below move data.body.kin and data.frames only: M and C stay those at q.
+  const Eigen::MatrixXd& M = data.body.M;
+  const Eigen::VectorXd& C = data.body.C;
   const Eigen::MatrixXd no_joints(0, sys.model.nv);
   for (int halving = 0; halving <= kHalvings; ++halving, h *= 0.5) {
     const VelocityStep s = solve_velocity_step(space, no_joints, M * v - h * C);

@@ -92,7 +92,6 @@ bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen
   return true;
 }
 
-
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces) {
   const std::vector<int> from_rest = sliding_from_rest(sys, data, v, modes);

@@ -47,6 +47,7 @@ TEST(EventLocate, ScanFindsTheEarliestArmedCrossingAndTheGuardsThatJoinIt) {
   ASSERT_EQ(e->fired.size(), 2u);
   EXPECT_EQ(e->fired[0].contact, 0);
   EXPECT_EQ(e->fired[1].contact, 1);
+  EXPECT_EQ(e->crossed.contact, 0);  // the other was within the distance tolerance there
 }
 
 // With a one-guard reader, root finding reads only the guard it locates; the event is the same,
@@ -116,6 +117,7 @@ TEST(EventLocate, UnarmedGuardsDoNotFireAndArmOncePositive) {
   ASSERT_TRUE(e.has_value());
   EXPECT_NEAR(e->t, 1.0, 1e-12);
   EXPECT_EQ(e->fired[0].kind, GuardKind::liftoff);
+  EXPECT_EQ(e->crossed.kind, GuardKind::liftoff);
 }
 
 }  // namespace
