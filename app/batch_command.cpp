@@ -34,7 +34,7 @@ std::string format_number(double x, int precision) { return std::string(NumberTe
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const std::string& d : draw_columns(scene)) c.push_back(d);
-  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "t_rest"}) c.push_back(n);
+  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "t_rest"}) c.push_back(n);
   for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
@@ -130,7 +130,7 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   }
   for (const std::string& c :
        {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
-        std::to_string(tally.events()), tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
+        std::to_string(tally.events()), std::to_string(tally.time_steps()), tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
     cells.push_back(c);
   for (double x : tally.q()) cells.push_back(format_number(x, precision));
   for (double x : tally.v()) cells.push_back(format_number(x, precision));

@@ -18,6 +18,7 @@ RunTally::RunTally(const Scene& scene, const State& initial)
 void RunTally::event(const Event& e) {
   ++events_;
   if (e.kind == EventKind::rest) t_rest_ = e.t;
+  if (e.kind == EventKind::step) ++time_steps_;
   if (!is_impact(e.kind)) return;
   ++impacts_;
   for (size_t a = 0; a < e.contacts.size(); ++a) {
@@ -68,6 +69,7 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["t_final"] = tally.t_final();
   j["impacts"] = tally.impacts();
   j["events"] = tally.events();
+  j["time_steps"] = tally.time_steps();
   j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
   j["final_kinetic_energy"] = tally.kinetic_energy();
   Json closed = Json::object();

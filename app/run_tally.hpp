@@ -18,6 +18,7 @@ class RunTally {
 
   long impacts() const { return impacts_; }
   long events() const { return events_; }
+  long time_steps() const { return time_steps_; }  // `step` events: where the run left the exact path
   double t_final() const { return t_final_; }
   double t_rest() const { return t_rest_; }  // < 0: never came to rest
   const Eigen::VectorXd& q() const { return q_; }
@@ -30,7 +31,7 @@ class RunTally {
 
  private:
   const Scene& scene_;
-  long impacts_ = 0, events_ = 0;
+  long impacts_ = 0, events_ = 0, time_steps_ = 0;
   double t_final_ = 0, t_rest_ = -1;
   std::vector<long> contact_impacts_;
   std::vector<long> contact_lifts_;  // impacts that left the contact separating
@@ -39,7 +40,7 @@ class RunTally {
 };
 
 // DIR/summary.json of `run`: status ("ok" or "failed"), the stop reason's code and message of a
-// failed run, t_final, impacts, events, t_rest (null if never at rest), the final kinetic energy,
+// failed run, t_final, impacts, events, time_steps, t_rest (null if never at rest), the final kinetic energy,
 // each contact's closed flag and each outcome's value.
 std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
                              const std::string& message);
