@@ -31,11 +31,32 @@ inline void write_file(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
+// The directories this test process made; removed when it exits, unless a test failed (then they
+// are kept to look at). Every ctest run used to leave a few hundred behind in the temp directory.
+struct MadeDirs {
+  std::vector<fs::path> dirs;
+  MadeDirs() = default;
+  MadeDirs(const MadeDirs&) = delete;
+  MadeDirs& operator=(const MadeDirs&) = delete;
+  ~MadeDirs() {
+    // Made on first use, after gtest's UnitTest instance, so destroyed before it.
+    if (::testing::UnitTest::GetInstance()->Failed()) return;
+    std::error_code ignored;
+    for (const fs::path& d : dirs) fs::remove_all(d, ignored);
+  }
+};
+
+inline MadeDirs& made_dirs() {
+  static MadeDirs made;
+  return made;
+}
+
 // An empty directory of this test's own, named `name`.
 inline fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("impactsim_" + std::to_string(getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
+  made_dirs().dirs.push_back(dir);
   return dir;
 }
 
