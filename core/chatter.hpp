@@ -16,6 +16,7 @@
 // nearly every single step. A cascade of impacts at one instant (a row of balls) has collisions,
 // and is left to the impact laws.
 #include <algorithm>
+#include <limits>
 
 namespace impactsim {
 
@@ -35,19 +36,18 @@ class ChatterWatch {
     if (count_ == 0 || t - since_ >= painleve_step) count_ = 0, since_ = t;
     if (++count_ < kChatterEvents) return 0;
     count_ = 0;
-    const bool recurs = stepped_ && t - last_end_ < kChatterRecurs * steps_ * painleve_step;
+    const bool recurs = t - last_end_ < kChatterRecurs * steps_ * painleve_step;
     steps_ = recurs ? std::min(2 * steps_, kMaxChatterSteps) : 1;
     return steps_;
   }
   // The stepping ended at t.
-  void stepped(double t) { stepped_ = true, last_end_ = t; }
+  void stepped(double t) { last_end_ = t; }
 
  private:
   int count_ = 0;
   double since_ = 0.0;
   int steps_ = 1;
-  bool stepped_ = false;
-  double last_end_ = 0.0;
+  double last_end_ = -std::numeric_limits<double>::infinity();  // never stepped: no chatter recurs
 };
 
 }  // namespace impactsim
