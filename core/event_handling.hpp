@@ -13,10 +13,13 @@
 // reaches contact within the event's precision (simultaneous_contact); one still a few nm or um
 // away is deferred to its own guard's crossing, so a lift-off or slip that comes first is not
 // skipped and its impulse is not drawn early.
-// Zeno: an impact whose fastest approach is below v_zeno closes every contact of its set,
-// J_i v+ = 0 (normal and tangential), by the projection in the kinetic metric
+// Zeno: an impact whose fastest approach is below v_zeno is plastic and closes every contact of
+// its set, logged as `zeno`. Where every frictional contact also slips slower than v_zeno, it
+// brings them to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0) by the projection in the kinetic
+// metric
 //   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
-// which never adds energy, and is logged as `zeno`.
+// which never adds energy (`close`); where one slides faster, friction cannot stop it within its
+// cone, and the plastic Anitescu-Potra LCP (e = 0) lands it sliding (`plastic`).
 // Painleve: where the acceleration LCP has no consistent solution, an impact without collision
 // (`iwc`) jams the sliding contacts by the Anitescu-Potra LCP's nonzero solution, whatever the law
 // (impact/anitescu_potra.hpp, solve_without_collision).

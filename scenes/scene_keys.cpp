@@ -150,11 +150,9 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "distance_tolerance", "number > 0", "1e-6",
      "m; a contact with phi below this touches; no contact may sink deeper. An approaching open contact joins an impact only if simultaneous to the event precision (gap at most 1e-6 of this plus its approach speed times 1e-14 max(1, t) s, the event location's precision); one farther away has its own impact", ""},
     {"simulation.contact", "velocity_tolerance", "number > 0", "1e-6",
-     "m/s; normal or tangential speeds below this count as zero (closed, sticking); in 3-D a sliding contact's friction opposes (u_t + this x s) / |u_t + this x s|, s the direction its slide started in, so a slide from rest does not follow the direction of rounding-sized velocities; at every event the 3-D frictional contacts touching with a slip below it are first brought exactly to rest (a projection in the kinetic metric, which never adds energy)", ""},
+     "m/s; normal or tangential speeds below this count as zero (closed, sticking); in 3-D a sliding contact's friction opposes (u_t + this x s) / |u_t + this x s|, s the direction its slide started in, so a slide from rest does not follow the direction of rounding-sized velocities; at every event the 3-D frictional contacts touching with a slip below it are first brought exactly to rest (a projection in the kinetic metric, which never adds energy), unless nearly dependent contacts would make that projection move a touching contact by more than 10 times this", ""},
     {"simulation.contact", "v_zeno", "number >= 0", "1e-3",
-     "m/s; the Zeno rule: an impact whose fastest approach is slower than this closes every touching contact of its "
-     "impact set (J v+ = 0, normal and tangential, by the projection that never adds energy) and is logged as `zeno`; "
-     "0 turns the rule off", ""},
+     "m/s; the Zeno rule: an impact whose fastest approach is slower than this is plastic and closes every touching contact of its impact set, logged as `zeno`: where every frictional contact of it also slips slower than this, they are brought to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0, by the projection that never adds energy; law `close`; a frictionless contact keeps its slip); where one slides faster, friction within its cone cannot stop it, and the plastic Anitescu-Potra impact (e = 0) lands it sliding (law `plastic`); 0 turns the rule off", ""},
     {"simulation.contact", "detect_rest", "bool", "true",
      "after an event that leaves every velocity and acceleration too small to move anything by more than the two "
      "tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "

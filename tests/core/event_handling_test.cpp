@@ -7,13 +7,18 @@
 #include "core/event_handling.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "scenes/scene_overrides.hpp"
 
 namespace impactsim {
 namespace {
 
 // The shipped bouncing ball (e = 0.9, mu = 0.5, radius 0.1), touching the ground with velocity v.
 struct Ball {
-  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml");
+  explicit Ball(std::vector<SceneOverride> overrides = {})
+      : scene(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/bouncing_ball.yaml", overrides)) {
+    q(2) = 0.1;  // on the ground
+  }
+  Scene scene;
   const System& sys = scene.system;
   ContactData data{sys.model, sys.contacts};
   ModeForces forces;
@@ -21,7 +26,6 @@ struct Ball {
   std::vector<Event> events;
   EventLog log = [this](const Event& e) { events.push_back(e); };
   Eigen::VectorXd q = scene.initial.q;
-  Ball() { q(2) = 0.1; }  // on the ground
 };
 
 TEST(EventHandling, AnImpactGoesToTheLaw) {
@@ -60,6 +64,58 @@ TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
   ASSERT_EQ(b.events[0].normal_velocity_after.size(), 1u);
   EXPECT_LT(std::abs(b.events[0].normal_velocity_after[0]), 1e-15);
   EXPECT_LE(b.events[0].kinetic_after, b.events[0].kinetic_before);
+}
+
+// The Zeno rule is a plastic impact: it may stop slips as slow as the approach it ends, never a
+// frictionless contact's slip, and never one friction cannot stop (its impulses stay in the cone).
+// A ball landing at 0.5 mm/s (below v_zeno) while sliding at 1 m/s, the slip along the contact's
+// first tangent. Frictionless, the projection takes the normal row alone: the slip is untouched and
+// no spin is added (a frictionless pile's spheres used to keep spinning after it).
+TEST(EventHandling, TheZenoRuleLeavesAFrictionlessContactItsSlip) {
+  Ball b({parse_override("materials.mu=0")});
+  ASSERT_EQ(b.sys.contacts.contact(0).mu, 0.0);
+  compute_event_data(b.sys, b.modes, b.q, Eigen::VectorXd::Zero(6), b.data);
+  const Eigen::MatrixXd J = b.data.jac.of(0);  // normal, then two tangents
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v.head<3>() = -5e-4 * J.row(0).head<3>().transpose() + 1.0 * J.row(1).head<3>().transpose();  // a ball without spin
+  ASSERT_NEAR((J * v - Eigen::Vector3d(-5e-4, 1.0, 0)).norm(), 0, 1e-12);
+  const Eigen::VectorXd v_minus = v;
+  Rng rng(0);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, {}, v, b.data, b.log);
+  ASSERT_EQ(b.events.size(), 1u);
+  EXPECT_EQ(b.events[0].kind, EventKind::zeno);
+  EXPECT_EQ(b.events[0].law, "close");
+  EXPECT_NEAR((J * v)[0], 0.0, 1e-15);
+  EXPECT_NEAR((J * v)[1], 1.0, 1e-12);
+  // Only the normal impulse m 5e-4 acted, through the centre: the spin is unchanged.
+  EXPECT_NEAR((v - v_minus).tail<3>().norm(), 0.0, 1e-15);
+  const double m = b.sys.model.bodies[0].mass;
+  EXPECT_NEAR(b.events[0].impulse_n[0], m * 5e-4, 1e-15);
+}
+
+// With mu = 0.5 the same landing cannot stop the slip: a plastic impact of normal impulse
+// P_n = m 5e-4 buys a friction impulse of mu P_n at most, which slows the slip by
+// mu P_n (1/m + r^2/I) = 3.5 mu 5e-4 m/s (a solid sphere, I = 2/5 m r^2). The ball lands sliding.
+TEST(EventHandling, TheZenoRuleLetsAFastSlideLandSlidingWithFrictionInItsCone) {
+  Ball b;
+  ASSERT_EQ(b.sys.contacts.contact(0).mu, 0.5);
+  compute_event_data(b.sys, b.modes, b.q, Eigen::VectorXd::Zero(6), b.data);
+  const Eigen::MatrixXd J = b.data.jac.of(0);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v.head<3>() = -5e-4 * J.row(0).head<3>().transpose() + 1.0 * J.row(1).head<3>().transpose();  // a ball without spin
+  ASSERT_NEAR((J * v - Eigen::Vector3d(-5e-4, 1.0, 0)).norm(), 0, 1e-12);
+  const double before = 0.5 * v.dot(b.data.body.M * v);
+  Rng rng(0);
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, {}, v, b.data, b.log);
+  ASSERT_EQ(b.events.size(), 1u);
+  EXPECT_EQ(b.events[0].kind, EventKind::zeno);
+  EXPECT_EQ(b.events[0].law, "plastic");
+  const double m = b.sys.model.bodies[0].mass;
+  EXPECT_NEAR(b.events[0].impulse_n[0], m * 5e-4, 1e-12);
+  EXPECT_NEAR((J * v)[0], 0.0, 1e-12);  // closed
+  EXPECT_NEAR((J * v)[1], 1.0 - 3.5 * 0.5 * 5e-4, 1e-12);  // still sliding, slowed by friction at the cone's edge
+  EXPECT_NEAR((J * v)[2], 0.0, 1e-12);
+  EXPECT_LT(b.events[0].kinetic_after, before);
 }
 
 // Halm and Posa §5.4.1: the 1 x 2 m block landing flat at sqrt(2 g 0.01) m/s. Resolved one corner at

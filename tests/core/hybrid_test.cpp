@@ -384,10 +384,10 @@ TEST(Hybrid, SphereStackPushedSidewaysRunsToTheEnd) {
   EXPECT_LT(r.stats.steps, 5000);
 }
 
-// A run of scenes/sphere_pile (10 spheres dropped into a 0.25 m bin, floor room for four): they
-// stay inside the walls and above the ground (no deeper than the distance tolerance), no impact
-// adds energy, and the upper six come to lie on the lower four.
-void expect_pile_settled_in_the_bin(const SceneRun& r) {
+// A run of scenes/sphere_pile (10 spheres dropped into a 0.25 m bin): they stay inside the walls and
+// above the ground (no deeper than the distance tolerance), no impact adds energy, and `above` of
+// them come to lie on the others.
+void expect_pile_settled_in_the_bin(const SceneRun& r, int above) {
   expect_invariants(r);
   ASSERT_NEAR(r.t.back(), 1.0, 1e-12);
   const Eigen::VectorXd& q = r.q.back();
@@ -401,12 +401,15 @@ void expect_pile_settled_in_the_bin(const SceneRun& r) {
     stacked += q[7 * i + 2] > 0.1;
     EXPECT_LT(v.segment<3>(6 * i).norm(), 0.1) << "sphere " << i;  // settling: speeds of 0.92 m/s at the drop
   }
-  EXPECT_EQ(stacked, 6);
+  EXPECT_EQ(stacked, above);
 }
 
+// Frictionless, five reach the floor: the four corners and the centre (0.106 m from each corner,
+// more than a diameter). Four did while the Zeno rule stopped frictionless slips, as if the spheres
+// stuck where they landed.
 TEST(Hybrid, SpherePileSettlesInsideTheBin) {
   const SceneRun r = run("sphere_pile");
-  expect_pile_settled_in_the_bin(r);
+  expect_pile_settled_in_the_bin(r, 5);
   // Frictionless contacts always slide: no stick or slip events (there were 274 when they could stick).
   EXPECT_TRUE(of_kind(r, EventKind::stick).empty());
   EXPECT_TRUE(of_kind(r, EventKind::slip).empty());
@@ -416,36 +419,44 @@ TEST(Hybrid, SpherePileSettlesInsideTheBin) {
 // once; with all of them sliding, the slips consistent with the circular cone have two running
 // against their accelerations (k < 0), and the polygon's directions left in their place made those
 // two fire slip-to-stick every 5 ns until the step limit. Two of them sticking is consistent, and
-// the slip start now finds it, so the pile runs to t_end and settles as the frictionless one does.
+// the slip start now finds it, so the pile runs to t_end and settles, six on the four that stick
+// to the floor. Its slips are not stopped by the Zeno rule unless they are slower than v_zeno, so
+// slow slips reverse and stick again and again: 1,412 of its 3,093 events are Anitescu-Potra
+// steps through chatter (6 while the Zeno rule stopped every slip at once), and its integrator
+// takes some 24,000 steps; the bound catches a stall long before the step limit.
 TEST(Hybrid, AFrictionalSpherePileSettles) {
   const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml",
                                          {parse_override("materials.mu=0.3")}));
   ASSERT_EQ(r.scene.system.contacts.contact(0).mu, 0.3);
-  expect_pile_settled_in_the_bin(r);
+  expect_pile_settled_in_the_bin(r, 6);
   EXPECT_FALSE(of_kind(r, EventKind::stick).empty());
   EXPECT_FALSE(of_kind(r, EventKind::slip).empty());
-  EXPECT_LT(r.stats.steps, 20000);
+  EXPECT_LT(r.stats.steps, 50000);
 }
 
-// Twelve frictional spheres (tests/scenes/contact/frictional_pile_12.yaml). Where the event loop
-// finds no consistent modes (a few nearly unloaded sliding contacts that impacts without collision
-// cannot jam), or its guards fire again and again without a collision (a slide from rest whose
-// slip start gave up accelerates against its slip direction: its stick guard fired every
-// 1.4e-12 s), Anitescu-Potra steps carry the run on. With painleve_step = 0 the run stops there,
-// naming the key; by default it reaches t_end. No step adds energy (the weight's work is the
-// potential energy it loses, less the scheme's h^2 g^2 m / 2 per body; friction dissipates) or
-// sinks a contact.
+// Where the event loop finds no consistent modes (a few nearly unloaded sliding contacts that
+// impacts without collision cannot jam), or its guards fire again and again without a collision (a
+// slide from rest whose slip start gave up accelerates against its slip direction: its stick guard
+// fired every 1.4e-12 s), Anitescu-Potra steps carry the run on. With painleve_step = 0 the run
+// stops there, naming the key: the 10-sphere pile with mu = 0.3 stalls at t = 0.439 s, a stick
+// guard firing 300 times in 3e-11 s. By default twelve frictional spheres
+// (tests/scenes/contact/frictional_pile_12.yaml) reach t_end through 13 steps. No step adds energy
+// (the weight's work is the potential energy it loses, less the scheme's h^2 g^2 m / 2 per body;
+// friction dissipates), and nothing sinks a contact (at t = 0.4695 s the projection that brings
+// slow slips to rest once gave a sliding contact an approach of 8e-4 m/s, and it sank 5 um).
 TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
-  const std::string pile = std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml";
   try {
     // A short stall window: each chattering event costs an LCP over the pile.
-    simulate(load_scene(pile, {parse_override("simulation.contact.painleve_step=0"), parse_override("simulation.stall_window=300")}));
+    simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml",
+                        {parse_override("materials.mu=0.3"), parse_override("simulation.contact.painleve_step=0"),
+                         parse_override("simulation.stall_window=300")}));
     ADD_FAILURE() << "no stop";
   } catch (const SimulationError& e) {
     EXPECT_TRUE(e.reason() == StopReason::no_contact_forces || e.reason() == StopReason::stalled) << e.what();
-    EXPECT_LT(e.time(), 0.32);
+    EXPECT_LT(e.time(), 1.0);
     EXPECT_NE(std::string(e.what()).find("simulation.contact.painleve_step"), std::string::npos) << e.what();
   }
+  const std::string pile = std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml";
   const Scene scene = load_scene(pile);
   const auto law = make_law(scene.law, scene.laws);
   Rng rng(scene.seed);
@@ -537,7 +548,9 @@ INSTANTIATE_TEST_SUITE_P(Laws, BoxStack, ::testing::Values("anitescu-potra", "pr
 
 // dominoes: the first domino topples the other nine, one after another; by t_end every one leans
 // on the next (past 1.2 rad) and the last lies on the ground, or nearly. The wave reaches the last
-// domino later under sequential single impacts than under simultaneous ones.
+// domino at t = 0.56 s under sequential single impacts, 0.57 s under simultaneous ones. (Sequential
+// took 0.64 s while the Zeno rule stopped every slip it closed: its slow single impacts landed
+// sliding corners, and stopping them took far more friction than the cone allows.)
 double first_time_below(const SceneRun& r, int coordinate, double value) {
   for (size_t k = 0; k < r.q.size(); ++k)
     if (r.q[k][coordinate] < value) return r.t[k];
@@ -554,8 +567,7 @@ TEST_P(Dominoes, TheFirstTopplesTheRow) {
   // Each domino starts to fall (0.3 rad) after the one before it.
   for (int d = 1; d < 10; ++d) EXPECT_GT(first_time_below(r, 3 * d + 2, -0.3), first_time_below(r, 3 * d - 1, -0.3));
   const double last_falls = first_time_below(r, 29, -0.3);
-  if (GetParam() == "sequential") EXPECT_NEAR(last_falls, 0.64, 0.015);
-  else EXPECT_NEAR(last_falls, 0.57, 0.015);
+  EXPECT_NEAR(last_falls, GetParam() == "sequential" ? 0.56 : 0.57, 0.005);
 }
 
 INSTANTIATE_TEST_SUITE_P(Laws, Dominoes, ::testing::Values("anitescu-potra", "sequential"), law_test_name);
