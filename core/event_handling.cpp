@@ -261,6 +261,25 @@ void rest_slow_slips(const System& sys, const ContactData& data, const std::vect
   v = rested;
 }
 
+// The acceleration LCP's solution is degenerate for a touching contact with no load that does not
+// accelerate (lambda_n = 0, a_n = 0): its pivots close it as readily as they leave it open. One
+// that was resting open at the surface (`resting_open`), is not approaching, and gets no load stays
+// open. Else two unloaded contacts in a pile took turns: at each one's lift-off the other was
+// closed again with a force of 1e-14 N, and lifted off when rounding took that below zero, every
+// 5e-6 s until the chatter rule stepped through (454 steps in the 20-sphere frictionless pile).
+// Contacts that land at the event are left to the LCP: a box landing flat keeps all four corners.
+void keep_unloaded_open(const System& sys, const std::vector<bool>& resting_open, const ContactData& data,
+                        const Eigen::VectorXd& v, ContactModes& chosen) {
+  if (static_cast<int>(chosen.reference_n.size()) != sys.contacts.size()) return;
+  double largest = 0.0;
+  for (double f : chosen.reference_n) largest = std::max(largest, std::abs(f));
+  const double tol = 1e-9 * (1.0 + largest);
+  for (size_t i = 0; i < resting_open.size(); ++i)
+    if (resting_open[i] && chosen.mode[i] != ContactMode::open && chosen.reference_n[i] <= tol &&
+        data.jac.normal_velocity(static_cast<int>(i), v) >= -1e-3 * sys.contact.velocity_tolerance)
+      chosen.mode[i] = ContactMode::open;
+}
+
 // Lift-off, stick and slip events, each listing the contacts that changed that way.
 void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
                       const EventLog& log) {
@@ -330,7 +349,8 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
 }
 
 bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
-                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log) {
+                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
+                  const std::vector<bool>& resting_open) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
   rest_slow_slips(sys, data, touching_not_separating(sys, modes, data, deferred, v), v);
@@ -353,8 +373,9 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     std::string why;
     ContactModes chosen = modes;
-    if (select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why) &&
-        consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
+    const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why);
+    if (selected) keep_unloaded_open(sys, resting_open, data, v, chosen);
+    if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
       modes = chosen;
       break;
     }

@@ -66,8 +66,13 @@ void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, doubl
 // Deferred contacts stay open and out of every set. Where impacts without collision do not
 // help either, false (modes undefined) if simulation.contact.painleve_step > 0, for the caller to
 // step through (core/painleve_step.hpp), else a SimulationError (no_contact_forces).
+// `resting_open` (empty: none) flags the contacts that were open through the phase before the
+// event and touching at its start (one that lifted off and stayed at the surface): the
+// acceleration LCP closes such a contact with no load as readily as it leaves it open, and it
+// stays open then.
 bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
-                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log);
+                  Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
+                  const std::vector<bool>& resting_open = {});
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,
 // and every guard (phi, lambda, friction margin) is a function of the state alone, so nothing

@@ -35,6 +35,7 @@ struct LoopScratch {
   Eigen::VectorXd g_one;      // every guard, where one of them needs them all
   Eigen::VectorXd q_out, v_out;
   std::vector<bool> need;     // contacts whose Jacobians a phase's start needs
+  std::vector<bool> resting_open;  // open through the last phase and touching at its start (choose_modes)
 };
 
 // The loop's working data: the contact stage, the phase, scratch and the statistics. Plain data;
@@ -180,7 +181,12 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
   const std::vector<bool> deferred = deferred_contacts(sys, d.phase.modes, c, d.scratch.v, t);
   resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
-  const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log);
+  std::vector<bool>& resting_open = d.scratch.resting_open;
+  resting_open.assign(sys.contacts.size(), false);
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    resting_open[i] = d.phase.modes.mode[i] == ContactMode::open && i < static_cast<int>(d.phase.phi_start.size()) &&
+                      d.phase.phi_start[i] <= sys.contact.distance_tolerance;
+  const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   closed_flags(d.phase.modes, d.phase.closed);
   d.phase.any_closed = d.phase.modes.closed() > 0;
