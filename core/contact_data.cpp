@@ -86,8 +86,8 @@ void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin,
 }
 
 ContactJacobians::ContactJacobians(const Model& model, const ContactModel& contacts)
-    : rows_per_contact(1 + contacts.tangent_dim()),
-      J(Eigen::MatrixXd::Zero(contacts.size() * (1 + contacts.tangent_dim()), model.nv)),
+    : rows_per_contact(1 + contacts.tangent_dim()), nv(model.nv),
+      J(Eigen::MatrixXd::Zero(1 + contacts.tangent_dim(), static_cast<Eigen::Index>(contacts.size()) * model.nv)),
       Jdot_v(Eigen::VectorXd::Zero(contacts.size() * (1 + contacts.tangent_dim()))), kin_shift(model),
       q_shift(model.nq), J_shift(Eigen::MatrixXd::Zero(1 + contacts.tangent_dim(), model.nv)), bias_acc(model.bodies.size(), Vec6::Zero()) {}
 
@@ -120,12 +120,11 @@ void compute_contact_jacobians(const Model& model, const ContactModel& contacts,
                                const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
                                ContactJacobians& out) {
   // Contact i's rows are nonzero only in its two bodies' chains, always the same columns, and J
-  // starts at zero: clearing those columns suffices (clearing whole strided rows of a column-major
-  // J cost a pile of 20 spheres a tenth of its time).
-  const int r = out.rows_per_contact;
+  // starts at zero: clearing those columns suffices (clearing all of them cost a pile of 20
+  // spheres a tenth of its time).
   for (int i = 0; i < contacts.size(); ++i) {
     if (!needed(need, i)) continue;
-    auto rows = out.J.middleRows(i * r, r);
+    Eigen::Ref<Eigen::MatrixXd> rows = out.of(i);
     zero_chain(model, contacts.contact(i).body_a, rows);
     zero_chain(model, contacts.body_b(i), rows);
     add_contact_rows(model, kin, contacts, i, frames[i], rows);
