@@ -60,7 +60,7 @@ bool needed(const std::vector<bool>& need, int i) { return need.empty() || need[
 
 }  // namespace
 
-BodyDynamics::BodyDynamics(const Model& model) : kin(model), M(model.nv, model.nv), C(model.nv), M_llt(model) {}
+BodyDynamics::BodyDynamics(const Model& model) : kin(model), M(model.nv, model.nv), C(model.nv), M_llt(mass_blocks(model), model.nv) {}
 
 void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, BodyDynamics& out) {
   out.q = q;
@@ -174,11 +174,13 @@ Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i) {
   return kin.p[c.body_a] + kin.R[c.body_a] * c.point;
 }
 
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const Eigen::MatrixXd& M,
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set) {
-  const int n = static_cast<int>(set.size()), td = contacts.tangent_dim(), nv = static_cast<int>(M.rows());
+  constexpr int kBlocksFrom = 64;  // velocities
+  const int n = static_cast<int>(set.size()), td = contacts.tangent_dim(), nv = static_cast<int>(body.M.rows());
   ContactSpace c;
-  c.M = M;
+  c.M = body.M;
+  if (nv >= kBlocksFrom) c.M_blocks = body.M_llt.blocks();
   c.tangent_dim = td;
   c.friction_directions = friction_directions;
   c.J_n.resize(n, nv);

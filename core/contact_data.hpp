@@ -15,7 +15,7 @@
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
-#include "core/mass_factor.hpp"
+#include "impact/mass_factor.hpp"
 #include "impact/impact_law.hpp"
 
 namespace impactsim {
@@ -94,9 +94,12 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
 // World position of contact i's feature centre on its body A (A a body).
 Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i);
 
-// The impact-law input for the contacts in `set` at M and the Jacobians given: their friction and
-// restitution, the settings' friction polygon, and their indices as ids.
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const Eigen::MatrixXd& M,
+// The impact-law input for the contacts in `set` at body.M and the Jacobians given: their friction
+// and restitution, the settings' friction polygon, and their indices as ids. From 64 velocities on
+// it carries M's diagonal blocks, which the laws factor one by one (a pile of 50 spheres: 50
+// blocks of 6, not one dense 300 x 300); below, M is dense to the laws, as the paper scenes'
+// recorded outputs were computed.
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set);
 
 // Every stage's output at one state, for callers that run the whole stage.

@@ -42,8 +42,10 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
     const auto Ji = jac.of(i);
     w.G.row(a) = Ji.row(0);
     if (modes.mode[i] == ContactMode::slide) {
+      const double mu = contacts.contact(i).mu;
+      if (!(mu > 0)) continue;  // frictionless: nothing along the slip (its product is most of a pile's rows)
       const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], modes.slip_blend);
-      w.G.row(a) -= contacts.contact(i).mu * s.transpose() * Ji.bottomRows(td);
+      w.G.row(a) -= mu * s.transpose() * Ji.bottomRows(td);
     } else {
       w.G.middleRows(row, td) = Ji.bottomRows(td);
       row += td;
@@ -126,7 +128,6 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   Eigen::MatrixXd rows(nc + nk, nv), forces(nc + nk, nv);
   rows << Jn, J_D;
   forces << Gn, J_D;
-  p.Minv_FT = body.M_llt.solve(forces.transpose());
   p.vfree = body.M_llt.solve(-body.C);
   Eigen::VectorXd w_bar(nc + nk);
   w_bar.head(nc) = Jn * p.vfree + Jdot_n;
@@ -134,7 +135,7 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
     w_bar.segment(nc + s * k, k) =
         J_D.middleRows(s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
   Eigen::MatrixXd W;
-  block_delassus(body.M_llt, rows, forces, W);
+  block_delassus(body.M_llt, rows, forces, W, &p.Minv_FT);
   p.lcp = build_coulomb_lcp(W, w_bar, layout);
   return p;
 }
@@ -239,9 +240,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       row += td;
     }
   }
-  w.Minv_GT = w.G.transpose();
-  body.M_llt.solveInPlace(w.Minv_GT);  // block by block: nv x rows, cheap
-  block_delassus(body.M_llt, w.Jc, w.G, w.A);
+  block_delassus(body.M_llt, w.Jc, w.G, w.A, &w.Minv_GT);
   w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
@@ -285,7 +284,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     if (modes.mode[i] == ContactMode::stick) {
       out.lambda_t.row(i) = w.lambda.segment(row, td).transpose();
       row += td;
-    } else {
+    } else if (contacts.contact(i).mu > 0) {  // frictionless slides keep lambda_t = 0
       const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], modes.slip_blend);
       out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }

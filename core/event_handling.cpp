@@ -72,9 +72,8 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
     for (int k = 0; k < (tangential.empty() || tangential[a] ? r : 1); ++k) rows.push_back(static_cast<int>(a) * r + k);
   Eigen::MatrixXd J(static_cast<int>(rows.size()), v.size());
   for (size_t j = 0; j < rows.size(); ++j) J.row(j) = data.jac.of(set[rows[j] / r]).row(rows[j] % r);
-  const Eigen::MatrixXd Minv_JT = data.body.M_llt.solve(J.transpose());
-  Eigen::MatrixXd W;
-  block_delassus(data.body.M_llt, J, J, W);
+  Eigen::MatrixXd Minv_JT, W;
+  block_delassus(data.body.M_llt, J, J, W, &Minv_JT);
   const Eigen::VectorXd P = -W.completeOrthogonalDecomposition().solve(J * v);
   v += Minv_JT * P;
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(r * static_cast<Eigen::Index>(set.size()));
@@ -109,7 +108,7 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
     const Eigen::VectorXd impulse = project_to_rest(data, set, frictional, v);
     for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
   } else {
-    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, M, data.jac, set);
+    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
     space.e.setZero();
     const ImpactResult plastic = solve_anitescu_potra(space, anitescu_potra_operator(space), v);
     if (!plastic.ok)
@@ -133,7 +132,7 @@ Event impact_event(double t, EventKind kind, const std::vector<int>& set, std::s
 
 void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
                   const std::vector<int>& set, EventKind kind, Eigen::VectorXd& v, const EventLog& log) {
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
   const ImpactResult r = law.resolve(space, v, rng);
   if (!r.ok)
     throw SimulationError(t, StopReason::impact_failed, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
@@ -154,7 +153,7 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
 // would have to pull shut; without it the same Painleve slide would come back unchanged.
 void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, set);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
   const double approach = 1e-3 * sys.contact.velocity_tolerance;
   ImpactResult r = solve_without_collision(space, v, approach);
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
@@ -163,7 +162,7 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
   std::vector<int> sticking = candidates;
   while ((r.v_plus - v).cwiseAbs().maxCoeff() <= approach && !sticking.empty()) {
     ImpactResult stick = solve_sticking_impact(
-        contact_space(sys.contacts, sys.contact.friction_directions, data.body.M, data.jac, sticking), v);
+        contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, sticking), v);
     if (stick.ok) {
       r = std::move(stick);
       logged = &sticking;

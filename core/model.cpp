@@ -103,4 +103,49 @@ std::string inertia_problem(const Mat3& I) {
   return "";
 }
 
+namespace {
+
+// The tree (index of its body nearest the world) of every body.
+std::vector<int> tree_roots(const Model& model) {
+  std::vector<int> root(model.bodies.size());
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const int parent = model.bodies[b].parent;
+    root[b] = parent < 0 ? static_cast<int>(b) : root[parent];
+  }
+  return root;
+}
+
+}  // namespace
+
+std::vector<VelocityBlock> mass_blocks(const Model& model) {
+  // Each tree's span of v, then overlapping spans merged.
+  const std::vector<int> root = tree_roots(model);
+  std::vector<VelocityBlock> spans;
+  std::vector<int> span_of(model.bodies.size(), -1);
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const Joint& joint = model.bodies[b].joint;
+    if (joint.nv == 0) continue;
+    int& s = span_of[root[b]];
+    if (s < 0) {
+      s = static_cast<int>(spans.size());
+      spans.push_back({joint.v_index, joint.nv});
+      continue;
+    }
+    const int lo = std::min(spans[s].start, joint.v_index);
+    const int hi = std::max(spans[s].start + spans[s].size, joint.v_index + joint.nv);
+    spans[s] = {lo, hi - lo};
+  }
+  std::sort(spans.begin(), spans.end(), [](const VelocityBlock& a, const VelocityBlock& b) { return a.start < b.start; });
+  std::vector<VelocityBlock> blocks;
+  for (const VelocityBlock& s : spans) {
+    if (!blocks.empty() && s.start < blocks.back().start + blocks.back().size) {
+      VelocityBlock& last = blocks.back();
+      last.size = std::max(last.start + last.size, s.start + s.size) - last.start;
+    } else {
+      blocks.push_back(s);
+    }
+  }
+  return blocks;
+}
+
 }  // namespace impactsim

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/joint.hpp"
+#include "impact/mass_factor.hpp"
 
 namespace impactsim {
 
@@ -51,6 +52,9 @@ Eigen::VectorXd neutral_configuration(const Model& model);
 // out = q moved by v dt along every joint's manifold (out is resized to nq).
 void integrate_configuration(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
                              Eigen::VectorXd& out);
+// The diagonal blocks of M(q) for `model`, for a MassFactor: each tree's span of v, overlapping
+// spans merged (ordered, covering 0..nv). They depend on the tree alone, never on q.
+std::vector<VelocityBlock> mass_blocks(const Model& model);
 // Unit quaternions restored in the nq entries from q.
 void normalize_configuration(const Model& model, double* q);
 // qdot = Gamma(q) v into the nq entries from qdot.

@@ -22,9 +22,9 @@ class PreparedAnitescuPotra : public PreparedImpact {
 
 }  // namespace
 
-AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) { return anitescu_potra_operator(c, c.M.llt()); }
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c) { return anitescu_potra_operator(c, mass_factor(c)); }
 
-AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const Eigen::LLT<Eigen::MatrixXd>& M_llt) {
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const MassFactor& M_llt) {
   AnitescuPotraOperator op;
   op.layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
   const Eigen::MatrixXd J_D = friction_rows(block_tangent_rows(op.layout, c.J_t), op.layout.D);
@@ -99,7 +99,7 @@ ImpactResult solve_sticking_impact(const ContactSpace& c, const Eigen::VectorXd&
   const int m = c.contacts(), td = c.tangent_dim;
   Eigen::MatrixXd J(m * (1 + td), v_minus.size());
   J << c.J_n, c.J_t;
-  const Eigen::LLT<Eigen::MatrixXd> M_llt(c.M);
+  const MassFactor M_llt = mass_factor(c);
   const Eigen::MatrixXd Minv_JT = M_llt.solve(J.transpose());
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> W(J * Minv_JT);
   W.setThreshold(1e-10);

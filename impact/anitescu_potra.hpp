@@ -24,7 +24,7 @@ struct AnitescuPotraOperator {
 
 AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts);
 // The same with M's Cholesky factor given (laws that build many operators on one M: sequential).
-AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts, const Eigen::LLT<Eigen::MatrixXd>& M_llt);
+AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& contacts, const MassFactor& M_llt);
 
 // The whole LCP at pre-impact velocity v_minus.
 CoulombLcp build_anitescu_potra_lcp(const ContactSpace& contacts, const AnitescuPotraOperator& op,

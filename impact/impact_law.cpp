@@ -2,10 +2,17 @@
 
 namespace impactsim {
 
+MassFactor mass_factor(const ContactSpace& space) {
+  MassFactor factor(space.M_blocks, static_cast<int>(space.M.rows()));
+  factor.compute(space.M);
+  return factor;
+}
+
 ContactSpace contact_subspace(const ContactSpace& c, const std::vector<int>& which) {
   const int n = static_cast<int>(which.size()), td = c.tangent_dim;
   ContactSpace s;
   s.M = c.M;
+  s.M_blocks = c.M_blocks;
   s.tangent_dim = td;
   s.friction_directions = c.friction_directions;
   s.J_n.resize(n, c.J_n.cols());

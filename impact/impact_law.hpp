@@ -16,6 +16,7 @@
 
 #include <Eigen/Core>
 
+#include "impact/mass_factor.hpp"
 #include "impact/rng.hpp"
 
 namespace impactsim {
@@ -29,9 +30,15 @@ struct ContactSpace {
   Eigen::VectorXd e;            // m Newton restitution coefficients in [0, 1]
   int friction_directions = 8;  // k, directions of the polyhedral friction cone in 3-D
   std::vector<int> ids;         // optional: the scene's index of each contact (orders name contacts by it)
+  // Optional: M is block diagonal over these contiguous ranges of v (ordered, covering it), and the
+  // laws factor it block by block; empty: one dense block.
+  std::vector<VelocityBlock> M_blocks;
 
   int contacts() const { return static_cast<int>(J_n.rows()); }
 };
+
+// M's Cholesky factor over space.M_blocks; info() != Success where M is not positive definite.
+MassFactor mass_factor(const ContactSpace& space);
 
 // The contacts `which` of a space (positions in it), in that order, with their ids.
 ContactSpace contact_subspace(const ContactSpace& space, const std::vector<int>& which);

@@ -17,7 +17,7 @@ class PropagativeImpact : public PreparedImpact {
       : settings_(settings), v_minus_(v_minus), M_(c.M), tangent_dim_(c.tangent_dim) {
     const int m = c.contacts();
     kinetic_minus_ = 0.5 * v_minus.dot(c.M * v_minus);
-    Minv_JT_ = c.M.llt().solve(c.J_n.transpose());
+    Minv_JT_ = mass_factor(c).solve(c.J_n.transpose());
     W_ = c.J_n * Minv_JT_;
     g0_ = c.J_n * v_minus;
     tol_ = settings.tolerance * std::sqrt(2 * kinetic_minus_ + 1e-300);

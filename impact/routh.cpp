@@ -41,7 +41,7 @@ StepLcp build_step_lcp(const ContactSpace& c) {
   const int m = s.m, nbar = m + s.mk;
   s.Jbar.resize(nbar, c.M.rows());
   s.Jbar << c.J_n, friction_rows(block_tangent_rows(layout, c.J_t), s.D);
-  s.Minv_JbarT = c.M.llt().solve(s.Jbar.transpose());
+  s.Minv_JbarT = mass_factor(c).solve(s.Jbar.transpose());
   const CoulombLcp coulomb = build_coulomb_lcp(s.Jbar * s.Minv_JbarT, Eigen::VectorXd::Zero(nbar), layout);
   const int n = m + nbar + layout.blocks();
   s.W = Eigen::MatrixXd::Zero(n, n);
@@ -108,7 +108,7 @@ bool solve_step(const StepLcp& s, const Eigen::VectorXd& w, RouthSettings::Solut
 double routh_step_impulse(double settings_h, const ContactSpace& c, const Eigen::VectorXd& v_minus) {
   if (settings_h > 0) return settings_h;
   const Eigen::VectorXd vn = c.J_n * v_minus;
-  const Eigen::MatrixXd Minv_JnT = c.M.llt().solve(c.J_n.transpose());
+  const Eigen::MatrixXd Minv_JnT = mass_factor(c).solve(c.J_n.transpose());
   double h = 0.0;
   for (int i = 0; i < c.contacts(); ++i) h = std::max(h, -vn[i] / c.J_n.row(i).dot(Minv_JnT.col(i)));
   return h;

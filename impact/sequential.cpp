@@ -21,7 +21,7 @@ class SequentialImpact : public PreparedImpact {
  public:
   SequentialImpact(const ContactSpace& c, const Eigen::VectorXd& v_minus, const SequentialSettings& settings)
       : v_minus_(v_minus), M_(c.M), J_n_(c.J_n), tangent_dim_(c.tangent_dim), settings_(settings), whole_(c),
-        M_llt_(c.M), whole_operator_(anitescu_potra_operator(c, M_llt_)) {
+        M_llt_(mass_factor(c)), whole_operator_(anitescu_potra_operator(c, M_llt_)) {
     const int m = c.contacts();
     cap_ = settings.max_impacts > 0 ? settings.max_impacts : kRoundsPerContact * m;
     // One factor of M for every single contact's operator (a row of 100 balls: 201 of them).
@@ -109,7 +109,7 @@ class SequentialImpact : public PreparedImpact {
   std::vector<ContactSpace> singles_;
   std::vector<AnitescuPotraOperator> operators_;
   ContactSpace whole_;
-  Eigen::LLT<Eigen::MatrixXd> M_llt_;
+  MassFactor M_llt_;
   AnitescuPotraOperator whole_operator_;
   std::vector<int> list_;
   int start_ = 0;

@@ -13,7 +13,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
                                  const LcpOptions& options) {
   VelocityStep out;
   const int m = c.contacts(), td = c.tangent_dim, nv = static_cast<int>(b.size());
-  const Eigen::LLT<Eigen::MatrixXd> M_llt(c.M);
+  const MassFactor M_llt = mass_factor(c);
   if (M_llt.info() != Eigen::Success) {
     out.ok = false;
     out.diagnostic = "the mass matrix is not positive definite";

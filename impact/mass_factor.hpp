@@ -1,15 +1,13 @@
 #pragma once
-// The Cholesky factor of M(q), block by block. M couples two velocities only when one joint is an
-// ancestor of the other (Featherstone, composite-rigid-body algorithm), so the velocities of
-// separate trees hanging from the world (a pile of free spheres: 6 each) form diagonal blocks and
-// M^-1 costs the sum of the blocks' costs, not nv^3. The blocks are fixed by the model: contiguous
-// ranges of v, each the span of one or more whole trees (trees whose ranges interleave share one).
-// Same interface as Eigen::LLT where the simulation uses it.
+// The Cholesky factor of a block-diagonal M, block by block. A system's M couples two velocities
+// only when one joint is an ancestor of the other (Featherstone, composite-rigid-body algorithm),
+// so the velocities of separate trees hanging from the world (a pile of free spheres: 6 each) form
+// diagonal blocks and M^-1 costs the sum of the blocks' costs, not nv^3. The blocks are given
+// (core/model.hpp's mass_blocks finds them from the model): contiguous ranges of v. Same interface
+// as Eigen::LLT where the simulation and the impact laws use it.
 #include <vector>
 
 #include <Eigen/Cholesky>
-
-#include "core/model.hpp"
 
 namespace impactsim {
 
@@ -18,13 +16,11 @@ struct VelocityBlock {
   int start = 0, size = 0;
 };
 
-// The diagonal blocks of M for `model` (ordered, covering 0..nv).
-std::vector<VelocityBlock> mass_blocks(const Model& model);
-
 class MassFactor {
  public:
   MassFactor() = default;
-  explicit MassFactor(const Model& model);
+  // blocks: ordered, covering 0..nv; empty: one block, all of v (a dense factor).
+  MassFactor(std::vector<VelocityBlock> blocks, int nv);
 
   // Factors the diagonal blocks of M (its entries outside them are zero by construction). A block
   // equal to the one factored last time (a body that has not turned, a system at rest) keeps its
@@ -68,8 +64,9 @@ class MassFactor {
 // R M^-1 F^T for rows R and F (each nv columns) whose rows touch few blocks (a contact's rows touch
 // the trees of its two bodies): only blocks both rows touch contribute, so a row of 100 balls costs
 // O(contacts), not O(contacts^2 nv). out is resized; rows are checked for nonzeros block by block.
-// Below 64 velocities it is one dense product.
+// Below 64 velocities it is one dense product. With Minv_FT, also M^-1 F^T (nv x F's rows), solved
+// only in the blocks each row of F touches (a pile's contact touches 2 of its 50 blocks).
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
-                    Eigen::MatrixXd& out);
+                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT = nullptr);
 
 }  // namespace impactsim

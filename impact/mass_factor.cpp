@@ -1,22 +1,13 @@
-#include "core/mass_factor.hpp"
+#include "impact/mass_factor.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace impactsim {
 namespace {
 
 constexpr int kDenseBelow = 64;  // velocities
-
-// The tree (index of its body nearest the world) of every body.
-std::vector<int> tree_roots(const Model& model) {
-  std::vector<int> root(model.bodies.size());
-  for (size_t b = 0; b < model.bodies.size(); ++b) {
-    const int parent = model.bodies[b].parent;
-    root[b] = parent < 0 ? static_cast<int>(b) : root[parent];
-  }
-  return root;
-}
 
 // Whether a and b hold the same bits (0 and -0 differ), column by column.
 bool same_entries(const Eigen::Block<const Eigen::MatrixXd>& a, const Eigen::MatrixXd& b) {
@@ -41,38 +32,8 @@ void rows_touching(const std::vector<VelocityBlock>& blocks, const Eigen::Matrix
 
 }  // namespace
 
-std::vector<VelocityBlock> mass_blocks(const Model& model) {
-  // Each tree's span of v, then overlapping spans merged.
-  const std::vector<int> root = tree_roots(model);
-  std::vector<VelocityBlock> spans;
-  std::vector<int> span_of(model.bodies.size(), -1);
-  for (size_t b = 0; b < model.bodies.size(); ++b) {
-    const Joint& joint = model.bodies[b].joint;
-    if (joint.nv == 0) continue;
-    int& s = span_of[root[b]];
-    if (s < 0) {
-      s = static_cast<int>(spans.size());
-      spans.push_back({joint.v_index, joint.nv});
-      continue;
-    }
-    const int lo = std::min(spans[s].start, joint.v_index);
-    const int hi = std::max(spans[s].start + spans[s].size, joint.v_index + joint.nv);
-    spans[s] = {lo, hi - lo};
-  }
-  std::sort(spans.begin(), spans.end(), [](const VelocityBlock& a, const VelocityBlock& b) { return a.start < b.start; });
-  std::vector<VelocityBlock> blocks;
-  for (const VelocityBlock& s : spans) {
-    if (!blocks.empty() && s.start < blocks.back().start + blocks.back().size) {
-      VelocityBlock& last = blocks.back();
-      last.size = std::max(last.start + last.size, s.start + s.size) - last.start;
-    } else {
-      blocks.push_back(s);
-    }
-  }
-  return blocks;
-}
-
-MassFactor::MassFactor(const Model& model) : nv_(model.nv), blocks_(mass_blocks(model)) {
+MassFactor::MassFactor(std::vector<VelocityBlock> blocks, int nv) : nv_(nv), blocks_(std::move(blocks)) {
+  if (blocks_.empty() && nv > 0) blocks_.push_back({0, nv});
   // Each factor starts as that of I: an Eigen::LLT made with only a size leaves its info()
   // uninitialized, and copying it (a BodyDynamics copied before its first compute) reads it.
   factors_.reserve(blocks_.size());
@@ -94,28 +55,38 @@ void MassFactor::compute(const Eigen::MatrixXd& M) {
 }
 
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
-                    Eigen::MatrixXd& out) {
+                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT) {
   if (factor.rows() < kDenseBelow) {
     // Few velocities: one dense product is as fast, and sums in the order the paper scenes' outputs
     // were recorded in (the block sums round differently in the last bits).
-    out.noalias() = R * factor.solve(F.transpose());
+    if (Minv_FT) {
+      *Minv_FT = F.transpose();
+      factor.solveInPlace(*Minv_FT);
+      out.noalias() = R * *Minv_FT;
+    } else {
+      out.noalias() = R * factor.solve(F.transpose());
+    }
     return;
   }
   thread_local std::vector<std::vector<int>> r_rows, f_rows;
   thread_local Eigen::MatrixXd Fb, Rb, Y;
   const std::vector<VelocityBlock>& blocks = factor.blocks();
   out.setZero(R.rows(), F.rows());
+  if (Minv_FT) Minv_FT->setZero(F.cols(), F.rows());
   rows_touching(blocks, R, r_rows);
   rows_touching(blocks, F, f_rows);
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<int>& rr = r_rows[b];
     const std::vector<int>& fr = f_rows[b];
-    if (rr.empty() || fr.empty()) continue;
+    if (fr.empty() || (rr.empty() && !Minv_FT)) continue;
     const VelocityBlock& k = blocks[b];
     // Fb = M_b^-1 F_b^T over the rows that touch the block.
     Fb.resize(k.size, static_cast<Eigen::Index>(fr.size()));
     for (size_t j = 0; j < fr.size(); ++j) Fb.col(j) = F.row(fr[j]).segment(k.start, k.size).transpose();
     factor.solve_block(static_cast<int>(b), Fb);
+    if (Minv_FT)
+      for (size_t j = 0; j < fr.size(); ++j) Minv_FT->col(fr[j]).segment(k.start, k.size) = Fb.col(j);
+    if (rr.empty()) continue;
     Rb.resize(static_cast<Eigen::Index>(rr.size()), k.size);
     for (size_t i = 0; i < rr.size(); ++i) Rb.row(i) = R.row(rr[i]).segment(k.start, k.size);
     Y.noalias() = Rb * Fb;

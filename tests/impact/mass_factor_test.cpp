@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/dynamics.hpp"
-#include "core/mass_factor.hpp"
+#include "impact/mass_factor.hpp"
 #include "tests/test_models.hpp"
 
 namespace impactsim {
@@ -73,7 +73,7 @@ TEST(MassFactor, MatchesTheDenseFactor) {
     for (const VelocityBlock& b : blocks) outside.block(b.start, b.start, b.size, b.size).setZero();
     EXPECT_EQ(outside.cwiseAbs().maxCoeff(), 0.0);
 
-    MassFactor factor(m);
+    MassFactor factor(mass_blocks(m), m.nv);
     factor.compute(M);
     ASSERT_EQ(factor.info(), Eigen::Success);
     Eigen::MatrixXd B = Eigen::MatrixXd::Random(m.nv, 7);
@@ -88,12 +88,19 @@ TEST(MassFactor, MatchesTheDenseFactor) {
     for (Eigen::Index r = 0; r < R.rows(); ++r)
       for (int k = 0; k < 3; ++k) R(r, (r * 5 + k * 7) % m.nv) = 1.0 + r - k;
     for (Eigen::Index r = 0; r < F.rows(); ++r) F(r, (r * 3) % m.nv) = 2.0 - r;
-    Eigen::MatrixXd W;
+    Eigen::MatrixXd W, W2, Minv_FT;
     block_delassus(factor, R, F, W);
-    const Eigen::MatrixXd W_dense = R * M.llt().solve(F.transpose());
+    const Eigen::MatrixXd Minv_FT_dense = M.llt().solve(F.transpose());
+    const Eigen::MatrixXd W_dense = R * Minv_FT_dense;
     ASSERT_EQ(W.rows(), 9);
     ASSERT_EQ(W.cols(), 5);
     EXPECT_LT((W - W_dense).norm(), 1e-11 * (1 + W_dense.norm()));
+    // With M^-1 F^T asked for too: the same W, and M^-1 F^T in every block (zero where F is).
+    block_delassus(factor, R, F, W2, &Minv_FT);
+    EXPECT_EQ(W2, W);
+    ASSERT_EQ(Minv_FT.rows(), m.nv);
+    ASSERT_EQ(Minv_FT.cols(), 5);
+    EXPECT_LT((Minv_FT - Minv_FT_dense).norm(), 1e-11 * (1 + Minv_FT_dense.norm()));
   }
 }
 
@@ -101,7 +108,7 @@ TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   std::mt19937 rng(7);
   const Model m = interleaved_model(rng);
   Eigen::MatrixXd M = testing::mass_matrix_at(m, testing::random_q(m, rng));
-  MassFactor factor(m);
+  MassFactor factor(mass_blocks(m), m.nv);
   factor.compute(M);
   EXPECT_EQ(factor.info(), Eigen::Success);
   M.block(14, 14, 6, 6) *= -1.0;  // body c's block only
@@ -121,11 +128,11 @@ TEST(MassFactor, KeepsTheFactorOfAnUnchangedBlockOnly) {
   const Model m = interleaved_model(rng, 3);
   const Eigen::MatrixXd B = Eigen::MatrixXd::Random(m.nv, 4);
   auto fresh_solve = [&](const Eigen::MatrixXd& M) {
-    MassFactor fresh(m);
+    MassFactor fresh(mass_blocks(m), m.nv);
     fresh.compute(M);
     return Eigen::MatrixXd(fresh.solve(B));
   };
-  MassFactor factor(m);
+  MassFactor factor(mass_blocks(m), m.nv);
   Eigen::MatrixXd M = testing::mass_matrix_at(m, testing::random_q(m, rng));
   factor.compute(M);
   factor.compute(M);  // all kept
