@@ -62,7 +62,7 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
 // v+ = v - M^-1 J^T (J M^-1 J^T)^+ J v, which never adds energy: each contact's normal row, and its
 // tangent rows where `tangential` says (empty: every contact's). Returns the impulses,
 // rows_per_contact per contact in set's order, zero in the rows left out. M^-1 is applied block by
-// block (core/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
+// block (impact/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
 // factorization per Zeno event was a sixth of the 50-sphere pile's time.
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
                                 Eigen::VectorXd& v) {
