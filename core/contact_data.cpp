@@ -176,11 +176,10 @@ Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i) {
 
 ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set) {
-  constexpr int kBlocksFrom = 64;  // velocities
   const int n = static_cast<int>(set.size()), td = contacts.tangent_dim(), nv = static_cast<int>(body.M.rows());
   ContactSpace c;
   c.M = body.M;
-  if (nv >= kBlocksFrom) c.M_blocks = body.M_llt.blocks();
+  if (nv >= kBlockwiseFrom) c.M_blocks = body.M_llt.blocks();
   c.tangent_dim = td;
   c.friction_directions = friction_directions;
   c.J_n.resize(n, nv);

@@ -7,8 +7,6 @@
 namespace impactsim {
 namespace {
 
-constexpr int kDenseBelow = 64;  // velocities
-
 // Whether a and b hold the same bits (0 and -0 differ), column by column.
 bool same_entries(const Eigen::Block<const Eigen::MatrixXd>& a, const Eigen::MatrixXd& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
@@ -56,9 +54,7 @@ void MassFactor::compute(const Eigen::MatrixXd& M) {
 
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
                     Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT) {
-  if (factor.rows() < kDenseBelow) {
-    // Few velocities: one dense product is as fast, and sums in the order the paper scenes' outputs
-    // were recorded in (the block sums round differently in the last bits).
+  if (factor.rows() < kBlockwiseFrom) {
     if (Minv_FT) {
       *Minv_FT = F.transpose();
       factor.solveInPlace(*Minv_FT);

@@ -11,6 +11,12 @@
 
 namespace impactsim {
 
+// From this many velocities on, products with M^-1 go block by block (block_delassus) and the
+// event loop hands the laws M's blocks (ContactSpace::M_blocks). Below, one dense product is as
+// fast, and sums in the order the paper scenes' recorded outputs were computed in (the block sums
+// round differently in the last bits).
+constexpr int kBlockwiseFrom = 64;
+
 // A contiguous range of v.
 struct VelocityBlock {
   int start = 0, size = 0;
@@ -64,7 +70,7 @@ class MassFactor {
 // R M^-1 F^T for rows R and F (each nv columns) whose rows touch few blocks (a contact's rows touch
 // the trees of its two bodies): only blocks both rows touch contribute, so a row of 100 balls costs
 // O(contacts), not O(contacts^2 nv). out is resized; rows are checked for nonzeros block by block.
-// Below 64 velocities it is one dense product. With Minv_FT, also M^-1 F^T (nv x F's rows), solved
+// Below kBlockwiseFrom velocities it is one dense product. With Minv_FT, also M^-1 F^T (nv x F's rows), solved
 // only in the blocks each row of F touches (a pile's contact touches 2 of its 50 blocks).
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
                     Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT = nullptr);
