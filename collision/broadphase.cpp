@@ -88,11 +88,16 @@ int Broadphase::update(const ContactModel& contacts, double margin, const std::v
   return exact;
 }
 
+double Broadphase::bound(const ContactModel& contacts, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
+                         int i) const {
+  const Group& g = groups_[static_cast<size_t>(group_of_[static_cast<size_t>(i)])];
+  return lower_bound(contacts.geometries()[g.geometry_b], R, p, g);
+}
+
 double Broadphase::phi(const ContactModel& contacts, double margin, const std::vector<Mat3>& R,
                        const std::vector<Vec3>& p, int i) const {
-  const Group& g = groups_[static_cast<size_t>(group_of_[static_cast<size_t>(i)])];
-  const double bound = lower_bound(contacts.geometries()[g.geometry_b], R, p, g);
-  return bound > margin ? bound : contacts.frame(R, p, i).phi;
+  const double b = bound(contacts, R, p, i);
+  return b > margin ? b : contacts.frame(R, p, i).phi;
 }
 
 }  // namespace impactsim

@@ -28,6 +28,9 @@ class Broadphase {
   double phi(const ContactModel& contacts, double margin, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
              int i) const;
 
+  // A lower bound on contact i's phi (its group's), wherever its bodies are.
+  double bound(const ContactModel& contacts, const std::vector<Mat3>& R, const std::vector<Vec3>& p, int i) const;
+
   int groups() const { return static_cast<int>(groups_.size()); }
 
  private:

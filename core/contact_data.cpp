@@ -60,7 +60,7 @@ bool needed(const std::vector<bool>& need, int i) { return need.empty() || need[
 
 }  // namespace
 
-BodyDynamics::BodyDynamics(const Model& model) : kin(model), M(model.nv, model.nv), C(model.nv), M_llt(mass_blocks(model), model.nv) {}
+BodyDynamics::BodyDynamics(const Model& model) : kin(model), M(Eigen::MatrixXd::Zero(model.nv, model.nv)), C(model.nv), M_llt(mass_blocks(model), model.nv) {}
 
 void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, BodyDynamics& out) {
   out.q = q;

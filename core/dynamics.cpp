@@ -9,7 +9,7 @@ void mass_matrix(const Model& model, const Kinematics& kin, std::vector<Mat6>& c
                  Eigen::MatrixXd& M) {
   const int n = static_cast<int>(model.bodies.size());
   composite.resize(n);
-  M.setZero(model.nv, model.nv);
+  if (M.rows() != model.nv || M.cols() != model.nv) M.setZero(model.nv, model.nv);
   for (int i = 0; i < n; ++i) composite[i] = kin.I_body[i];
   for (int i = n - 1; i >= 0; --i) {
     const int parent = model.bodies[i].parent;
@@ -91,7 +91,7 @@ Vec6 spatial_momentum(const Model& model, const Kinematics& kin) {
 
 ForwardDynamics::ForwardDynamics(const Model& model)
     : kin_(model), composite_(model.bodies.size()), acc_(model.bodies.size()),
-      force_(model.bodies.size()), M_(model.nv, model.nv), C_(model.nv), llt_(model.nv) {}
+      force_(model.bodies.size()), M_(Eigen::MatrixXd::Zero(model.nv, model.nv)), C_(model.nv), llt_(model.nv) {}
 
 bool ForwardDynamics::compute(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               const Eigen::VectorXd& tau, Eigen::VectorXd& vdot) {

@@ -199,7 +199,9 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
     closed_flags(chosen, closed);
     need = closed;
     for (int i : lifted) need[i] = true;
-    compute_contact_data(sys.model, sys.contacts, q, v, need, data);
+    compute_body_dynamics(sys.model, q, v, data.body);  // data.frames are choose_modes' at q
+    compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
+    compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     if (!start_slip_from_rest(sys, slip_fired, v, data, chosen, forces)) {
       why = "the mass matrix is not positive definite";
       return false;
@@ -307,10 +309,20 @@ std::vector<bool> touching(const System& sys, const ContactModes& modes, const C
   return out;
 }
 
+void compute_event_frames(const System& sys, const Kinematics& kin, const Broadphase& broadphase,
+                          std::vector<ContactFrame>& frames) {
+  const double margin = std::max(sys.contact.broadphase_margin, sys.contact.distance_tolerance);
+  broadphase.update(sys.contacts, margin, kin.R, kin.p, frames);
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    const int j = sys.contacts.contact(i).only_ahead_of;
+    if (j >= 0) frames[j] = sys.contacts.frame(kin.R, kin.p, j);  // behind() reads its tangent
+  }
+}
+
 void compute_event_data(const System& sys, const ContactModes& modes, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v, ContactData& data) {
   compute_body_dynamics(sys.model, q, v, data.body);
-  compute_contact_frames(sys.contacts, data.body.kin, data.frames);
+  compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
   compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching(sys, modes, data, {}), data.jac);
 }
 
@@ -362,11 +374,13 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     if (f.kind == GuardKind::liftoff && was != ContactMode::open) prefer.open[f.contact] = true;
     if (f.kind == GuardKind::slip && was == ContactMode::stick) prefer.slide[f.contact] = true;
   }
+  // Frames depend on q alone, which no attempt changes.
+  update_kinematics(sys.model, q, data.body.kin);
+  compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
   for (int attempt = 0;; ++attempt) {
     const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
     if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
     compute_body_dynamics(sys.model, q, v, data.body);
-    compute_contact_frames(sys.contacts, data.body.kin, data.frames);
     const std::vector<bool> need = touching(sys, modes, data, {});
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);

@@ -110,10 +110,14 @@ double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, 
   return phi - guard.floor;
 }
 
-// The deepest penetration so far, at the poses in kin (gated contacts pass through by design).
-void record_min_phi(const System& sys, const Kinematics& kin, RunStats& stats) {
-  for (int i = 0; i < sys.contacts.size(); ++i)
-    if (!gated(sys.contacts, i)) stats.min_phi = std::min(stats.min_phi, sys.contacts.frame(kin.R, kin.p, i).phi);
+// The deepest penetration so far, at the poses in kin (gated contacts pass through by design). A
+// contact whose broadphase bound on phi is clear above it cannot lower it and is not measured.
+void record_min_phi(const System& sys, const Broadphase& broadphase, const Kinematics& kin, RunStats& stats) {
+  constexpr double kBoundSlack = 1e-9;  // [m] the bound's rounding, where it is phi's own formula (two spheres)
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    if (gated(sys.contacts, i) || broadphase.bound(sys.contacts, kin.R, kin.p, i) > stats.min_phi + kBoundSlack) continue;
+    stats.min_phi = std::min(stats.min_phi, sys.contacts.frame(kin.R, kin.p, i).phi);
+  }
 }
 
 void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, const Eigen::VectorXd& x) {
@@ -126,13 +130,13 @@ void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, cons
   const Kinematics& kin = d.scratch.row_kin;
   sink(Sample{t, d.scratch.q_out, d.scratch.v_out, kinetic_energy(sys.model, kin), potential_energy(sys.model, kin)});
   ++d.stats.samples;
-  record_min_phi(sys, d.scratch.row_kin, d.stats);
+  record_min_phi(sys, d.contact.broadphase, d.scratch.row_kin, d.stats);
 }
 
 void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
-  record_min_phi(sys, d.scratch.row_kin, d.stats);
+  record_min_phi(sys, d.contact.broadphase, d.scratch.row_kin, d.stats);
 }
 
 // Smallest over largest eigenvalue of M(q) below which a collapsing step is blamed on M.
@@ -259,7 +263,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   d.phase.phi_start.resize(sys.contacts.size());
   const Kinematics& kin = d.scratch.row_kin;
   std::vector<ContactFrame>& frames = d.contact.frames;  // scratch here: the guards recompute them
-  compute_contact_frames(sys.contacts, kin, frames);
+  compute_event_frames(sys, kin, d.contact.broadphase, frames);  // far ones: min(phi, 0) and touching as exact
   for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = frames[i].phi;
   phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
   mark_bounced(sys, d, kin, frames, x);

@@ -61,6 +61,11 @@ TEST(Broadphase, BoundNeverExceedsTheExactDistance) {
     for (int i = 0; i < cm.size(); ++i) {
       const double exact = cm.frame(x.R, x.p, i).phi;
       EXPECT_LE(frames[i].phi, exact + 1e-12) << cm.contact(i).name;
+      const double bound = bp.bound(cm, x.R, x.p, i);
+      EXPECT_LE(bound, exact + 1e-12) << cm.contact(i).name;
+      if (bound > 0.05) {
+        EXPECT_EQ(frames[i].phi, bound);  // far: the bound itself
+      }
       if (frames[i].phi <= 0.05) {
         EXPECT_DOUBLE_EQ(frames[i].phi, exact);  // within the margin it is exact
       }

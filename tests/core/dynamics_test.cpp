@@ -62,6 +62,30 @@ TEST_P(DynamicsTest, MassMatrixIsSymmetricPositiveDefiniteAndTheHessianOfKinetic
   }
 }
 
+// mass_matrix writes only the blocks the joint tree couples and zeroes M only when its size is
+// wrong: refilled at a new configuration it must hold exactly what a fresh zero matrix gets.
+TEST_P(DynamicsTest, MassMatrixRefilledInPlaceEqualsAFreshOne) {
+  std::mt19937 rng(11);
+  const Model m = GetParam().make(rng);
+  Kinematics kin(m);
+  std::vector<Mat6> composite;
+  Eigen::MatrixXd reused;  // empty: the first call sizes and zeroes it
+  for (int trial = 0; trial < 5; ++trial) {
+    update_kinematics(m, testing::random_q(m, rng), kin);
+    mass_matrix(m, kin, composite, reused);
+    Eigen::MatrixXd fresh = Eigen::MatrixXd::Zero(m.nv, m.nv);
+    mass_matrix(m, kin, composite, fresh);
+    ASSERT_EQ(reused.rows(), m.nv);
+    EXPECT_TRUE(reused == fresh) << "trial " << trial;
+    EXPECT_LT((reused - reused.transpose()).norm(), 1e-12 * (1 + reused.norm()));
+  }
+  Eigen::MatrixXd wrong_size = Eigen::MatrixXd::Constant(m.nv + 1, m.nv, 7.0);
+  mass_matrix(m, kin, composite, wrong_size);
+  Eigen::MatrixXd fresh = Eigen::MatrixXd::Zero(m.nv, m.nv);
+  mass_matrix(m, kin, composite, fresh);
+  EXPECT_TRUE(wrong_size == fresh);
+}
+
 TEST_P(DynamicsTest, PointJacobianMatchesFiniteDifferences) {
   std::mt19937 rng(11);
   const Model m = GetParam().make(rng);

@@ -2,6 +2,7 @@
 // choice of modes afterwards, the rest test; every event handed to the log.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/event_handling.hpp"
@@ -27,6 +28,43 @@ struct Ball {
   EventLog log = [this](const Event& e) { events.push_back(e); };
   Eigen::VectorXd q = scene.initial.q;
 };
+
+// An event's frames come through the broadphase: every contact that can touch, and every contact a
+// gate refers to, has its exact frame; the others a lower bound on phi above the distance tolerance,
+// so touching is decided as with every frame exact.
+TEST(EventHandling, EventFramesAreExactWhereAnEventReadsThem) {
+  for (const char* name : {"sphere_pile", "compass_gait_walk", "dominoes"}) {
+    const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+    const System& sys = scene.system;
+    ContactData data(sys.model, sys.contacts);
+    compute_body_dynamics(sys.model, scene.initial.q, scene.initial.v, data.body);
+    std::vector<ContactFrame> exact(sys.contacts.size());
+    compute_contact_frames(sys.contacts, data.body.kin, exact);
+    compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
+    const double tol = sys.contact.distance_tolerance, margin = std::max(sys.contact.broadphase_margin, tol);
+    int gates = 0, far = 0;
+    for (int i = 0; i < sys.contacts.size(); ++i) {
+      const int j = sys.contacts.contact(i).only_ahead_of;
+      if (j >= 0) {
+        ++gates;
+        EXPECT_EQ(data.frames[j].tangent1, exact[j].tangent1) << name;
+      }
+      EXPECT_EQ(data.frames[i].phi <= tol, exact[i].phi <= tol) << name << " " << sys.contacts.contact(i).name;
+      EXPECT_LE(data.frames[i].phi, exact[i].phi + 1e-12) << name;
+      if (exact[i].phi <= margin) {
+        EXPECT_EQ(data.frames[i].phi, exact[i].phi) << name << " " << sys.contacts.contact(i).name;
+        EXPECT_EQ(data.frames[i].normal, exact[i].normal) << name;
+      } else {
+        ++far;
+      }
+    }
+    if (std::string(name) == "compass_gait_walk") {
+      EXPECT_GT(gates, 0);
+    } else {
+      EXPECT_GT(far, 0);  // the pile and the row have contacts where the bound may stand in
+    }
+  }
+}
 
 TEST(EventHandling, AnImpactGoesToTheLaw) {
   Ball b;
