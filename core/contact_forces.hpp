@@ -15,6 +15,7 @@
 #include <Eigen/QR>
 
 #include "core/contact_data.hpp"
+#include "impact/pivoted_ldlt.hpp"
 
 namespace impactsim {
 
@@ -57,7 +58,10 @@ struct ModeForceScratch {
   Eigen::MatrixXd G, Jc, Minv_GT, A;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
-  bool cod_used = false;  // the forces came from cod (A not symmetric positive definite)
+  PivotedLdlt pivoted;
+  // Which factor gave the forces: ldlt (A symmetric positive definite), pivoted (A symmetric and
+  // singular, from kBlockwiseFrom velocities on) or cod (any other A).
+  enum class Solver { ldlt, pivoted, cod } solver = Solver::ldlt;
 };
 
 // vdot and contact forces in a fixed mode.

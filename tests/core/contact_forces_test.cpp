@@ -90,6 +90,50 @@ TEST(ContactForces, PainleveMarginOfASlideIsItsEffectiveNormalInverseMass) {
   }
 }
 
+// `bodies` planar bodies of mass 1 + 0.1 i resting on the ground, each on three frictionless corners
+// at x = -0.5, 0, 0.5 m under its centre: three normal rows, two degrees of freedom held, so the
+// force system is singular. Statics leaves one force free per body; the least-norm forces (what the
+// mode's forces take without references) are the equal shares m g / 3.
+void expect_equal_shares_on_three_corners(int bodies) {
+  Model model;
+  for (int i = 0; i < bodies; ++i) {
+    Body b;
+    b.name = std::string("b").append(std::to_string(i));
+    b.joint.type = JointType::planar;
+    b.mass = 1.0 + 0.1 * i;
+    b.inertia = Mat3::Identity();
+    model.bodies.push_back(b);
+  }
+  model.gravity = Vec3(0, -g, 0);
+  finalize_model(model);
+  std::vector<Geometry> geometry(1);
+  geometry[0].name = "ground";
+  geometry[0].shape.type = ShapeType::halfspace;
+  geometry[0].shape.normal = Vec3::UnitY();
+  std::vector<ContactDef> defs;
+  for (int i = 0; i < bodies; ++i)
+    for (double x : {-0.5, 0.0, 0.5}) defs.push_back({"c", i, Vec3(x, 0, 0), 0.0, 0, 0.0, 0.0});
+  const ContactModel contacts(geometry, defs, true);
+  ContactData d(model, contacts);
+  compute_contact_data(model, contacts, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), {}, d);
+  ContactModes modes = ContactModes::all_open(contacts.size());
+  for (auto& m : modes.mode) m = ContactMode::slide;
+  ModeForces f;
+  ASSERT_TRUE(constrained_acceleration(contacts, 0.0, d.body, d.frames, d.jac, modes, f));
+  for (int i = 0; i < bodies; ++i)
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(f.lambda_n(3 * i + k), (1.0 + 0.1 * i) * g / 3, 1e-9) << "body " << i << " corner " << k;
+  EXPECT_LT(f.vdot.cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_EQ(f.scratch.solver, model.nv >= kBlockwiseFrom ? ModeForceScratch::Solver::pivoted : ModeForceScratch::Solver::cod);
+}
+
+// Below kBlockwiseFrom velocities the complete orthogonal decomposition solves a singular system,
+// from it the pivoted LDL^T: the same least-norm forces.
+TEST(ContactForces, ASingularContactSetCarriesTheLeastNormForces) {
+  expect_equal_shares_on_three_corners(1);   // 3 velocities
+  expect_equal_shares_on_three_corners(22);  // 66 velocities
+}
+
 TEST(ContactForces, AnOpenContactLeavesFreeFall) {
   const Table t(0.5, 0.0);
   const ContactData d = t.at(Eigen::Vector3d::Zero());
