@@ -37,7 +37,7 @@ using EventLog = std::function<void(const Event&)>;
 // bound at most max(broadphase_margin, distance_tolerance)) and for the contacts a gate refers to
 // (only_ahead_of); elsewhere phi is that bound, which is above the distance tolerance, so every
 // decision on touching is the one the exact phi gives, and the rest of such a frame is stale. (A
-// pile of 50 spheres has 1,275 contacts, a few dozen near; computing every frame at each step of
+// pile of 50 spheres has 1,475 contacts, a few dozen near; computing every frame at each step of
 // an event was a tenth of its run.)
 void compute_event_frames(const System& system, const Kinematics& kin, const Broadphase& broadphase,
                           std::vector<ContactFrame>& frames);
