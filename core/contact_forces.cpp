@@ -240,13 +240,13 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       row += td;
     }
   }
-  block_delassus(body.M_llt, w.Jc, w.G, w.A, &w.Minv_GT);
+  const bool symmetric = w.G.rows() == w.Jc.rows() && w.G == w.Jc;
+  block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT);
   w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
   // then take the least-norm forces.
   bool solved = false;
-  const bool symmetric = w.G.rows() == w.Jc.rows() && w.G == w.Jc;
   w.solver = ModeForceScratch::Solver::ldlt;
   if (symmetric) {
     w.ldlt.compute(w.A);
