@@ -73,11 +73,11 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
   out.setZero(R.rows(), F.rows());
   if (Minv_FT) Minv_FT->setZero(F.cols(), F.rows());
   rows_touching(blocks, R, r_rows);
-  if (&F == &R) f_rows = r_rows;  // J M^-1 J^T: one scan
-  else rows_touching(blocks, F, f_rows);
+  if (&F != &R) rows_touching(blocks, F, f_rows);  // J M^-1 J^T: one scan serves both sides
+  const std::vector<std::vector<int>>& f_touch = &F == &R ? r_rows : f_rows;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<int>& rr = r_rows[b];
-    const std::vector<int>& fr = f_rows[b];
+    const std::vector<int>& fr = f_touch[b];
     if (fr.empty() || (rr.empty() && !Minv_FT)) continue;
     const VelocityBlock& k = blocks[b];
     // Fb = M_b^-1 F_b^T over the rows that touch the block.
