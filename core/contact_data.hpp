@@ -75,6 +75,8 @@ struct ContactJacobians {
   Kinematics kin_shift;
   Eigen::VectorXd q_shift;
   Eigen::MatrixXd J_shift;
+  Eigen::VectorXd Jv_shift;  // J_shift v
+  std::vector<std::pair<int, int>> spans;  // columns of the two chains: first, count
   std::vector<Vec6> bias_acc;
 };
 

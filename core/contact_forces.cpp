@@ -222,8 +222,15 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     if (modes.mode[i] != ContactMode::open) w.closed.push_back(i);
   if (w.closed.empty()) return true;
 
-  force_rows(contacts, jac, body.v, modes, w);
-  const int rows = static_cast<int>(w.G.rows());
+  // G differs from Jc only in the normal rows of frictional slides: without one, A is symmetric
+  // and G is never formed (copying and comparing dense rows was a tenth of a pile's time).
+  bool symmetric = true;
+  int rows = static_cast<int>(w.closed.size());
+  for (int i : w.closed) {
+    if (modes.mode[i] == ContactMode::stick) rows += td;
+    else if (contacts.contact(i).mu > 0) symmetric = false;
+  }
+  if (!symmetric) force_rows(contacts, jac, body.v, modes, w);
   w.Jc.resize(rows, nv);
   w.target.resize(rows);
   const double a = baumgarte;
@@ -240,7 +247,6 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       row += td;
     }
   }
-  const bool symmetric = w.G.rows() == w.Jc.rows() && w.G == w.Jc;
   block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT);
   w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves

@@ -102,6 +102,47 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
   }
 }
 
+// Jdot v sums only the columns of the contact's two chains, in the order the dense product did,
+// so it equals that product to the bit (recorded outputs rest on it), below 128 velocities and
+// above, where the product sums in blocks of columns.
+TEST(ContactDynamics, JdotVOverTheChainsEqualsTheDenseProductToTheBit) {
+  std::mt19937 rng(5);
+  for (int links : {12, 150}) {
+    const Model m = testing::chain_model(links, rng);
+    std::vector<Geometry> g(1);
+    g[0].name = "crate";
+    g[0].body = links / 2 + 3;
+    g[0].shape = testing::box_shape(Vec3(0.5, 0.4, 0.3));
+    // Chains that share joints (link 2 and link 5 both hang from link 0) and one of the tip.
+    std::vector<ContactDef> defs{{"near", 2, Vec3(0.2, -0.1, 0.05), 0.0, 0},
+                                 {"tip", links - 1, Vec3(0.1, 0.3, -0.2), 0.1, 0},
+                                 {"root", 0, Vec3(-0.3, 0.2, 0.1), 0.0, 0}};
+    const ContactModel cm(g, defs, m.planar);
+    ContactData data(m, cm);
+    Kinematics kp(m), km(m);
+    Eigen::VectorXd qp(m.nq), qm(m.nq);
+    const int r = 1 + cm.tangent_dim();
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+      compute_contact_data(m, cm, q, v, {}, data);
+      const double h = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
+      integrate_configuration(m, q, v, h, qp);
+      integrate_configuration(m, q, v, -h, qm);
+      update_kinematics(m, qp, kp);
+      update_kinematics(m, qm, km);
+      for (int i = 0; i < cm.size(); ++i) {
+        Eigen::MatrixXd Jp(r, m.nv), Jm(r, m.nv);
+        contact_jacobian(m, kp, cm, i, cm.frame(kp.R, kp.p, i), Jp);
+        contact_jacobian(m, km, cm, i, cm.frame(km.R, km.p, i), Jm);
+        Eigen::VectorXd rate(r);
+        rate.noalias() = Jp * v;
+        rate = (rate - Jm * v) / (2 * h);
+        EXPECT_EQ(data.jac.jdot_v_of(i), rate) << defs[i].name << " with " << links << " links";
+      }
+    }
+  }
+}
+
 TEST(ContactModel, BallAboveGroundHasPositivePhiAndUpwardNormal) {
   Model m;
   Body b;
