@@ -247,8 +247,11 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       row += td;
     }
   }
-  block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT);
-  w.target.noalias() -= w.Jc * out.vdot;
+  // A large model's products over its contact rows read only the blocks each row touches.
+  const bool blockwise = nv >= kBlockwiseFrom;
+  block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT, &w.touch);
+  if (blockwise) subtract_block_rows_product(body.M_llt.blocks(), w.touch.R, w.Jc, out.vdot, w.target);
+  else w.target.noalias() -= w.Jc * out.vdot;
   // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
   // then take the least-norm forces.
@@ -291,7 +294,8 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
     w.lambda += w.reference;
   }
-  out.vdot.noalias() += w.Minv_GT * w.lambda;
+  if (blockwise) add_block_columns_product(body.M_llt.blocks(), w.touch.F, w.Minv_GT, w.lambda, out.vdot);
+  else out.vdot.noalias() += w.Minv_GT * w.lambda;
   row = static_cast<int>(w.closed.size());
   for (size_t k = 0; k < w.closed.size(); ++k) {
     const int i = w.closed[k];

@@ -56,6 +56,7 @@ struct ModeForceScratch {
   std::vector<int> closed;
   Eigen::VectorXd target, lambda, reference;
   Eigen::MatrixXd G, Jc, Minv_GT, A;
+  BlockRows touch;  // the rows of Jc and G that touch each velocity block (large models)
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   PivotedLdlt pivoted;

@@ -56,7 +56,7 @@ void MassFactor::compute(const Eigen::MatrixXd& M) {
 }
 
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
-                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT) {
+                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT, BlockRows* touch) {
   if (factor.rows() < kBlockwiseFrom) {
     if (Minv_FT) {
       *Minv_FT = F.transpose();
@@ -75,6 +75,10 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
   rows_touching(blocks, R, r_rows);
   if (&F != &R) rows_touching(blocks, F, f_rows);  // J M^-1 J^T: one scan serves both sides
   const std::vector<std::vector<int>>& f_touch = &F == &R ? r_rows : f_rows;
+  if (touch) {
+    touch->R = r_rows;
+    touch->F = f_touch;
+  }
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<int>& rr = r_rows[b];
     const std::vector<int>& fr = f_touch[b];
@@ -93,6 +97,59 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
     for (size_t j = 0; j < fr.size(); ++j)
       for (size_t i = 0; i < rr.size(); ++i) out(rr[i], fr[j]) += Y(i, j);
   }
+}
+
+namespace {
+
+// Eigen's column-major matrix-vector product sums each entry in blocks of columns: all of them
+// below 128 columns, else 16 (its block_cols, for a matrix whose column stride is under 4,000).
+int product_column_block(Eigen::Index cols, Eigen::Index stride) {
+  if (cols < 128) return static_cast<int>(cols);
+  return stride * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4;
+}
+
+}  // namespace
+
+void subtract_block_rows_product(const std::vector<VelocityBlock>& blocks,
+                                 const std::vector<std::vector<int>>& rows_of_block, const Eigen::MatrixXd& X,
+                                 const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  thread_local Eigen::VectorXd partial;
+  thread_local Eigen::VectorXi current;
+  const int width = product_column_block(X.cols(), X.rows());
+  partial.setZero(X.rows());
+  current.setConstant(X.rows(), -1);
+  // Blocks ascend in columns, so each row meets its columns in ascending order.
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (int r : rows_of_block[b])
+      for (int c = blocks[b].start; c < blocks[b].start + blocks[b].size; ++c) {
+        if (c / width != current[r]) {
+          y[r] -= partial[r];
+          partial[r] = 0;
+          current[r] = c / width;
+        }
+        partial[r] += X(r, c) * x[c];
+      }
+  y -= partial;
+}
+
+void add_block_columns_product(const std::vector<VelocityBlock>& blocks,
+                               const std::vector<std::vector<int>>& cols_of_block, const Eigen::MatrixXd& Y,
+                               const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  const int width = product_column_block(Y.cols(), Y.rows());
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (int r = blocks[b].start; r < blocks[b].start + blocks[b].size; ++r) {
+      double partial = 0;
+      int current = -1;
+      for (int c : cols_of_block[b]) {
+        if (c / width != current) {
+          y[r] += partial;
+          partial = 0;
+          current = c / width;
+        }
+        partial += Y(r, c) * x[c];
+      }
+      y[r] += partial;
+    }
 }
 
 }  // namespace impactsim

@@ -72,7 +72,25 @@ class MassFactor {
 // O(contacts), not O(contacts^2 nv). out is resized; rows are checked for nonzeros block by block.
 // Below kBlockwiseFrom velocities it is one dense product. With Minv_FT, also M^-1 F^T (nv x F's rows), solved
 // only in the blocks each row of F touches (a pile's contact touches 2 of its 50 blocks).
+// From kBlockwiseFrom velocities on, touch (if given) receives the rows of R and of F that touch
+// each block, ascending, as read for the product; below, it is left as it was.
+struct BlockRows {
+  std::vector<std::vector<int>> R, F;
+};
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
-                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT = nullptr);
+                    Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT = nullptr, BlockRows* touch = nullptr);
+
+// y -= X x for X whose row r is zero outside the blocks whose rows_of_block list r: O(nonzeros),
+// not O(X's size). The sums run in the order of Eigen's column-major product (ascending columns,
+// partial sums per 16 columns from 128 columns on), so the result equals y -= X x to the bit.
+void subtract_block_rows_product(const std::vector<VelocityBlock>& blocks,
+                                 const std::vector<std::vector<int>>& rows_of_block, const Eigen::MatrixXd& X,
+                                 const Eigen::VectorXd& x, Eigen::VectorXd& y);
+
+// y += Y x for Y (nv rows) whose column j is zero outside the blocks whose cols_of_block list j
+// (M^-1 F^T as block_delassus forms it), to the bit as y += Y x.
+void add_block_columns_product(const std::vector<VelocityBlock>& blocks,
+                               const std::vector<std::vector<int>>& cols_of_block, const Eigen::MatrixXd& Y,
+                               const Eigen::VectorXd& x, Eigen::VectorXd& y);
 
 }  // namespace impactsim

@@ -104,6 +104,48 @@ TEST(MassFactor, MatchesTheDenseFactor) {
   }
 }
 
+// The products over the blocks each row touches equal the dense products to the bit (the mode's
+// forces rest on it): J x with J's rows sparse, M^-1 F^T lambda with its columns sparse, for fewer
+// and more than 128 columns (where Eigen's product sums in blocks of 16 columns).
+TEST(MassFactor, ProductsOverTouchedBlocksEqualTheDenseOnesToTheBit) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-2, 2);
+  for (int more : {12, 30}) {  // 92 and 200 velocities
+    const Model m = interleaved_model(rng, more);
+    MassFactor factor(mass_blocks(m), m.nv);
+    factor.compute(testing::mass_matrix_at(m, testing::random_q(m, rng)));
+    ASSERT_EQ(factor.info(), Eigen::Success);
+    for (int rows : {40, 150}) {
+      // Rows like a contact's: random entries in two bodies' columns, some of them exact zeros.
+      Eigen::MatrixXd J = Eigen::MatrixXd::Zero(rows, m.nv);
+      for (int r = 0; r < rows; ++r)
+        for (int body : {r % static_cast<int>(m.bodies.size()), (7 * r + 3) % static_cast<int>(m.bodies.size())}) {
+          const Joint& joint = m.bodies[body].joint;
+          for (int c = joint.v_index; c < joint.v_index + joint.nv; ++c) J(r, c) = (c + r) % 5 == 0 ? 0.0 : u(rng);
+        }
+      Eigen::MatrixXd W, Minv_JT;
+      BlockRows touch;
+      block_delassus(factor, J, J, W, &Minv_JT, &touch);
+      ASSERT_EQ(touch.R.size(), factor.blocks().size());
+      Eigen::VectorXd x(m.nv), lambda(rows);
+      for (auto& e : x) e = u(rng);
+      for (auto& e : lambda) e = u(rng);
+      Eigen::VectorXd y0(rows);
+      for (auto& e : y0) e = u(rng);
+      Eigen::VectorXd dense = y0, sparse = y0;
+      dense.noalias() -= J * x;
+      subtract_block_rows_product(factor.blocks(), touch.R, J, x, sparse);
+      EXPECT_EQ(sparse, dense) << m.nv << " velocities, " << rows << " rows";
+      Eigen::VectorXd v0(m.nv);
+      for (auto& e : v0) e = u(rng);
+      Eigen::VectorXd vdense = v0, vsparse = v0;
+      vdense.noalias() += Minv_JT * lambda;
+      add_block_columns_product(factor.blocks(), touch.F, Minv_JT, lambda, vsparse);
+      EXPECT_EQ(vsparse, vdense) << m.nv << " velocities, " << rows << " rows";
+    }
+  }
+}
+
 TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   std::mt19937 rng(7);
   const Model m = interleaved_model(rng);
