@@ -111,8 +111,8 @@ void zero_chain(const Model& model, int body, Eigen::Ref<Eigen::MatrixXd> out) {
 // out = J v for J zero outside the chains of bodies `a` and `b` (-1: the world), over those
 // columns only: the dense product over all of them cost a 50-sphere pile a twentieth of its time.
 // The sum runs in the order of Eigen's column-major product (ascending columns, partial sums per
-// block of 16 columns from 128 columns on), so the result is the same to the bit as before and
-// recorded outputs stay byte-identical. spans: scratch.
+// product_column_block), so the result is the same to the bit as before and recorded outputs stay
+// byte-identical. spans: scratch.
 void chain_product(const Model& model, int a, int b, const Eigen::MatrixXd& J, const Eigen::VectorXd& v,
                    std::vector<std::pair<int, int>>& spans, Eigen::Ref<Eigen::VectorXd> out) {
   spans.clear();
@@ -123,7 +123,7 @@ void chain_product(const Model& model, int a, int b, const Eigen::MatrixXd& J, c
       if (std::find(spans.begin(), spans.end(), span) == spans.end()) spans.push_back(span);
     }
   std::sort(spans.begin(), spans.end());
-  const int block = J.cols() < 128 ? static_cast<int>(J.cols()) : 16;
+  const int block = product_column_block(J.cols(), J.rows());
   for (Eigen::Index r = 0; r < J.rows(); ++r) {
     double sum = 0, partial = 0;
     int current = -1;

@@ -99,16 +99,10 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
   }
 }
 
-namespace {
-
-// Eigen's column-major matrix-vector product sums each entry in blocks of columns: all of them
-// below 128 columns, else 16 (its block_cols, for a matrix whose column stride is under 4,000).
 int product_column_block(Eigen::Index cols, Eigen::Index stride) {
   if (cols < 128) return static_cast<int>(cols);
   return stride * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4;
 }
-
-}  // namespace
 
 void subtract_block_rows_product(const std::vector<VelocityBlock>& blocks,
                                  const std::vector<std::vector<int>>& rows_of_block, const Eigen::MatrixXd& X,

@@ -80,6 +80,11 @@ struct BlockRows {
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
                     Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT = nullptr, BlockRows* touch = nullptr);
 
+// Eigen 3.4's column-major matrix-vector product sums each entry in blocks of this many columns
+// (its block_cols): all of them below 128 columns, else 16 where the column stride is under 4,000
+// doubles. Sparse products that must equal the dense ones to the bit sum in the same blocks.
+int product_column_block(Eigen::Index cols, Eigen::Index stride);
+
 // y -= X x for X whose row r is zero outside the blocks whose rows_of_block list r: O(nonzeros),
 // not O(X's size). The sums run in the order of Eigen's column-major product (ascending columns,
 // partial sums per 16 columns from 128 columns on), so the result equals y -= X x to the bit.
