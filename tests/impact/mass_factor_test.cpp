@@ -121,12 +121,26 @@ TEST(MassFactor, ProductsOverTouchedBlocksEqualTheDenseOnesToTheBit) {
       for (int r = 0; r < rows; ++r)
         for (int body : {r % static_cast<int>(m.bodies.size()), (7 * r + 3) % static_cast<int>(m.bodies.size())}) {
           const Joint& joint = m.bodies[body].joint;
-          for (int c = joint.v_index; c < joint.v_index + joint.nv; ++c) J(r, c) = (c + r) % 5 == 0 ? 0.0 : u(rng);
+          for (int c = joint.v_index; c < joint.v_index + joint.nv; ++c) J(r, c) = (c + r) % 5 == 0 ? -0.0 : u(rng);
         }
-      Eigen::MatrixXd W, Minv_JT;
+      Eigen::MatrixXd W, Minv_JT, W_full, Minv_JT_full;
       BlockRows touch;
       block_delassus(factor, J, J, W, &Minv_JT, &touch);
+      block_delassus(factor, J, J, W_full, &Minv_JT_full);  // without touch: M^-1 J^T in full
+      EXPECT_EQ(W, W_full);
+      // The touch lists are the rows with a nonzero (-0 is zero) in each block's columns, and
+      // M^-1 J^T is exact there.
       ASSERT_EQ(touch.R.size(), factor.blocks().size());
+      ASSERT_EQ(touch.F, touch.R);
+      for (size_t b = 0; b < factor.blocks().size(); ++b) {
+        const VelocityBlock& k = factor.blocks()[b];
+        std::vector<int> expected;
+        for (int r = 0; r < rows; ++r)
+          if ((J.row(r).segment(k.start, k.size).array() != 0.0).any()) expected.push_back(r);
+        EXPECT_EQ(touch.R[b], expected) << "block " << b;
+        for (int r : touch.F[b])
+          EXPECT_EQ(Minv_JT.col(r).segment(k.start, k.size), Minv_JT_full.col(r).segment(k.start, k.size));
+      }
       Eigen::VectorXd x(m.nv), lambda(rows);
       for (auto& e : x) e = u(rng);
       for (auto& e : lambda) e = u(rng);
@@ -139,7 +153,7 @@ TEST(MassFactor, ProductsOverTouchedBlocksEqualTheDenseOnesToTheBit) {
       Eigen::VectorXd v0(m.nv);
       for (auto& e : v0) e = u(rng);
       Eigen::VectorXd vdense = v0, vsparse = v0;
-      vdense.noalias() += Minv_JT * lambda;
+      vdense.noalias() += Minv_JT_full * lambda;
       add_block_columns_product(factor.blocks(), touch.F, Minv_JT, lambda, vsparse);
       EXPECT_EQ(vsparse, vdense) << m.nv << " velocities, " << rows << " rows";
     }
