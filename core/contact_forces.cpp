@@ -44,7 +44,7 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
     if (modes.mode[i] == ContactMode::slide) {
       const double mu = contacts.contact(i).mu;
       if (!(mu > 0)) continue;  // frictionless: nothing along the slip (its product is most of a pile's rows)
-      const TangentVector s = slip_direction(Ji.bottomRows(td) * v, modes.slip[i], modes.slip_blend);
+      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, v), modes.slip[i], modes.slip_blend);
       w.G.row(a) -= mu * s.transpose() * Ji.bottomRows(td);
     } else {
       w.G.middleRows(row, td) = Ji.bottomRows(td);
@@ -77,7 +77,7 @@ ContactModes trial_modes(const ContactModel& contacts, const ContactJacobians& j
       modes.mode[i] = ContactMode::slide;
       continue;
     }
-    const Eigen::VectorXd u_t = jac.of(i).bottomRows(td) * v;
+    const Eigen::VectorXd u_t = jac.rows_times(i, 1, td, v);
     if (u_t.norm() <= velocity_tolerance) {
       modes.mode[i] = ContactMode::stick;
     } else {
@@ -184,7 +184,7 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
 
 TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot) {
   const int td = jac.rows_per_contact - 1;
-  return jac.of(i).bottomRows(td) * vdot + jac.jdot_v_of(i).tail(td);
+  return jac.rows_times(i, 1, td, vdot) + jac.jdot_v_of(i).tail(td);
 }
 
 int ContactModes::closed() const {
@@ -238,7 +238,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   for (size_t k = 0; k < w.closed.size(); ++k) {
     const int i = w.closed[k];
     const auto Ji = jac.of(i);
-    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> u = Ji * body.v;
+    const ContactRows u = jac.rows_times(i, 0, jac.rows_per_contact, body.v);
     w.Jc.row(k) = Ji.row(0);
     w.target[k] = -jac.jdot_v_of(i)[0] - 2 * a * u[0] - a * a * frames[i].phi;
     if (modes.mode[i] == ContactMode::stick) {
@@ -304,7 +304,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       out.lambda_t.row(i) = w.lambda.segment(row, td).transpose();
       row += td;
     } else if (contacts.contact(i).mu > 0) {  // frictionless slides keep lambda_t = 0
-      const TangentVector s = slip_direction(jac.of(i).bottomRows(td) * body.v, modes.slip[i], modes.slip_blend);
+      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, body.v), modes.slip[i], modes.slip_blend);
       out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }
   }

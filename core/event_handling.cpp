@@ -248,7 +248,7 @@ void rest_slow_slips(const System& sys, const ContactData& data, const std::vect
   double largest = 0.0;
   for (int i : candidates) {
     if (sys.contacts.contact(i).mu <= 0) continue;
-    const Eigen::VectorXd u = data.jac.of(i) * v;
+    const Eigen::VectorXd u = data.jac.rows_times(i, 0, r, v);
     if (u.tail(r - 1).norm() > sys.contact.velocity_tolerance) continue;
     slow.push_back(i);
     largest = std::max(largest, u.cwiseAbs().maxCoeff());

@@ -58,7 +58,7 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
         g[k] = contacts.contact(i).mu * in.forces.lambda_n[i] - in.forces.lambda_t.row(i).norm();
         break;
       case GuardKind::stick: {
-        const TangentVector u_t = in.jac.of(i).bottomRows(td) * in.v;
+        const TangentVector u_t = in.jac.rows_times(i, 1, td, in.v);
         g[k] = modes.slip[i].head(u_t.size()).dot(u_t) - guards[k].floor;
         break;
       }

@@ -19,7 +19,7 @@ std::vector<int> sliding_from_rest(const System& sys, const ContactData& data, c
   if (td != 2) return out;
   for (int i = 0; i < sys.contacts.size(); ++i)
     if (modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
-        (data.jac.of(i).bottomRows(td) * v).norm() <= sys.contact.velocity_tolerance)
+        data.jac.rows_times(i, 1, td, v).norm() <= sys.contact.velocity_tolerance)
       out.push_back(i);
   return out;
 }

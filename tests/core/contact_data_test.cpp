@@ -102,12 +102,12 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
   }
 }
 
-// Jdot v sums only the columns of the contact's two chains, in the order the dense product did,
-// so it equals that product to the bit (recorded outputs rest on it), below 128 velocities and
-// above, where the product sums in blocks of columns.
-TEST(ContactDynamics, JdotVOverTheChainsEqualsTheDenseProductToTheBit) {
+// Jdot v and J v (rows_times) sum only the columns of the contact's two chains, in the order the
+// dense product did, so they equal that product to the bit (recorded outputs rest on it), below 128
+// velocities and above, where the product sums in blocks of columns.
+TEST(ContactDynamics, JdotVAndJVOverTheChainsEqualTheDenseProductsToTheBit) {
   std::mt19937 rng(5);
-  for (int links : {12, 150}) {
+  for (int links : {12, 100, 150}) {  // one block of columns: dense below 64, over the chains from 64
     const Model m = testing::chain_model(links, rng);
     std::vector<Geometry> g(1);
     g[0].name = "crate";
@@ -138,6 +138,15 @@ TEST(ContactDynamics, JdotVOverTheChainsEqualsTheDenseProductToTheBit) {
         rate.noalias() = Jp * v;
         rate = (rate - Jm * v) / (2 * h);
         EXPECT_EQ(data.jac.jdot_v_of(i), rate) << defs[i].name << " with " << links << " links";
+        // J_i v over the chains, all rows, the tangent rows and the normal row alone.
+        const Eigen::MatrixXd Ji = data.jac.of(i);
+        Eigen::VectorXd dense(r);
+        dense.noalias() = data.jac.of(i) * v;
+        EXPECT_EQ(Eigen::VectorXd(data.jac.rows_times(i, 0, r, v)), dense) << defs[i].name << " with " << links << " links";
+        dense.resize(r - 1);
+        dense.noalias() = data.jac.of(i).bottomRows(r - 1) * v;
+        EXPECT_EQ(Eigen::VectorXd(data.jac.rows_times(i, 1, r - 1, v)), dense) << defs[i].name;
+        EXPECT_EQ(data.jac.rows_times(i, 0, 1, v)[0], Ji.row(0).dot(v)) << defs[i].name;
       }
     }
   }
