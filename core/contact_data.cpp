@@ -113,6 +113,11 @@ ContactJacobians::ContactJacobians(const Model& model, const ContactModel& conta
   }
 }
 
+void ContactJacobians::copy_rows(int i, int first, int count, Eigen::Ref<Eigen::MatrixXd> out) const {
+  const Eigen::Index offset = static_cast<Eigen::Index>(i) * nv;
+  for (const auto& [c, n] : columns[i]) out.middleCols(c, n) = J.block(first, offset + c, count, n);
+}
+
 ContactRows ContactJacobians::rows_times(int i, int first, int count, const Eigen::Ref<const Eigen::VectorXd>& v) const {
   const auto rows = J.block(first, static_cast<Eigen::Index>(i) * nv, count, nv);  // of(i)'s rows, not a temporary's
   if (nv < kBlockwiseFrom || count < 2) return rows * v;
@@ -214,14 +219,14 @@ ContactSpace contact_space(const ContactModel& contacts, int friction_directions
   if (nv >= kBlockwiseFrom) c.M_blocks = body.M_llt.blocks();
   c.tangent_dim = td;
   c.friction_directions = friction_directions;
-  c.J_n.resize(n, nv);
-  c.J_t.resize(n * td, nv);
+  c.J_n.setZero(n, nv);
+  c.J_t.setZero(n * td, nv);
   c.ids = set;
   c.mu.resize(n);
   c.e.resize(n);
   for (int a = 0; a < n; ++a) {
-    c.J_n.row(a) = jac.of(set[a]).row(0);
-    c.J_t.middleRows(a * td, td) = jac.of(set[a]).bottomRows(td);
+    jac.copy_rows(set[a], 0, 1, c.J_n.middleRows(a, 1));
+    jac.copy_rows(set[a], 1, td, c.J_t.middleRows(a * td, td));
     c.mu[a] = contacts.contact(set[a]).mu;
     c.e[a] = contacts.contact(set[a]).e;
   }

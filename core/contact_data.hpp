@@ -77,6 +77,10 @@ struct ContactJacobians {
   // only the columns of the contact's two chains, summed in the order of Eigen's column-major
   // product: the dense 3 x nv product per closed contact was a twentieth of a 50-sphere pile's run.
   ContactRows rows_times(int i, int first, int count, const Eigen::Ref<const Eigen::VectorXd>& v) const;
+  // Rows [first, first + count) of J_i into `out` (count x nv), which must hold zeros outside the
+  // contact's chain columns (a cleared matrix): only those columns are written, since a whole row
+  // of a column-major matrix strides through all of it (a pile's force system: 100 rows x 300).
+  void copy_rows(int i, int first, int count, Eigen::Ref<Eigen::MatrixXd> out) const;
   // The columns where contact i's rows can be nonzero, those of its two bodies' chains to the
   // world: ascending (first, count) spans of joint velocities.
   std::vector<std::vector<std::pair<int, int>>> columns;

@@ -108,19 +108,19 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   }
   layout.mu = Eigen::Map<const Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
   const int ns = layout.blocks(), k = layout.k(), nk = ns * k;
-  Eigen::MatrixXd J_t(ns * td, nv);
+  Eigen::MatrixXd J_t = Eigen::MatrixXd::Zero(ns * td, nv);
   Eigen::VectorXd Jdot_t(ns * td);
   for (int s = 0; s < ns; ++s) {
-    J_t.middleRows(s * td, td) = jac.of(p.stick[s]).bottomRows(td);
+    jac.copy_rows(p.stick[s], 1, td, J_t.middleRows(s * td, td));
     Jdot_t.segment(s * td, td) = jac.jdot_v_of(p.stick[s]).tail(td);
   }
   const Eigen::MatrixXd J_D = friction_rows(J_t, layout.D);
-  Eigen::MatrixXd Jn(nc, nv), Gn(nc, nv);
+  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(nc, nv), Gn = Eigen::MatrixXd::Zero(nc, nv);
   Eigen::VectorXd Jdot_n(nc);
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
-    Jn.row(a) = jac.of(i).row(0);
-    Gn.row(a) = jac.of(i).row(0);
+    jac.copy_rows(i, 0, 1, Jn.middleRows(a, 1));
+    jac.copy_rows(i, 0, 1, Gn.middleRows(a, 1));
     if (p.trial.mode[i] == ContactMode::slide)
       Gn.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
     Jdot_n[a] = jac.jdot_v_of(i)[0];
@@ -231,18 +231,17 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     else if (contacts.contact(i).mu > 0) symmetric = false;
   }
   if (!symmetric) force_rows(contacts, jac, body.v, modes, w);
-  w.Jc.resize(rows, nv);
+  w.Jc.setZero(rows, nv);
   w.target.resize(rows);
   const double a = baumgarte;
   int row = static_cast<int>(w.closed.size());
   for (size_t k = 0; k < w.closed.size(); ++k) {
     const int i = w.closed[k];
-    const auto Ji = jac.of(i);
     const ContactRows u = jac.rows_times(i, 0, jac.rows_per_contact, body.v);
-    w.Jc.row(k) = Ji.row(0);
+    jac.copy_rows(i, 0, 1, w.Jc.middleRows(k, 1));
     w.target[k] = -jac.jdot_v_of(i)[0] - 2 * a * u[0] - a * a * frames[i].phi;
     if (modes.mode[i] == ContactMode::stick) {
-      w.Jc.middleRows(row, td) = Ji.bottomRows(td);
+      jac.copy_rows(i, 1, td, w.Jc.middleRows(row, td));
       w.target.segment(row, td) = -jac.jdot_v_of(i).tail(td) - 2 * a * u.tail(td);
       row += td;
     }

@@ -104,7 +104,8 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
 
 // Jdot v and J v (rows_times) sum only the columns of the contact's two chains, in the order the
 // dense product did, so they equal that product to the bit (recorded outputs rest on it), below 128
-// velocities and above, where the product sums in blocks of columns.
+// velocities and above, where the product sums in blocks of columns; copy_rows copies only those
+// columns, and they hold all of J_i.
 TEST(ContactDynamics, JdotVAndJVOverTheChainsEqualTheDenseProductsToTheBit) {
   std::mt19937 rng(5);
   for (int links : {12, 100, 150}) {  // one block of columns: dense below 64, over the chains from 64
@@ -147,6 +148,13 @@ TEST(ContactDynamics, JdotVAndJVOverTheChainsEqualTheDenseProductsToTheBit) {
         dense.noalias() = data.jac.of(i).bottomRows(r - 1) * v;
         EXPECT_EQ(Eigen::VectorXd(data.jac.rows_times(i, 1, r - 1, v)), dense) << defs[i].name;
         EXPECT_EQ(data.jac.rows_times(i, 0, 1, v)[0], Ji.row(0).dot(v)) << defs[i].name;
+        // copy_rows writes the chain columns only, which hold every nonzero of J_i.
+        Eigen::MatrixXd copied = Eigen::MatrixXd::Zero(r, m.nv);
+        data.jac.copy_rows(i, 0, r, copied);
+        EXPECT_EQ(copied, Ji) << defs[i].name;
+        copied.setZero(r - 1, m.nv);
+        data.jac.copy_rows(i, 1, r - 1, copied);
+        EXPECT_EQ(copied, Ji.bottomRows(r - 1)) << defs[i].name;
       }
     }
   }
