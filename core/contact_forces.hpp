@@ -55,7 +55,8 @@ void closed_flags(const ContactModes& modes, std::vector<bool>& out);
 struct ModeForceScratch {
   std::vector<int> closed;
   Eigen::VectorXd target, lambda, reference;
-  Eigen::MatrixXd G, Jc, Minv_GT, A;
+  Eigen::MatrixXd G, Jc, A;
+  Eigen::MatrixXd Minv_GT;  // from kBlockwiseFrom velocities on, valid only in the blocks `touch.F` names
   BlockRows touch;  // the rows of Jc and G that touch each velocity block (large models)
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
