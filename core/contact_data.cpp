@@ -137,10 +137,9 @@ void add_contact_rows(const Model& model, const Kinematics& kin, const ContactMo
   if (b >= 0) add_point_rows(model, kin, b, f.point_b, -1.0, f, contacts.planar(), out);
 }
 
-// Zeroes the columns of the joints from `body` to the world in `out`.
-void zero_chain(const Model& model, int body, Eigen::Ref<Eigen::MatrixXd> out) {
-  for (int j = body; j >= 0; j = model.bodies[j].parent)
-    out.middleCols(model.bodies[j].joint.v_index, model.bodies[j].joint.nv).setZero();
+// Zeroes `columns` (first, count spans) of `out`.
+void zero_columns(const std::vector<std::pair<int, int>>& columns, Eigen::Ref<Eigen::MatrixXd> out) {
+  for (const auto& [first, count] : columns) out.middleCols(first, count).setZero();
 }
 
 }  // namespace
@@ -160,8 +159,7 @@ void compute_contact_jacobians(const Model& model, const ContactModel& contacts,
   for (int i = 0; i < contacts.size(); ++i) {
     if (!needed(need, i)) continue;
     Eigen::Ref<Eigen::MatrixXd> rows = out.of(i);
-    zero_chain(model, contacts.contact(i).body_a, rows);
-    zero_chain(model, contacts.body_b(i), rows);
+    zero_columns(out.columns[i], rows);
     add_contact_rows(model, kin, contacts, i, frames[i], rows);
   }
 }
@@ -200,8 +198,7 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
       for (int row = 0; row < r; ++row) out.Jv_shift[row] = row_times(out.columns[i], out.J_shift, row, body.v);
       if (sign > 0) out.Jdot_v.segment(i * r, r) = out.Jv_shift;
       else out.Jdot_v.segment(i * r, r) = (out.Jdot_v.segment(i * r, r) - out.Jv_shift) / (2 * h);
-      zero_chain(model, contacts.contact(i).body_a, out.J_shift);
-      zero_chain(model, contacts.body_b(i), out.J_shift);
+      zero_columns(out.columns[i], out.J_shift);
     }
   }
 }
