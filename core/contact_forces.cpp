@@ -251,12 +251,19 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT, &w.touch);
   if (blockwise) subtract_block_rows_product(body.M_llt.blocks(), w.touch.R, w.Jc, out.vdot, w.target);
   else w.target.noalias() -= w.Jc * out.vdot;
-  // With every closed contact sticking A is symmetric positive semi-definite; Cholesky serves
+  // With every closed contact sticking A is symmetric positive semi-definite; an LDL^T serves
   // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
-  // then take the least-norm forces.
+  // then take the least-norm forces. A large model factors A once, by the pivoted LDL^T, which
+  // serves both cases: a pile's A is singular more often than not, and Eigen's LDL^T (pivots from
+  // A's diagonal, not the Schur complement's) found that out only after a whole factorization.
   bool solved = false;
-  w.solver = ModeForceScratch::Solver::ldlt;
-  if (symmetric) {
+  w.solver = ModeForceScratch::Solver::definite;
+  const bool pivoted = symmetric && nv >= kBlockwiseFrom && w.pivoted.compute(w.A, kRankThreshold);
+  if (pivoted && w.pivoted.rank() == rows &&
+      w.pivoted.pivots().minCoeff() > 1e-10 * std::max(1.0, w.pivoted.pivots().maxCoeff())) {
+    w.pivoted.solve(w.target, w.lambda);
+    solved = true;
+  } else if (symmetric && !pivoted) {
     w.ldlt.compute(w.A);
     const auto d = w.ldlt.vectorD();
     if (w.ldlt.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
@@ -282,7 +289,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     // A large model's symmetric A (a pile's resting contacts) by the pivoted LDL^T: a fraction of
     // the orthogonal decomposition's cost for the same least-norm answer. Small models keep the
     // decomposition their recorded outputs were computed with.
-    if (symmetric && nv >= kBlockwiseFrom && w.pivoted.compute(w.A, kRankThreshold)) {
+    if (pivoted) {
       w.solver = ModeForceScratch::Solver::pivoted;
       w.pivoted.solve(w.target, w.lambda);
     } else {
@@ -312,7 +319,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
 
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   const ModeForceScratch& w = forces.scratch;
-  if (w.solver == ModeForceScratch::Solver::ldlt) return std::numeric_limits<double>::infinity();
+  if (w.solver == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();
   const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
   if (k == static_cast<Eigen::Index>(w.closed.size())) return std::numeric_limits<double>::infinity();
   if (w.solver == ModeForceScratch::Solver::pivoted) w.pivoted.solve(Eigen::VectorXd::Unit(w.A.rows(), k), x);

@@ -61,9 +61,10 @@ struct ModeForceScratch {
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   PivotedLdlt pivoted;
-  // Which factor gave the forces: ldlt (A symmetric positive definite), pivoted (A symmetric and
-  // singular, from kBlockwiseFrom velocities on) or cod (any other A).
-  enum class Solver { ldlt, pivoted, cod } solver = Solver::ldlt;
+  // Which case gave the forces: definite (A symmetric positive definite: Eigen's LDL^T, or from
+  // kBlockwiseFrom velocities on the pivoted one at full rank), pivoted (A symmetric and singular,
+  // from kBlockwiseFrom velocities on) or cod (any other A).
+  enum class Solver { definite, pivoted, cod } solver = Solver::definite;
 };
 
 // vdot and contact forces in a fixed mode.

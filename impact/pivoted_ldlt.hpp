@@ -31,6 +31,8 @@ class PivotedLdlt {
   // finite.
   bool compute(const Eigen::MatrixXd& A, double threshold);
   int rank() const { return rank_; }
+  // D's diagonal, in pivot order (positive, at most the largest diagonal entry of A).
+  Eigen::VectorBlock<const Eigen::VectorXd> pivots() const { return d_.head(rank_); }
   int size() const { return static_cast<int>(L_.rows()); }
   // x = A_r^+ b. Needs a successful compute.
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "core/contact_forces.hpp"
 #include "tests/test_models.hpp"
@@ -90,48 +91,77 @@ TEST(ContactForces, PainleveMarginOfASlideIsItsEffectiveNormalInverseMass) {
   }
 }
 
-// `bodies` planar bodies of mass 1 + 0.1 i resting on the ground, each on three frictionless corners
-// at x = -0.5, 0, 0.5 m under its centre: three normal rows, two degrees of freedom held, so the
-// force system is singular. Statics leaves one force free per body; the least-norm forces (what the
-// mode's forces take without references) are the equal shares m g / 3.
-void expect_equal_shares_on_three_corners(int bodies) {
+// `bodies` planar bodies of mass 1 + 0.1 i resting at rest on the ground, each on corners at
+// `corners` (x, m) under its centre, friction mu.
+struct RestingBodies {
   Model model;
-  for (int i = 0; i < bodies; ++i) {
-    Body b;
-    b.name = std::string("b").append(std::to_string(i));
-    b.joint.type = JointType::planar;
-    b.mass = 1.0 + 0.1 * i;
-    b.inertia = Mat3::Identity();
-    model.bodies.push_back(b);
+  ContactModel contacts;
+  std::unique_ptr<ContactData> data;
+  RestingBodies(int bodies, const std::vector<double>& corners, double mu) {
+    for (int i = 0; i < bodies; ++i) {
+      Body b;
+      b.name = std::string("b").append(std::to_string(i));
+      b.joint.type = JointType::planar;
+      b.mass = 1.0 + 0.1 * i;
+      b.inertia = Mat3::Identity();
+      model.bodies.push_back(b);
+    }
+    model.gravity = Vec3(0, -g, 0);
+    finalize_model(model);
+    std::vector<Geometry> geometry(1);
+    geometry[0].name = "ground";
+    geometry[0].shape.type = ShapeType::halfspace;
+    geometry[0].shape.normal = Vec3::UnitY();
+    std::vector<ContactDef> defs;
+    for (int i = 0; i < bodies; ++i)
+      for (double x : corners) defs.push_back({"c", i, Vec3(x, 0, 0), 0.0, 0, mu, 0.0});
+    contacts = ContactModel(geometry, defs, true);
+    data = std::make_unique<ContactData>(model, contacts);
+    compute_contact_data(model, contacts, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), {}, *data);
   }
-  model.gravity = Vec3(0, -g, 0);
-  finalize_model(model);
-  std::vector<Geometry> geometry(1);
-  geometry[0].name = "ground";
-  geometry[0].shape.type = ShapeType::halfspace;
-  geometry[0].shape.normal = Vec3::UnitY();
-  std::vector<ContactDef> defs;
-  for (int i = 0; i < bodies; ++i)
-    for (double x : {-0.5, 0.0, 0.5}) defs.push_back({"c", i, Vec3(x, 0, 0), 0.0, 0, 0.0, 0.0});
-  const ContactModel contacts(geometry, defs, true);
-  ContactData d(model, contacts);
-  compute_contact_data(model, contacts, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), {}, d);
-  ContactModes modes = ContactModes::all_open(contacts.size());
+  bool forces(const ContactModes& modes, ModeForces& out) const {
+    return constrained_acceleration(contacts, 0.0, data->body, data->frames, data->jac, modes, out);
+  }
+};
+
+// Frictionless corners at `corners` symmetric under each body's centre: its forces are the equal
+// shares m g / corners. Three corners (x = -0.5, 0, 0.5) give three normal rows for the two
+// degrees of freedom held, so the force system is singular: statics leaves one force free per body
+// and the least-norm forces (what the mode's forces take without references) are the equal shares.
+// Two corners give a definite one.
+void expect_equal_shares(int bodies, const std::vector<double>& corners) {
+  const RestingBodies r(bodies, corners, 0.0);
+  const Model& model = r.model;
+  ContactModes modes = ContactModes::all_open(r.contacts.size());
   for (auto& m : modes.mode) m = ContactMode::slide;
   ModeForces f;
-  ASSERT_TRUE(constrained_acceleration(contacts, 0.0, d.body, d.frames, d.jac, modes, f));
+  ASSERT_TRUE(r.forces(modes, f));
+  const int n = static_cast<int>(corners.size());
   for (int i = 0; i < bodies; ++i)
-    for (int k = 0; k < 3; ++k)
-      EXPECT_NEAR(f.lambda_n(3 * i + k), (1.0 + 0.1 * i) * g / 3, 1e-9) << "body " << i << " corner " << k;
+    for (int k = 0; k < n; ++k)
+      EXPECT_NEAR(f.lambda_n(n * i + k), (1.0 + 0.1 * i) * g / n, 1e-9) << "body " << i << " corner " << k;
   EXPECT_LT(f.vdot.cwiseAbs().maxCoeff(), 1e-9);
-  EXPECT_EQ(f.scratch.solver, model.nv >= kBlockwiseFrom ? ModeForceScratch::Solver::pivoted : ModeForceScratch::Solver::cod);
+  using Solver = ModeForceScratch::Solver;
+  const Solver expected = n == 2 ? Solver::definite : model.nv >= kBlockwiseFrom ? Solver::pivoted : Solver::cod;
+  EXPECT_EQ(f.scratch.solver, expected);
+  Eigen::VectorXd x;
+  if (n == 2) {
+    EXPECT_EQ(painleve_margin(f, 0, x), std::numeric_limits<double>::infinity());
+  }
 }
 
 // Below kBlockwiseFrom velocities the complete orthogonal decomposition solves a singular system,
 // from it the pivoted LDL^T: the same least-norm forces.
 TEST(ContactForces, ASingularContactSetCarriesTheLeastNormForces) {
-  expect_equal_shares_on_three_corners(1);   // 3 velocities
-  expect_equal_shares_on_three_corners(22);  // 66 velocities
+  expect_equal_shares(1, {-0.5, 0.0, 0.5});   // 3 velocities
+  expect_equal_shares(22, {-0.5, 0.0, 0.5});  // 66 velocities
+}
+
+// A definite system: Eigen's LDL^T below kBlockwiseFrom velocities, from it the pivoted LDL^T at
+// full rank (one factorization where a failed LDL^T used to come first).
+TEST(ContactForces, ADefiniteContactSetIsSolvedExactlyAtAnySize) {
+  expect_equal_shares(1, {-0.5, 0.5});
+  expect_equal_shares(22, {-0.5, 0.5});
 }
 
 TEST(ContactForces, AnOpenContactLeavesFreeFall) {
