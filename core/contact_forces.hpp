@@ -56,6 +56,7 @@ struct ModeForceScratch {
   std::vector<int> closed;
   Eigen::VectorXd target, lambda, reference;
   Eigen::MatrixXd G, Jc, A;
+  std::vector<int> Jc_owner;  // the contact each row of Jc was copied from
   Eigen::MatrixXd Minv_GT;  // from kBlockwiseFrom velocities on, valid only in the blocks `touch.F` names
   BlockRows touch;  // the rows of Jc and G that touch each velocity block (large models)
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;

@@ -164,6 +164,38 @@ TEST(ContactForces, ADefiniteContactSetIsSolvedExactlyAtAnySize) {
   expect_equal_shares(22, {-0.5, 0.5});
 }
 
+// The force system's rows are cleared only where the previous mode wrote them (large models): one
+// ModeForces taken through modes of other contacts, other row counts and the same row count with
+// other contacts gives, bit for bit, what a fresh one gives.
+TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
+  const RestingBodies r(22, {-0.5, 0.5}, 0.5);  // 66 velocities
+  ASSERT_GE(r.model.nv, kBlockwiseFrom);
+  const int m = r.contacts.size();
+  auto mode_of = [&](int first, int last, ContactMode closed) {
+    ContactModes modes = ContactModes::all_open(m);
+    for (int i = first; i < last; ++i) modes.mode[i] = closed;
+    return modes;
+  };
+  const std::vector<ContactModes> sequence{mode_of(0, m, ContactMode::stick), mode_of(0, m / 2, ContactMode::slide),
+                                           mode_of(m / 2, m, ContactMode::slide), mode_of(0, m / 2, ContactMode::stick),
+                                           mode_of(m / 2, m, ContactMode::stick), mode_of(0, m, ContactMode::stick)};
+  ModeForces reused;
+  for (size_t k = 0; k < sequence.size(); ++k) {
+    ModeForces fresh;
+    ASSERT_TRUE(r.forces(sequence[k], reused));
+    ASSERT_TRUE(r.forces(sequence[k], fresh));
+    EXPECT_EQ(reused.vdot, fresh.vdot) << "mode " << k;
+    EXPECT_EQ(reused.lambda_n, fresh.lambda_n) << "mode " << k;
+    EXPECT_EQ(reused.lambda_t, fresh.lambda_t) << "mode " << k;
+    EXPECT_EQ(reused.scratch.Jc, fresh.scratch.Jc) << "mode " << k;
+    for (int b = 0; b < 22; ++b) {  // a held body's corners carry its weight; a free one's nothing
+      const bool held = sequence[k].is_closed(2 * b);
+      EXPECT_NEAR(fresh.lambda_n[2 * b] + fresh.lambda_n[2 * b + 1], held ? (1.0 + 0.1 * b) * g : 0.0, 1e-9)
+          << "mode " << k << " body " << b;
+    }
+  }
+}
+
 TEST(ContactForces, AnOpenContactLeavesFreeFall) {
   const Table t(0.5, 0.0);
   const ContactData d = t.at(Eigen::Vector3d::Zero());
