@@ -118,6 +118,10 @@ void ContactJacobians::copy_rows(int i, int first, int count, Eigen::Ref<Eigen::
   for (const auto& [c, n] : columns[i]) out.middleCols(c, n) = J.block(first, offset + c, count, n);
 }
 
+void ContactJacobians::clear_columns(int i, Eigen::Ref<Eigen::MatrixXd> out) const {
+  for (const auto& [c, n] : columns[i]) out.middleCols(c, n).setZero();
+}
+
 ContactRows ContactJacobians::rows_times(int i, int first, int count, const Eigen::Ref<const Eigen::VectorXd>& v) const {
   const auto rows = J.block(first, static_cast<Eigen::Index>(i) * nv, count, nv);  // of(i)'s rows, not a temporary's
   if (nv < kBlockwiseFrom || count < 2) return rows * v;
@@ -137,11 +141,6 @@ void add_contact_rows(const Model& model, const Kinematics& kin, const ContactMo
   if (b >= 0) add_point_rows(model, kin, b, f.point_b, -1.0, f, contacts.planar(), out);
 }
 
-// Zeroes `columns` (first, count spans) of `out`.
-void zero_columns(const std::vector<std::pair<int, int>>& columns, Eigen::Ref<Eigen::MatrixXd> out) {
-  for (const auto& [first, count] : columns) out.middleCols(first, count).setZero();
-}
-
 }  // namespace
 
 void contact_jacobian(const Model& model, const Kinematics& kin, const ContactModel& contacts, int i,
@@ -159,7 +158,7 @@ void compute_contact_jacobians(const Model& model, const ContactModel& contacts,
   for (int i = 0; i < contacts.size(); ++i) {
     if (!needed(need, i)) continue;
     Eigen::Ref<Eigen::MatrixXd> rows = out.of(i);
-    zero_columns(out.columns[i], rows);
+    out.clear_columns(i, rows);
     add_contact_rows(model, kin, contacts, i, frames[i], rows);
   }
 }
@@ -198,7 +197,7 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
       for (int row = 0; row < r; ++row) out.Jv_shift[row] = row_times(out.columns[i], out.J_shift, row, body.v);
       if (sign > 0) out.Jdot_v.segment(i * r, r) = out.Jv_shift;
       else out.Jdot_v.segment(i * r, r) = (out.Jdot_v.segment(i * r, r) - out.Jv_shift) / (2 * h);
-      zero_columns(out.columns[i], out.J_shift);
+      out.clear_columns(i, out.J_shift);
     }
   }
 }

@@ -81,6 +81,8 @@ struct ContactJacobians {
   // contact's chain columns (a cleared matrix): only those columns are written, since a whole row
   // of a column-major matrix strides through all of it (a pile's force system: 100 rows x 300).
   void copy_rows(int i, int first, int count, Eigen::Ref<Eigen::MatrixXd> out) const;
+  // Zeroes contact i's chain columns of `out` (any rows x nv): what copy_rows writes, cleared again.
+  void clear_columns(int i, Eigen::Ref<Eigen::MatrixXd> out) const;
   // The columns where contact i's rows can be nonzero, those of its two bodies' chains to the
   // world: ascending (first, count) spans of joint velocities.
   std::vector<std::vector<std::pair<int, int>>> columns;

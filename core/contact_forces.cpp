@@ -180,6 +180,11 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
   return modes;
 }
 
+// An LDL^T's pivots D (positive) solve its system where none is below 1e-10 of the largest.
+bool well_conditioned(const Eigen::Ref<const Eigen::VectorXd>& d) {
+  return d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff());
+}
+
 // J_c keeps zeros outside the chain columns of the contact each row was copied from (Jc_owner),
 // so one of the same shape is cleared over those spans alone: a 50-sphere pile's J_c is about
 // 150 x 300, and clearing it whole at every evaluation was 6 % of the pile's instructions.
@@ -193,8 +198,7 @@ void clear_constrained_rows(const ContactJacobians& jac, int rows, ModeForceScra
     return;
   }
   for (int r = 0; r < rows; ++r)
-    if (w.Jc_owner[r] >= 0)
-      for (const auto& [c, n] : jac.columns[w.Jc_owner[r]]) w.Jc.row(r).segment(c, n).setZero();
+    if (w.Jc_owner[r] >= 0) jac.clear_columns(w.Jc_owner[r], w.Jc.middleRows(r, 1));
 }
 
 }  // namespace
@@ -278,14 +282,12 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   bool solved = false;
   w.solver = ModeForceScratch::Solver::definite;
   const bool pivoted = symmetric && nv >= kBlockwiseFrom && w.pivoted.compute(w.A, kRankThreshold);
-  if (pivoted && w.pivoted.rank() == rows &&
-      w.pivoted.pivots().minCoeff() > 1e-10 * std::max(1.0, w.pivoted.pivots().maxCoeff())) {
+  if (pivoted && w.pivoted.rank() == rows && well_conditioned(w.pivoted.pivots())) {
     w.pivoted.solve(w.target, w.lambda);
     solved = true;
   } else if (symmetric && !pivoted) {
     w.ldlt.compute(w.A);
-    const auto d = w.ldlt.vectorD();
-    if (w.ldlt.info() == Eigen::Success && d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff())) {
+    if (w.ldlt.info() == Eigen::Success && well_conditioned(w.ldlt.vectorD())) {
       w.lambda = w.ldlt.solve(w.target);
       solved = true;
     }
