@@ -96,9 +96,9 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
       LocatedEvent event;
       event.t = earliest;
       event.crossed = {guards[crossed].contact, guards[crossed].kind};
-      guards_at(event.t, gb);
+      // g_hi holds every guard at t_hi = event.t, read last: the state the caller's event starts from.
       for (int j = 0; j < n; ++j)
-        if (guards[j].armed && gb[j] <= guard_tolerance(guards[j], distance_tolerance))
+        if (guards[j].armed && g_hi[j] <= guard_tolerance(guards[j], distance_tolerance))
           event.fired.push_back({guards[j].contact, guards[j].kind});
       return event;
     }

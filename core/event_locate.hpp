@@ -32,7 +32,8 @@ using GuardAt = FunctionRef<double(double t, int k)>;
 // holding them at t1. Guards positive at a scanned point are armed; gated contacts found behind
 // are marked passing, and an unarmed open contact that sinks deeper than 10 distance tolerances
 // raises SimulationError. An armed guard going from > 0 to <= 0 is located to
-// kEventTimePrecision, the earliest such crossing is the event.
+// kEventTimePrecision, the earliest such crossing is the event; guards_at is then last called at
+// its time, so whatever the caller's guards_at computes is left at the event's state.
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
                                          Eigen::VectorXd& g_prev);

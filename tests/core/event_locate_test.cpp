@@ -2,6 +2,7 @@
 // step scan finds the earliest armed crossing, dips inside a step, and the guards that join it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/event_locate.hpp"
@@ -82,8 +83,38 @@ TEST(EventLocate, RootFindingReadsOneGuardWhereTheCallerCan) {
   EXPECT_EQ(e->fired.size(), 2u);
   EXPECT_EQ(e_too->fired.size(), 2u);
   EXPECT_GT(one, 5);
-  EXPECT_EQ(all_with_one, 5);  // three scanned points (the third past the crossing), the crossing, the event
+  EXPECT_EQ(all_with_one, 4);  // three scanned points (the third past the crossing), the crossing (the event)
   EXPECT_GE(all, all_with_one + one);
+}
+
+// The event's fired set comes from the guards read at the crossing: every guard is read there
+// once, and last, so a caller's guards_at leaves its contact stage at the event's state.
+TEST(EventLocate, EveryGuardIsReadOnceAtTheEventAndLast) {
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::impact, true}, {1, GuardKind::impact, true}, {2, GuardKind::impact, true}};
+  std::vector<double> read_at;
+  auto at = [&](double t, Eigen::VectorXd& g) {
+    read_at.push_back(t);
+    g.resize(3);
+    g << 0.9 - t, 0.8 - t * t, 1.5 - t;  // guard 1 crosses first (t = 0.894), guard 0 at 0.9
+  };
+  auto single = [&](double t, int k) {
+    Eigen::VectorXd g;
+    at(t, g);
+    read_at.pop_back();  // root finding's reads of one guard are not reads of every guard
+    return g[k];
+  };
+  Eigen::VectorXd g_prev;
+  at(0.0, g_prev);
+  read_at.clear();
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.0, 2.0, at, single, guards, g_prev);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->t, std::sqrt(0.8), 1e-12);
+  EXPECT_EQ(e->crossed.contact, 1);
+  ASSERT_EQ(e->fired.size(), 1u);  // guard 0 is 5.6e-3 from firing there
+  ASSERT_FALSE(read_at.empty());
+  EXPECT_EQ(read_at.back(), e->t);
+  EXPECT_EQ(std::count(read_at.begin(), read_at.end(), e->t), 1);
 }
 
 TEST(EventLocate, ADipInsideOneStepIsFound) {
