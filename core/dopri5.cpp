@@ -74,13 +74,24 @@ double Dopri5::initial_step(double t_limit) {
   return std::min(h, span);
 }
 
-Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_step) {
+void Dopri5::restart(double t0, const Eigen::VectorXd& y0, bool keep_step) {
   step_.t = step_.t_prev = t0;
   y_ = y0;
   if (!keep_step) step_.h = 0.0;
   step_.fac_old = 1e-4;
   step_.last_rejected = false;
+}
+
+Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_step) {
+  restart(t0, y0, keep_step);
   return first_rate();
+}
+
+Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& rate, bool keep_step) {
+  restart(t0, y0, keep_step);
+  ++counts_.evaluations;
+  k_.k1 = rate;
+  return y_.allFinite() && k_.k1.allFinite() ? Status::ok : Status::not_finite;
 }
 
 Dopri5::Status Dopri5::first_rate() {

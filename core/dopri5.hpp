@@ -29,6 +29,9 @@ class Dopri5 {
   // Starts from (t0, y0). With keep_step the controller's last proposed step is tried first (the
   // hybrid loop restarts after every event, and a flight between impacts is as smooth as the last).
   Status reset(double t0, const Eigen::VectorXd& y0, bool keep_step = false);
+  // The same where the caller has evaluated f(t0, y0) already (the event loop's guards find the
+  // contact forces at a phase's start): rate is taken as it is and counted as an evaluation.
+  Status reset(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& rate, bool keep_step);
   // Takes one accepted step that ends no later than t_limit.
   Status step(double t_limit);
   // Replaces the current state (after a projection) and re-evaluates f there.
@@ -47,6 +50,7 @@ class Dopri5 {
   bool eval(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dy);
   // f at the current state into k1: rhs_failed if f cannot be evaluated, not_finite if y or f(y) is not.
   Status first_rate();
+  void restart(double t0, const Eigen::VectorXd& y0, bool keep_step);
   double error_norm(const Eigen::VectorXd& err, const Eigen::VectorXd& y0, const Eigen::VectorXd& y1) const;
   double scaled_norm(const Eigen::VectorXd& x, const Eigen::VectorXd& ref) const;
   double initial_step(double t_limit);

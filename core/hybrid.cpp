@@ -30,6 +30,7 @@ struct LoopScratch {
   Eigen::VectorXd q, v;       // the state being evaluated, split
   Eigen::VectorXd x_tmp;      // a state interpolated on the dense output
   Eigen::VectorXd x_before;   // the state just before an event
+  Eigen::VectorXd rate;       // the phase's rate at its start
   Kinematics row_kin;         // an output row's kinematics
   Kinematics guard_kin;       // the poses one impact guard is read at
   Eigen::VectorXd g_one;      // every guard, where one of them needs them all
@@ -78,20 +79,31 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   return true;
 }
 
-// The guards' values at state x (see core/guards.hpp): phi through the broadphase, and while
-// contacts are closed their exact frames and the mode's forces.
-void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+// What the guards read at state x (see core/guards.hpp): phi through the broadphase, and while
+// contacts are closed their exact frames and the mode's forces. Returns whether d.forces holds
+// the mode's forces at x: false in free flight, and where they cannot be found.
+bool guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
   if (!d.phase.any_closed) {
     update_kinematics(sys.model, d.scratch.q, c.body.kin);  // only phi is needed
     c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
-  } else {
-    closed_contact_data(sys, d, true);
-    constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
+    return false;
   }
+  closed_contact_data(sys, d, true);
+  return constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
+}
+
+void evaluate_phase_guards(const System& sys, LoopData& d, Eigen::VectorXd& g) {
+  const ContactData& c = d.contact;
   evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g);
+}
+
+// The guards' values at state x.
+void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+  guard_data_at_state(sys, d, x);
+  evaluate_phase_guards(sys, d, g);
 }
 
 // Guard k alone at state x, guards_at_state's g[k] to the bit: an impact guard of an ungated contact
@@ -254,10 +266,9 @@ void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const s
                 jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
 }
 
-// A new phase from (t, x): the integrator restarts there, and the guards of the current modes are
-// set up (floors from phi at the start) and evaluated; those already positive are armed.
+// A new phase from (t, x): the guards of the current modes are set up (floors from phi at the
+// start) and evaluated, those already positive are armed, and the integrator restarts there.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
-  if (auto st = ode.reset(t, x, true); st != Dopri5::Status::ok) fail(sys.model, ode, st);
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   d.phase.phi_start.resize(sys.contacts.size());
@@ -267,7 +278,22 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = frames[i].phi;
   phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
   mark_bounced(sys, d, kin, frames, x);
-  guards_at_state(sys, d, x, d.phase.g_prev);
+  // With contacts closed the guards' forces at x give the integrator its first rate: the same bits
+  // as phase_rhs at x, without solving for them twice.
+  Dopri5::Status st;
+  if (guard_data_at_state(sys, d, x)) {
+    Eigen::VectorXd& rate = d.scratch.rate;
+    rate.resize(x.size());
+    configuration_rate(sys.model, d.scratch.q, d.scratch.v, rate.data());
+    rate.tail(sys.model.nv) = d.forces.vdot;
+    st = ode.reset(t, x, rate, true);
+  } else {
+    // Free flight (phase_rhs leaves what the guards read as it found it), or forces that cannot
+    // be found, where phase_rhs fails as well and the run stops.
+    st = ode.reset(t, x, true);
+  }
+  if (st != Dopri5::Status::ok) fail(sys.model, ode, st);
+  evaluate_phase_guards(sys, d, d.phase.g_prev);
   set_force_floors(d.phase.guards, d.phase.g_prev);
   set_stick_floors(d.phase.guards, sys.contact.velocity_tolerance, d.phase.g_prev);
   set_painleve_floors(d.phase.guards, d.phase.g_prev);

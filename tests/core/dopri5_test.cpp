@@ -91,6 +91,35 @@ TEST(Dopri5, NonFiniteInitialStateIsRefused) {
   EXPECT_EQ(ode.reset(0, y0), Dopri5::Status::not_finite);
 }
 
+// A rate the caller evaluated at the start stands for f there: the steps are the same bits, and
+// it is counted as an evaluation.
+TEST(Dopri5, AGivenStartingRateGivesTheSameSteps) {
+  Dopri5 evaluated(2, oscillator, {1e-8, 1e-10}), given(2, oscillator, {1e-8, 1e-10});
+  Eigen::VectorXd y0(2), rate(2);
+  y0 << 0.3, -0.7;
+  oscillator(0.5, y0, rate);
+  ASSERT_EQ(evaluated.reset(0.5, y0), Dopri5::Status::ok);
+  ASSERT_EQ(given.reset(0.5, y0, rate, false), Dopri5::Status::ok);
+  EXPECT_EQ(given.evaluations(), evaluated.evaluations());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(evaluated.step(3.0), Dopri5::Status::ok);
+    ASSERT_EQ(given.step(3.0), Dopri5::Status::ok);
+    EXPECT_EQ(given.t(), evaluated.t());
+    EXPECT_EQ(given.y(), evaluated.y());
+  }
+  EXPECT_EQ(given.evaluations(), evaluated.evaluations());
+}
+
+TEST(Dopri5, ANonFiniteGivenRateIsRefused) {
+  Dopri5 ode(2, oscillator, {});
+  Eigen::VectorXd y0 = Eigen::VectorXd::Zero(2), rate(2);
+  rate << 0, std::nan("");
+  EXPECT_EQ(ode.reset(0, y0, rate, false), Dopri5::Status::not_finite);
+  rate << 0, 1;
+  y0[0] = INFINITY;
+  EXPECT_EQ(ode.reset(0, y0, rate, false), Dopri5::Status::not_finite);
+}
+
 TEST(Dopri5, MaxStepIsRespected) {
   Dopri5 ode(2, oscillator, {1e-6, 1e-8, 0.01});
   Eigen::VectorXd y0(2);
