@@ -57,9 +57,21 @@ void MassFactor::compute(const Eigen::MatrixXd& M) {
   }
 }
 
+namespace {
+
+// Zeros the entries of out that the products over `written`'s lists added to.
+void clear_written(const BlockRows& written, Eigen::MatrixXd& out) {
+  for (size_t b = 0; b < written.R.size() && b < written.F.size(); ++b)
+    for (int j : written.F[b])
+      for (int i : written.R[b]) out(i, j) = 0.0;
+}
+
+}  // namespace
+
 void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Eigen::MatrixXd& F,
                     Eigen::MatrixXd& out, Eigen::MatrixXd* Minv_FT, BlockRows* touch) {
   if (factor.rows() < kBlockwiseFrom) {
+    if (touch) touch->out_rows = touch->out_cols = -1;
     if (Minv_FT) {
       *Minv_FT = F.transpose();
       factor.solveInPlace(*Minv_FT);
@@ -72,11 +84,16 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
   thread_local BlockRows own;
   thread_local Eigen::MatrixXd Fb, Rb, Y;
   const std::vector<VelocityBlock>& blocks = factor.blocks();
-  out.setZero(R.rows(), F.rows());
+  const bool shape_kept = touch && touch->out_rows == R.rows() && touch->out_cols == F.rows() &&
+                          out.rows() == R.rows() && out.cols() == F.rows();
+  if (shape_kept) clear_written(*touch, out);
+  else out.setZero(R.rows(), F.rows());
   // With touch, the caller reads M^-1 F^T only where touch->F says: the rest need not be cleared.
   if (Minv_FT && touch) Minv_FT->resize(F.cols(), F.rows());
   else if (Minv_FT) Minv_FT->setZero(F.cols(), F.rows());
   BlockRows& rows = touch ? *touch : own;
+  rows.out_rows = R.rows();
+  rows.out_cols = F.rows();
   rows_touching(blocks, R, rows.R);
   if (&F != &R) rows_touching(blocks, F, rows.F);
   else rows.F = rows.R;  // J M^-1 J^T: one scan serves both sides

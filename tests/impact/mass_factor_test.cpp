@@ -160,6 +160,38 @@ TEST(MassFactor, ProductsOverTouchedBlocksEqualTheDenseOnesToTheBit) {
   }
 }
 
+// One touch and one W reused over rows of other bodies, of the same shape and of others (as the
+// mode's forces reuse them from mode to mode): W is cleared only where the last call wrote, and
+// every W equals a fresh product's to the bit.
+TEST(MassFactor, AReusedTouchClearsWhatItsLastProductWrote) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-2, 2);
+  const Model m = interleaved_model(rng, 20);
+  MassFactor factor(mass_blocks(m), m.nv);
+  factor.compute(testing::mass_matrix_at(m, testing::random_q(m, rng)));
+  ASSERT_EQ(factor.info(), Eigen::Success);
+  const int bodies = static_cast<int>(m.bodies.size());
+  BlockRows touch;
+  Eigen::MatrixXd W, Minv_JT;
+  int shape_kept = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int rows = trial % 3 == 2 ? 30 : 24;
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(rows, m.nv);
+    for (int r = 0; r < rows; ++r)
+      for (int body : {(r + 5 * trial) % bodies, (3 * r + 7 * trial + 1) % bodies}) {
+        const Joint& joint = m.bodies[body].joint;
+        for (int c = joint.v_index; c < joint.v_index + joint.nv; ++c) J(r, c) = u(rng);
+      }
+    shape_kept += W.rows() == rows;
+    block_delassus(factor, J, J, W, &Minv_JT, &touch);
+    Eigen::MatrixXd W_fresh;
+    block_delassus(factor, J, J, W_fresh);
+    ASSERT_EQ(W.rows(), rows);
+    EXPECT_EQ(W, W_fresh) << "trial " << trial;
+  }
+  EXPECT_GE(shape_kept, 3);  // the cleared-where-written path ran
+}
+
 TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   std::mt19937 rng(7);
   const Model m = interleaved_model(rng);
