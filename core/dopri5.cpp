@@ -89,9 +89,10 @@ Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, bool keep_ste
 
 Dopri5::Status Dopri5::reset(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& rate, bool keep_step) {
   restart(t0, y0, keep_step);
+  if (!y_.allFinite()) return Status::not_finite;  // counted as first_rate counts
   ++counts_.evaluations;
   k_.k1 = rate;
-  return y_.allFinite() && k_.k1.allFinite() ? Status::ok : Status::not_finite;
+  return k_.k1.allFinite() ? Status::ok : Status::not_finite;
 }
 
 Dopri5::Status Dopri5::first_rate() {

@@ -65,17 +65,23 @@ void closed_contact_data(const System& sys, LoopData& d, bool open_phi) {
   compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, d.phase.closed, c.jac);
 }
 
-// The phase's ODE: qdot = Gamma(q) v, vdot from the mode's contact forces.
+// The phase's rate at the state in d.scratch (q, v), once d.forces holds the mode's forces there:
+// qdot = Gamma(q) v, vdot from the forces. dx has the state's size.
+void phase_rate(const System& sys, const LoopData& d, Eigen::VectorXd& dx) {
+  configuration_rate(sys.model, d.scratch.q, d.scratch.v, dx.data());
+  dx.tail(sys.model.nv) = d.forces.vdot;
+}
+
+// The phase's ODE.
 bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
-  configuration_rate(sys.model, d.scratch.q, d.scratch.v, dx.data());
   ContactData& c = d.contact;
   if (d.phase.any_closed) closed_contact_data(sys, d, false);
   else compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);  // free flight needs no contact frames
   if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces))
     return false;
-  dx.tail(sys.model.nv) = d.forces.vdot;
+  phase_rate(sys, d, dx);
   return true;
 }
 
@@ -95,6 +101,7 @@ bool guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& 
   return constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
 }
 
+// The phase's guards from what guard_data_at_state left in d.
 void evaluate_phase_guards(const System& sys, LoopData& d, Eigen::VectorXd& g) {
   const ContactData& c = d.contact;
   evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g);
@@ -282,11 +289,9 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   // as phase_rhs at x, without solving for them twice.
   Dopri5::Status st;
   if (guard_data_at_state(sys, d, x)) {
-    Eigen::VectorXd& rate = d.scratch.rate;
-    rate.resize(x.size());
-    configuration_rate(sys.model, d.scratch.q, d.scratch.v, rate.data());
-    rate.tail(sys.model.nv) = d.forces.vdot;
-    st = ode.reset(t, x, rate, true);
+    d.scratch.rate.resize(x.size());
+    phase_rate(sys, d, d.scratch.rate);
+    st = ode.reset(t, x, d.scratch.rate, true);
   } else {
     // Free flight (phase_rhs leaves what the guards read as it found it), or forces that cannot
     // be found, where phase_rhs fails as well and the run stops.
