@@ -30,7 +30,7 @@ AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const MassF
   const Eigen::MatrixXd J_D = friction_rows(block_tangent_rows(op.layout, c.J_t), op.layout.D);
   op.Jbar.resize(c.contacts() + J_D.rows(), c.M.rows());
   op.Jbar << c.J_n, J_D;
-  op.Minv_JbarT = M_llt.solve(op.Jbar.transpose());
+  block_delassus(M_llt, op.Jbar, op.Jbar, op.W, &op.Minv_JbarT);
   return op;
 }
 
@@ -40,7 +40,7 @@ CoulombLcp build_anitescu_potra_lcp(const ContactSpace& c, const AnitescuPotraOp
   Eigen::VectorXd w_bar = op.Jbar * v_minus;
   const Eigen::VectorXd vn = w_bar.head(m);
   w_bar.head(m) = vn + c.e.cwiseProduct(vn.cwiseMin(0.0));
-  return build_coulomb_lcp(op.Jbar * op.Minv_JbarT, w_bar, op.layout);
+  return build_coulomb_lcp(op.W, w_bar, op.layout);
 }
 
 ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOperator& op, const CoulombLcp& lcp,

@@ -19,6 +19,7 @@ namespace impactsim {
 struct AnitescuPotraOperator {
   Eigen::MatrixXd Jbar;        // [J_n; J_D]
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
+  Eigen::MatrixXd W;           // Jbar M^-1 Jbar^T: block_delassus, so O(contacts) in a pile, not k^2 nv
   CoulombLayout layout;        // a friction block per contact with mu > 0, the space's polygon
 };
 

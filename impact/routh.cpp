@@ -41,8 +41,9 @@ StepLcp build_step_lcp(const ContactSpace& c) {
   const int m = s.m, nbar = m + s.mk;
   s.Jbar.resize(nbar, c.M.rows());
   s.Jbar << c.J_n, friction_rows(block_tangent_rows(layout, c.J_t), s.D);
-  s.Minv_JbarT = mass_factor(c).solve(s.Jbar.transpose());
-  const CoulombLcp coulomb = build_coulomb_lcp(s.Jbar * s.Minv_JbarT, Eigen::VectorXd::Zero(nbar), layout);
+  Eigen::MatrixXd W_bar;
+  block_delassus(mass_factor(c), s.Jbar, s.Jbar, W_bar, &s.Minv_JbarT);
+  const CoulombLcp coulomb = build_coulomb_lcp(W_bar, Eigen::VectorXd::Zero(nbar), layout);
   const int n = m + nbar + layout.blocks();
   s.W = Eigen::MatrixXd::Zero(n, n);
   s.W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);

@@ -217,6 +217,51 @@ TEST(AnitescuPotra, FrictionlessContactsCarryNoFrictionBlock) {
   }
 }
 
+// The operator's W is Jbar M^-1 Jbar^T. Below kBlockwiseFrom velocities it is the one dense product
+// the recorded outputs were computed with, to the bit; from there on (a pile: M block-diagonal, each
+// contact touching two bodies) it is summed block by block and agrees to rounding.
+TEST(AnitescuPotra, OperatorHoldsTheDelassusMatrix) {
+  std::mt19937 gen(23);
+  std::normal_distribution<double> g;
+  for (const int bodies : {2, 12}) {
+    const int nv = 6 * bodies, m = 2 * bodies, td = 2;
+    ContactSpace c;
+    c.M = Eigen::MatrixXd::Zero(nv, nv);
+    for (int b = 0; b < bodies; ++b) {
+      Eigen::MatrixXd A(6, 6);
+      for (int i = 0; i < 36; ++i) A.data()[i] = g(gen);
+      c.M.block(6 * b, 6 * b, 6, 6) = A * A.transpose() + Eigen::MatrixXd::Identity(6, 6);
+      c.M_blocks.push_back({6 * b, 6});
+    }
+    c.J_n = Eigen::MatrixXd::Zero(m, nv);
+    c.J_t = Eigen::MatrixXd::Zero(m * td, nv);
+    for (int i = 0; i < m; ++i)  // contact i between bodies i / 2 and (i / 2 + 1) mod bodies
+      for (const int b : {i / 2, (i / 2 + 1) % bodies})
+        for (int k = 0; k < 6; ++k) {
+          c.J_n(i, 6 * b + k) = g(gen);
+          for (int t = 0; t < td; ++t) c.J_t(i * td + t, 6 * b + k) = g(gen);
+        }
+    c.tangent_dim = td;
+    c.friction_directions = 4;
+    c.mu = Eigen::VectorXd::Constant(m, 0.5);
+    c.e = Eigen::VectorXd::Zero(m);
+    const AnitescuPotraOperator op = anitescu_potra_operator(c);
+    const Eigen::MatrixXd Minv_JbarT = c.M.llt().solve(op.Jbar.transpose());
+    const Eigen::MatrixXd W = op.Jbar * Minv_JbarT;
+    ASSERT_EQ(op.W.rows(), op.Jbar.rows());
+    ASSERT_EQ(op.W.cols(), op.Jbar.rows());
+    EXPECT_LT((op.W - W).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff()) << bodies;
+    EXPECT_LT((op.Minv_JbarT - Minv_JbarT).cwiseAbs().maxCoeff(), 1e-12 * Minv_JbarT.cwiseAbs().maxCoeff()) << bodies;
+    if (nv < kBlockwiseFrom) {
+      const Eigen::MatrixXd dense = op.Jbar * mass_factor(c).solve(op.Jbar.transpose());
+      EXPECT_TRUE(op.W == dense) << "below kBlockwiseFrom, W is the dense product to the bit";
+    }
+    // The LCP the law builds holds W as its top-left block, the normal and friction rows.
+    const CoulombLcp lcp = build_anitescu_potra_lcp(c, op, Eigen::VectorXd::Zero(nv));
+    EXPECT_TRUE(lcp.W.topLeftCorner(W.rows(), W.cols()) == op.W) << bodies;
+  }
+}
+
 // A uniform rod (1 kg, 2 m, I = 1/3 kg m^2) at a = 30 degrees, its lower end on the ground and
 // sliding at u_t = -1 m/s, v = (vx, vy, omega). With J_n = [0, 1, -cos a], J_t = [1, 0, sin a],
 // W_nn = 1 + 3 cos^2 a, W_tt = 1 + 3 sin^2 a, W_nt = -3 sin a cos a; the slide has no consistent
