@@ -56,6 +56,74 @@ void halfspace_jdot_v(const ContactModel& contacts, const Kinematics& kin, const
   if (!contacts.planar()) out[2] = f.tangent2.dot(a);
 }
 
+// A 3-D contact between two spheres, or a sphere or vertex feature on A and a sphere on B (a
+// pile's pairs: collide: all makes a sphere on A such a feature): its Jdot v has the closed form of
+// sphere_pair_jdot_v. Planar pairs turn the normal into the plane: left to the central difference.
+bool sphere_pair(const ContactModel& contacts, int i) {
+  const ContactDef& c = contacts.contact(i);
+  const std::vector<Geometry>& g = contacts.geometries();
+  if (contacts.planar() || g[c.geometry_b].shape.type != ShapeType::sphere) return false;
+  return c.geometry_a < 0 || g[c.geometry_a].shape.type == ShapeType::sphere;
+}
+
+// A sphere's centre and its body's motion in world coordinates, and their rates at fixed v.
+struct CentreMotion {
+  Vec3 velocity = Vec3::Zero(), acceleration = Vec3::Zero();  // the centre's [m/s], [m/s^2]
+  Vec3 omega = Vec3::Zero(), alpha = Vec3::Zero();            // the body's [rad/s], [rad/s^2]
+};
+
+// As halfspace_jdot_v: centre r (body coordinates) moves at R (v_o + omega x r) and accelerates at
+// R [a_o + alpha x r + omega x (v_o + omega x r)] (Featherstone §2.11). The world's stand still.
+CentreMotion centre_motion(const Kinematics& kin, const std::vector<Vec6>& bias_acc, int body, const Vec3& r) {
+  CentreMotion m;
+  if (body < 0) return m;
+  const Mat3& R = kin.R[body];
+  const Vec3 omega = kin.v[body].head<3>(), v_o = kin.v[body].tail<3>();
+  const Vec3 alpha = bias_acc[body].head<3>(), a_o = bias_acc[body].tail<3>();
+  m.velocity = R * (v_o + omega.cross(r));
+  m.acceleration = R * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
+  m.omega = R * omega;
+  m.alpha = R * alpha;
+  return m;
+}
+
+// Spheres A (radius r_a, 0 for a vertex) and B (r_b) in the frame collision/contact.cpp gives
+// them: n from B's centre to A's, points c_a - r_a n and c_b + r_b n, tangent1 the unit part of a fixed seed
+// (x, or y where |n_x| >= 0.9) normal to n, tangent2 = n x tangent1. Row e of J v is
+// e . (v_pa - v_pb), so d/dt (J v) at fixed v is de/dt . (v_pa - v_pb) + e . d/dt (v_pa - v_pb),
+// with dn/dt = (I - n n^T)(v_ca - v_cb) / |c_a - c_b| and the tangents' rates from n's.
+void sphere_pair_jdot_v(const ContactModel& contacts, const Kinematics& kin, const std::vector<Vec6>& bias_acc, int i,
+                        const ContactFrame& f, Eigen::Ref<Eigen::VectorXd> out) {
+  const ContactDef& c = contacts.contact(i);
+  const Geometry& gb = contacts.geometries()[c.geometry_b];
+  const CentreMotion b = centre_motion(kin, bias_acc, gb.body, gb.shape.position);
+  const double r_b = gb.shape.radius;
+  double r_a = c.radius;
+  CentreMotion a = centre_motion(kin, bias_acc, c.body_a, c.point);
+  if (c.geometry_a >= 0) {
+    const Geometry& ga = contacts.geometries()[c.geometry_a];
+    a = centre_motion(kin, bias_acc, ga.body, ga.shape.position);
+    r_a = ga.shape.radius;
+  }
+  const Vec3& n = f.normal;
+  const double length = f.phi + r_a + r_b;  // |c_a - c_b|
+  const Vec3 u = a.velocity - b.velocity;
+  // Centres that coincide have no normal to turn (collision/ gives them a fixed one).
+  const Vec3 n_dot = length > 0 ? Vec3((u - n.dot(u) * n) / length) : Vec3::Zero();
+  const Vec3 dv = a.velocity - r_a * a.omega.cross(n) - (b.velocity + r_b * b.omega.cross(n));
+  const Vec3 dv_dot = a.acceleration - r_a * (a.alpha.cross(n) + a.omega.cross(n_dot)) -
+                      (b.acceleration + r_b * (b.alpha.cross(n) + b.omega.cross(n_dot)));
+  const Vec3 seed = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 w = seed - seed.dot(n) * n;
+  const Vec3 w_dot = -seed.dot(n_dot) * n - seed.dot(n) * n_dot;
+  const Vec3& t1 = f.tangent1;
+  const Vec3 t1_dot = (w_dot - t1.dot(w_dot) * t1) / w.norm();
+  const Vec3 t2_dot = n_dot.cross(t1) + n.cross(t1_dot);
+  out[0] = n_dot.dot(dv) + n.dot(dv_dot);
+  out[1] = t1_dot.dot(dv) + t1.dot(dv_dot);
+  out[2] = t2_dot.dot(dv) + f.tangent2.dot(dv_dot);
+}
+
 bool needed(const std::vector<bool>& need, int i) { return need.empty() || need[i]; }
 
 // Row r of X times v over `columns` only, X zero elsewhere: the sum runs in the order of Eigen's
@@ -174,13 +242,15 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
   bool numeric = false, bias_ready = false;
   for (int i = 0; i < m; ++i) {
     if (!needed(need, i)) continue;
-    if (!on_static_halfspace(contacts, i)) {
+    const bool halfspace = on_static_halfspace(contacts, i);
+    if (!halfspace && !sphere_pair(contacts, i)) {
       numeric = true;
       continue;
     }
     if (!bias_ready) bias_accelerations(model, body.kin, out.bias_acc);
     bias_ready = true;
-    halfspace_jdot_v(contacts, body.kin, out.bias_acc, i, frames[i], out.Jdot_v.segment(i * r, r));
+    if (halfspace) halfspace_jdot_v(contacts, body.kin, out.bias_acc, i, frames[i], out.Jdot_v.segment(i * r, r));
+    else sphere_pair_jdot_v(contacts, body.kin, out.bias_acc, i, frames[i], out.Jdot_v.segment(i * r, r));
   }
   if (!numeric) return;
   // Other contacts: d/dt (J v) at fixed v, by a central difference along qdot = Gamma v.
@@ -189,7 +259,7 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
     integrate_configuration(model, body.q, body.v, sign * h, out.q_shift);
     update_kinematics(model, out.q_shift, out.kin_shift);
     for (int i = 0; i < m; ++i) {
-      if (!needed(need, i) || on_static_halfspace(contacts, i)) continue;
+      if (!needed(need, i) || on_static_halfspace(contacts, i) || sphere_pair(contacts, i)) continue;
       // J_shift is zero outside the contact's two chains and is left zero again after: clearing
       // all of it per contact was a tenth of a 20-sphere pile's time.
       add_contact_rows(model, out.kin_shift, contacts, i, contacts.frame(out.kin_shift.R, out.kin_shift.p, i), out.J_shift);

@@ -102,7 +102,8 @@ void compute_contact_jacobians(const Model& model, const ContactModel& contacts,
                                const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
                                ContactJacobians& out);
 // Jdot v of the flagged contacts at the state of `body` (kin with velocities): exact against a
-// world halfspace, else by a central difference of J v along qdot = Gamma(q) v.
+// world halfspace and between two spheres in 3-D, else by a central difference of J v along
+// qdot = Gamma(q) v.
 void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, const BodyDynamics& body,
                             const std::vector<ContactFrame>& frames, const std::vector<bool>& need,
                             ContactJacobians& out);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "core/contact_data.hpp"
 #include "tests/test_models.hpp"
@@ -59,14 +60,14 @@ TEST(ContactModel, NormalJacobianIsTheRateOfPhi) {
   }
 }
 
-// Jdot v, exact against world halfspaces and by central differences elsewhere, equals the rate of
-// J(q) v along qdot = Gamma v at fixed v, on chains (3-D) and planar trees, for vertices and
-// spheres (whose contact point slides over the sphere as it turns).
+// Jdot v, exact against world halfspaces and between 3-D spheres, by central differences elsewhere,
+// equals the rate of J(q) v along qdot = Gamma v at fixed v, on chains (3-D) and planar trees, for
+// vertices and spheres (whose contact point slides over the sphere as it turns).
 TEST(ContactDynamics, JdotVIsTheRateOfJv) {
   std::mt19937 rng(21);
   for (bool planar : {false, true}) {
     Model m = planar ? testing::planar_model(rng) : testing::chain_model(3, rng);
-    std::vector<Geometry> g(2);
+    std::vector<Geometry> g(5);
     g[0].name = "ground";
     g[0].shape.type = ShapeType::halfspace;
     g[0].shape.normal = planar ? Vec3(0.6, 0.8, 0) : Vec3(0, 0.6, 0.8);  // a slope
@@ -74,11 +75,25 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
     g[1].name = "crate";
     g[1].body = 2;
     g[1].shape = testing::box_shape(Vec3(0.5, 0.4, 0.3));
-    std::vector<ContactDef> defs(4);
+    // Spheres off their bodies' origins, and one fixed in the world: in 3-D their pairs' Jdot v is
+    // the closed form, in a planar model the central difference.
+    for (int s = 2; s < 5; ++s) {
+      g[s].name = "ball" + std::to_string(s);
+      g[s].body = s == 4 ? -1 : s - 1;
+      g[s].shape = testing::sphere_shape(0.2 + 0.05 * s);
+      g[s].shape.position = Vec3(0.1 * s, -0.2, 0.05 * s);
+    }
+    std::vector<ContactDef> defs(8);
     defs[0] = {"vertex", 0, Vec3(0.2, -0.1, 0.05), 0.0, 0};
     defs[1] = {"sphere", 2, Vec3(0.3, 0.2, 0.1), 0.25, 0};  // on body 2 of the chain, whose alpha is not 0
     defs[2] = {"deep_vertex", 2, Vec3(-0.4, 0.3, 0.2), 0.0, 0};
     defs[3] = {"tip_on_crate", 1, Vec3(0.5, 0.5, 0.0), 0.0, 1};  // not a halfspace: numeric
+    defs[4] = {"ball_pair", 1, g[2].shape.position, 0.0, 3};
+    defs[4].geometry_a = 2;
+    defs[5] = {"ball_on_world_ball", 2, g[3].shape.position, 0.0, 4};
+    defs[5].geometry_a = 3;
+    defs[6] = {"pebble_on_ball", 2, Vec3(-0.1, 0.3, 0.2), 0.1, 2};  // a sphere feature, as collide: all makes them
+    defs[7] = {"vertex_on_world_ball", 0, Vec3(0.3, 0.1, -0.2), 0.0, 4};
     const ContactModel cm(g, defs, m.planar);
     ContactData data(m, cm);
     Kinematics kp(m), km(m);
