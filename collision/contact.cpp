@@ -159,7 +159,7 @@ ContactFrame ContactModel::frame(const std::vector<Mat3>& Rb, const std::vector<
     f.tangent1 = Vec3(f.normal.y(), -f.normal.x(), 0);
     f.tangent2 = Vec3::UnitZ();
   } else {
-    const Vec3 seed = std::abs(f.normal.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+    const Vec3 seed = tangent_seed(f.normal);
     f.tangent1 = (seed - seed.dot(f.normal) * f.normal).normalized();
     f.tangent2 = f.normal.cross(f.tangent1);
   }

@@ -18,6 +18,7 @@
 // - J_i = [J_n,i; J_t,i] maps v to the relative velocity of A's contact point with respect to B's,
 //   in (n, t...) components; core assembles it from the frame (core/contact_dynamics.hpp).
 // Body poses come in as plain data: R[b] (body axes in the world) and p[b] (body origin, world).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ struct ContactFrame {
   Vec3 point_a = Vec3::Zero();  // witness on A's surface, world
   Vec3 point_b = Vec3::Zero();  // witness on B's surface, world
 };
+
+// A 3-D frame's tangent1 is the unit part of this seed normal to n (tangent2 = n x tangent1): a
+// fixed axis, switched where n comes near it. core/'s closed-form Jdot v differentiates this rule.
+inline Vec3 tangent_seed(const Vec3& n) { return std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY(); }
 
 // Signed distance from a point to a solid, in the solid's shape frame, with the outward unit
 // gradient. Exact for every ShapeType.

@@ -88,10 +88,10 @@ CentreMotion centre_motion(const Kinematics& kin, const std::vector<Vec6>& bias_
 }
 
 // Spheres A (radius r_a, 0 for a vertex) and B (r_b) in the frame collision/contact.cpp gives
-// them: n from B's centre to A's, points c_a - r_a n and c_b + r_b n, tangent1 the unit part of a fixed seed
-// (x, or y where |n_x| >= 0.9) normal to n, tangent2 = n x tangent1. Row e of J v is
-// e . (v_pa - v_pb), so d/dt (J v) at fixed v is de/dt . (v_pa - v_pb) + e . d/dt (v_pa - v_pb),
-// with dn/dt = (I - n n^T)(v_ca - v_cb) / |c_a - c_b| and the tangents' rates from n's.
+// them: n from B's centre to A's, points c_a - r_a n and c_b + r_b n, tangent1 the unit part of
+// tangent_seed(n) normal to n, tangent2 = n x tangent1. Row e of J v is e . (v_pa - v_pb), so
+// d/dt (J v) at fixed v is de/dt . (v_pa - v_pb) + e . d/dt (v_pa - v_pb), with
+// dn/dt = (I - n n^T)(v_ca - v_cb) / |c_a - c_b| and the tangents' rates from n's.
 void sphere_pair_jdot_v(const ContactModel& contacts, const Kinematics& kin, const std::vector<Vec6>& bias_acc, int i,
                         const ContactFrame& f, Eigen::Ref<Eigen::VectorXd> out) {
   const ContactDef& c = contacts.contact(i);
@@ -113,7 +113,7 @@ void sphere_pair_jdot_v(const ContactModel& contacts, const Kinematics& kin, con
   const Vec3 dv = a.velocity - r_a * a.omega.cross(n) - (b.velocity + r_b * b.omega.cross(n));
   const Vec3 dv_dot = a.acceleration - r_a * (a.alpha.cross(n) + a.omega.cross(n_dot)) -
                       (b.acceleration + r_b * (b.alpha.cross(n) + b.omega.cross(n_dot)));
-  const Vec3 seed = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 seed = tangent_seed(n);
   const Vec3 w = seed - seed.dot(n) * n;
   const Vec3 w_dot = -seed.dot(n_dot) * n - seed.dot(n) * n_dot;
   const Vec3& t1 = f.tangent1;
