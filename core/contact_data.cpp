@@ -37,20 +37,36 @@ void bias_accelerations(const Model& model, const Kinematics& kin, std::vector<V
   }
 }
 
+// A sphere's centre and its body's motion in world coordinates, and their rates at fixed v.
+struct CentreMotion {
+  Vec3 velocity = Vec3::Zero(), acceleration = Vec3::Zero();  // the centre's [m/s], [m/s^2]
+  Vec3 omega = Vec3::Zero(), alpha = Vec3::Zero();            // the body's [rad/s], [rad/s^2]
+};
+
+// Centre r (body coordinates) moves at R (v_o + omega x r) and accelerates at
+// R [a_o + alpha x r + omega x (v_o + omega x r)] from the bodies' velocity-product accelerations
+// (Featherstone, Rigid Body Dynamics Algorithms, §2.11). The world's stand still.
+CentreMotion centre_motion(const Kinematics& kin, const std::vector<Vec6>& bias_acc, int body, const Vec3& r) {
+  CentreMotion m;
+  if (body < 0) return m;
+  const Mat3& R = kin.R[body];
+  const Vec3 omega = kin.v[body].head<3>(), v_o = kin.v[body].tail<3>();
+  const Vec3 alpha = bias_acc[body].head<3>(), a_o = bias_acc[body].tail<3>();
+  m.velocity = R * (v_o + omega.cross(r));
+  m.acceleration = R * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
+  m.omega = R * omega;
+  m.alpha = R * alpha;
+  return m;
+}
+
 // Against a world halfspace the frame (n, t) is constant, and the contact point is the feature's
 // centre plus d = -radius n, fixed in the world's directions. So d/dt (J v) at fixed v is the
-// frame's components of the centre's classical acceleration plus alpha x d, from the bodies'
-// velocity-product accelerations: a = R [a_o + alpha x r + omega x (v_o + omega x r)] (body
-// coordinates, r the centre; Featherstone, Rigid Body Dynamics Algorithms, §2.11).
+// frame's components of the centre's classical acceleration plus alpha x d.
 void halfspace_jdot_v(const ContactModel& contacts, const Kinematics& kin, const std::vector<Vec6>& bias_acc, int i,
                       const ContactFrame& f, Eigen::Ref<Eigen::VectorXd> out) {
   const ContactDef& c = contacts.contact(i);
-  const int b = c.body_a;
-  const Vec3 omega = kin.v[b].head<3>(), v_o = kin.v[b].tail<3>();
-  const Vec3 alpha = bias_acc[b].head<3>(), a_o = bias_acc[b].tail<3>();
-  const Vec3 r = c.point;
-  const Vec3 a_centre = kin.R[b] * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
-  const Vec3 a = a_centre + (kin.R[b] * alpha).cross(-c.radius * f.normal);
+  const CentreMotion centre = centre_motion(kin, bias_acc, c.body_a, c.point);
+  const Vec3 a = centre.acceleration + centre.alpha.cross(-c.radius * f.normal);
   out[0] = f.normal.dot(a);
   out[1] = f.tangent1.dot(a);
   if (!contacts.planar()) out[2] = f.tangent2.dot(a);
@@ -66,27 +82,6 @@ bool sphere_pair(const ContactModel& contacts, int i) {
   return c.geometry_a < 0 || g[c.geometry_a].shape.type == ShapeType::sphere;
 }
 
-// A sphere's centre and its body's motion in world coordinates, and their rates at fixed v.
-struct CentreMotion {
-  Vec3 velocity = Vec3::Zero(), acceleration = Vec3::Zero();  // the centre's [m/s], [m/s^2]
-  Vec3 omega = Vec3::Zero(), alpha = Vec3::Zero();            // the body's [rad/s], [rad/s^2]
-};
-
-// As halfspace_jdot_v: centre r (body coordinates) moves at R (v_o + omega x r) and accelerates at
-// R [a_o + alpha x r + omega x (v_o + omega x r)] (Featherstone §2.11). The world's stand still.
-CentreMotion centre_motion(const Kinematics& kin, const std::vector<Vec6>& bias_acc, int body, const Vec3& r) {
-  CentreMotion m;
-  if (body < 0) return m;
-  const Mat3& R = kin.R[body];
-  const Vec3 omega = kin.v[body].head<3>(), v_o = kin.v[body].tail<3>();
-  const Vec3 alpha = bias_acc[body].head<3>(), a_o = bias_acc[body].tail<3>();
-  m.velocity = R * (v_o + omega.cross(r));
-  m.acceleration = R * (a_o + alpha.cross(r) + omega.cross(v_o + omega.cross(r)));
-  m.omega = R * omega;
-  m.alpha = R * alpha;
-  return m;
-}
-
 // Spheres A (radius r_a, 0 for a vertex) and B (r_b) in the frame collision/contact.cpp gives
 // them: n from B's centre to A's, points c_a - r_a n and c_b + r_b n, tangent1 the unit part of
 // tangent_seed(n) normal to n, tangent2 = n x tangent1. Row e of J v is e . (v_pa - v_pb), so
@@ -98,13 +93,11 @@ void sphere_pair_jdot_v(const ContactModel& contacts, const Kinematics& kin, con
   const Geometry& gb = contacts.geometries()[c.geometry_b];
   const CentreMotion b = centre_motion(kin, bias_acc, gb.body, gb.shape.position);
   const double r_b = gb.shape.radius;
-  double r_a = c.radius;
-  CentreMotion a = centre_motion(kin, bias_acc, c.body_a, c.point);
-  if (c.geometry_a >= 0) {
-    const Geometry& ga = contacts.geometries()[c.geometry_a];
-    a = centre_motion(kin, bias_acc, ga.body, ga.shape.position);
-    r_a = ga.shape.radius;
-  }
+  // A's sphere: a shape pair's geometry, else the feature (its radius 0 for a vertex).
+  const Geometry* ga = c.geometry_a >= 0 ? &contacts.geometries()[c.geometry_a] : nullptr;
+  const CentreMotion a = ga ? centre_motion(kin, bias_acc, ga->body, ga->shape.position)
+                            : centre_motion(kin, bias_acc, c.body_a, c.point);
+  const double r_a = ga ? ga->shape.radius : c.radius;
   const Vec3& n = f.normal;
   const double length = f.phi + r_a + r_b;  // |c_a - c_b|
   const Vec3 u = a.velocity - b.velocity;

@@ -222,29 +222,11 @@ TEST(AnitescuPotra, FrictionlessContactsCarryNoFrictionBlock) {
 // contact touching two bodies) it is summed block by block and agrees to rounding.
 TEST(AnitescuPotra, OperatorHoldsTheDelassusMatrix) {
   std::mt19937 gen(23);
-  std::normal_distribution<double> g;
-  for (const int bodies : {2, 12}) {
-    const int nv = 6 * bodies, m = 2 * bodies, td = 2;
-    ContactSpace c;
-    c.M = Eigen::MatrixXd::Zero(nv, nv);
-    for (int b = 0; b < bodies; ++b) {
-      Eigen::MatrixXd A(6, 6);
-      for (int i = 0; i < 36; ++i) A.data()[i] = g(gen);
-      c.M.block(6 * b, 6 * b, 6, 6) = A * A.transpose() + Eigen::MatrixXd::Identity(6, 6);
-      c.M_blocks.push_back({6 * b, 6});
-    }
-    c.J_n = Eigen::MatrixXd::Zero(m, nv);
-    c.J_t = Eigen::MatrixXd::Zero(m * td, nv);
-    for (int i = 0; i < m; ++i)  // contact i between bodies i / 2 and (i / 2 + 1) mod bodies
-      for (const int b : {i / 2, (i / 2 + 1) % bodies})
-        for (int k = 0; k < 6; ++k) {
-          c.J_n(i, 6 * b + k) = g(gen);
-          for (int t = 0; t < td; ++t) c.J_t(i * td + t, 6 * b + k) = g(gen);
-        }
-    c.tangent_dim = td;
+  for (const int bodies : {4, 12}) {
+    ContactSpace c = testing::pile_of_blocks(gen, bodies);
+    for (int b = 0; b < bodies; ++b) c.M_blocks.push_back({6 * b, 6});
     c.friction_directions = 4;
-    c.mu = Eigen::VectorXd::Constant(m, 0.5);
-    c.e = Eigen::VectorXd::Zero(m);
+    const int nv = static_cast<int>(c.M.rows());
     const AnitescuPotraOperator op = anitescu_potra_operator(c);
     const Eigen::MatrixXd Minv_JbarT = c.M.llt().solve(op.Jbar.transpose());
     const Eigen::MatrixXd W = op.Jbar * Minv_JbarT;

@@ -51,41 +51,12 @@ TEST(ImpactLaw, SubspaceKeepsTheChosenContactsInOrder) {
   EXPECT_EQ(contact_subspace(c, {1}).M_blocks.size(), 2u);
 }
 
-// Twelve free bodies in 3-D (72 velocities, M block diagonal with a random 6 x 6 inertia each) and
-// ten frictional contacts between neighbours or with the ground, approaching.
-ContactSpace pile_of_blocks(std::mt19937& rng) {
-  std::normal_distribution<double> normal(0.0, 1.0);
-  const int bodies = 12, nv = 6 * bodies, m = 10;
-  ContactSpace c;
-  c.tangent_dim = 2;
-  c.M = Eigen::MatrixXd::Zero(nv, nv);
-  for (int b = 0; b < bodies; ++b) {
-    Eigen::MatrixXd A(6, 6);
-    for (int k = 0; k < 36; ++k) A(k) = normal(rng);
-    c.M.block(6 * b, 6 * b, 6, 6) = A * A.transpose() + Eigen::MatrixXd::Identity(6, 6);
-  }
-  c.J_n = Eigen::MatrixXd::Zero(m, nv);
-  c.J_t = Eigen::MatrixXd::Zero(2 * m, nv);
-  for (int i = 0; i < m; ++i) {
-    const int a = i, b = i % 3 == 0 ? -1 : i + 1;  // every third against the ground
-    for (int k = 0; k < 6; ++k)
-      for (int row = 0; row < 3; ++row) {
-        const double x = normal(rng), y = normal(rng);
-        (row == 0 ? c.J_n(i, 6 * a + k) : c.J_t(2 * i + row - 1, 6 * a + k)) = x;
-        if (b >= 0) (row == 0 ? c.J_n(i, 6 * b + k) : c.J_t(2 * i + row - 1, 6 * b + k)) = -y;
-      }
-  }
-  c.mu = Eigen::VectorXd::Constant(m, 0.4);
-  c.e = Eigen::VectorXd::Constant(m, 0.3);
-  return c;
-}
-
 TEST(ImpactLaw, EveryLawGivesTheSameOutcomeWithMFactoredBlockByBlock) {
   std::mt19937 rng(17);
   LawSettings settings;
   settings.sequential.order = SequentialSettings::Order::random;
   for (int trial = 0; trial < 3; ++trial) {
-    ContactSpace whole = pile_of_blocks(rng);
+    ContactSpace whole = testing::pile_of_blocks(rng);
     const Eigen::VectorXd v = -0.1 * whole.M.llt().solve(whole.J_n.transpose() * Eigen::VectorXd::Ones(whole.contacts()));
     ContactSpace blocks = whole;
     for (int b = 0; b < 12; ++b) blocks.M_blocks.push_back({6 * b, 6});
