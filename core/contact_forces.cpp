@@ -6,6 +6,8 @@
 #include "impact/coulomb_lcp.hpp"
 #include "impact/friction_cone.hpp"
 #include "impact/lcp.hpp"
+#include "impact/lcp_support.hpp"
+#include "impact/mass_factor.hpp"
 
 namespace impactsim {
 namespace {
@@ -114,28 +116,34 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
     jac.copy_rows(p.stick[s], 1, td, J_t.middleRows(s * td, td));
     Jdot_t.segment(s * td, td) = jac.jdot_v_of(p.stick[s]).tail(td);
   }
-  const Eigen::MatrixXd J_D = friction_rows(J_t, layout.D);
-  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(nc, nv), Gn = Eigen::MatrixXd::Zero(nc, nv);
+  // rows = [J_n; J_D], forces = [G_n; J_D]: they differ only in the normal rows of frictional
+  // slides, and without one (a frictionless pile) the rows serve as the forces too.
+  Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc + nk, nv), forces;
+  rows.bottomRows(nk) = friction_rows(J_t, layout.D);
   Eigen::VectorXd Jdot_n(nc);
+  bool same = true;
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
-    jac.copy_rows(i, 0, 1, Jn.middleRows(a, 1));
-    jac.copy_rows(i, 0, 1, Gn.middleRows(a, 1));
-    if (p.trial.mode[i] == ContactMode::slide)
-      Gn.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
+    jac.copy_rows(i, 0, 1, rows.middleRows(a, 1));
     Jdot_n[a] = jac.jdot_v_of(i)[0];
+    same = same && !(p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0);
   }
-  Eigen::MatrixXd rows(nc + nk, nv), forces(nc + nk, nv);
-  rows << Jn, J_D;
-  forces << Gn, J_D;
+  if (!same) {
+    forces = rows;
+    for (int a = 0; a < nc; ++a) {
+      const int i = candidates[a];
+      if (p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0)
+        forces.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
+    }
+  }
   p.vfree = body.M_llt.solve(-body.C);
   Eigen::VectorXd w_bar(nc + nk);
-  w_bar.head(nc) = Jn * p.vfree + Jdot_n;
+  w_bar.head(nc) = rows.topRows(nc) * p.vfree + Jdot_n;
   for (int s = 0; s < ns; ++s)
     w_bar.segment(nc + s * k, k) =
-        J_D.middleRows(s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
+        rows.middleRows(nc + s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
   Eigen::MatrixXd W;
-  block_delassus(body.M_llt, rows, forces, W, &p.Minv_FT);
+  block_delassus(body.M_llt, rows, same ? rows : forces, W, &p.Minv_FT);
   p.lcp = build_coulomb_lcp(W, w_bar, layout);
   return p;
 }
@@ -199,6 +207,28 @@ void clear_constrained_rows(const ContactJacobians& jac, int rows, ModeForceScra
   }
   for (int r = 0; r < rows; ++r)
     if (w.Jc_owner[r] >= 0) jac.clear_columns(w.Jc_owner[r], w.Jc.middleRows(r, 1));
+}
+
+// A large frictionless model's W = J_n M^-1 J_n^T is symmetric positive semi-definite: its LCP is
+// first solved at the guessed support of every candidate whose lift-off guard did not fire (a
+// pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
+// guess is not made good (solve_at_support). Small models keep Lemke, whose answers their
+// recorded outputs hold.
+LcpSolution solve_acceleration_lcp(const ContactModel& contacts, const BodyDynamics& body,
+                                   const std::vector<int>& candidates, const ModePreference& preference,
+                                   const std::vector<ContactMode>& before, const AccelerationLcp& p) {
+  bool symmetric = body.v.size() >= kBlockwiseFrom;
+  for (size_t a = 0; symmetric && a < candidates.size(); ++a) symmetric = !(contacts.contact(candidates[a]).mu > 0);
+  if (symmetric) {
+    std::vector<int> guess;
+    for (size_t a = 0; a < candidates.size(); ++a)
+      if (static_cast<size_t>(candidates[a]) < before.size() && before[candidates[a]] != ContactMode::open &&
+          (preference.open.empty() || !preference.open[candidates[a]]))
+        guess.push_back(static_cast<int>(a));
+    LcpSolution sol;
+    if (solve_at_support(p.lcp.W, p.lcp.w, std::move(guess), sol)) return sol;
+  }
+  return solve_lemke(p.lcp.W, p.lcp.w);
 }
 
 }  // namespace
@@ -351,6 +381,7 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                   const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
                   ContactModes& modes, std::string& diagnostic) {
+  const std::vector<ContactMode> before = modes.mode;  // the support guessed for a large frictionless model
   // Every contact opens unless chosen; slip directions of contacts that stay open are kept.
   modes.mode.assign(contacts.size(), ContactMode::open);
   modes.slip.resize(contacts.size(), Eigen::Vector2d::UnitX());
@@ -364,7 +395,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   }
   const AccelerationLcp p = build_acceleration_lcp(
       contacts, settings, body, jac, candidates, trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes));
-  const LcpSolution sol = solve_lemke(p.lcp.W, p.lcp.w);
+  const LcpSolution sol = solve_acceleration_lcp(contacts, body, candidates, preference, before, p);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
     return false;

@@ -102,6 +102,8 @@ struct ModePreference {
 // whose slip directions the contacts left open keep) by the acceleration LCP over the
 // candidates, with polyhedral friction of friction_directions in 3-D. Returns false, with a
 // diagnostic, if that LCP has no solution (Painleve): the caller resolves an impact without collision.
+// From kBlockwiseFrom velocities on, with every candidate frictionless, the LCP is first solved at
+// the support of the candidates `modes` holds closed (solve_at_support), by Lemke where that fails.
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                   const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
                   ContactModes& modes, std::string& diagnostic);

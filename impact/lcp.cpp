@@ -116,7 +116,7 @@ struct Tableau {
       if (j == enter) j = leaving;
     for (int j : nonbasic) {
       const double c = T(row, j) / p;
-      T.col(j) -= c * a;
+      if (c != 0.0) T.col(j) -= c * a;  // x - 0 a = x: a sparse W leaves many such columns
       T(row, j) = c;
     }
     T.col(enter).setZero();

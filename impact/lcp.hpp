@@ -37,8 +37,9 @@ struct LcpOptions {
 struct LcpSolution {
   enum class Status { solved, ray_termination, pivot_limit, inaccurate };
   // How the answer was found: Lemke's method (perhaps with a smaller pivot tolerance), the
-  // enumeration of a small problem, or the proximal-point sequence.
-  enum class Method { lemke, enumeration, proximal };
+  // enumeration of a small problem, the proximal-point sequence, or a direct solve at a guessed
+  // support (solve_at_support).
+  enum class Method { lemke, enumeration, proximal, support };
   Status status = Status::solved;
   Method method = Method::lemke;
   Eigen::VectorXd z;

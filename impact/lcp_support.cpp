@@ -1,0 +1,72 @@
+#include "impact/lcp_support.hpp"
+
+#include <algorithm>
+
+#include "impact/pivoted_ldlt.hpp"
+
+namespace impactsim {
+namespace {
+
+// Pivots of W_SS below this fraction of its largest diagonal entry count as zero (redundant rows).
+constexpr double kSupportRank = 1e-10;
+
+// z = 0 off S and the least-norm solution of W_SS z_S = -w_S on S.
+bool solve_on(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const std::vector<int>& S, Eigen::VectorXd& z) {
+  thread_local Eigen::MatrixXd Wss;
+  thread_local Eigen::VectorXd rhs, zs;
+  thread_local PivotedLdlt factor;
+  const int k = static_cast<int>(S.size());
+  Wss.resize(k, k);
+  rhs.resize(k);
+  for (int b = 0; b < k; ++b) {
+    rhs[b] = -w[S[b]];
+    for (int a = 0; a < k; ++a) Wss(a, b) = W(S[a], S[b]);
+  }
+  z.setZero(w.size());
+  if (k == 0) return true;
+  if (!factor.compute(Wss, kSupportRank)) return false;
+  factor.solve(rhs, zs);
+  for (int a = 0; a < k; ++a) z[S[a]] = zs[a];
+  return true;
+}
+
+}  // namespace
+
+bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::vector<int> support, LcpSolution& out,
+                      double accept_tolerance) {
+  const int n = static_cast<int>(w.size());
+  if (W.rows() != n || W.cols() != n || !W.allFinite() || !w.allFinite()) return false;
+  for (int i : support)
+    if (i < 0 || i >= n) return false;
+  std::sort(support.begin(), support.end());
+  support.erase(std::unique(support.begin(), support.end()), support.end());
+  // Negatives smaller than this are rounding of a zero (a degenerate variable), not a wrong guess.
+  const double z_floor = 1e-13 * (1.0 + w.cwiseAbs().maxCoeff());
+  Eigen::VectorXd z;
+  std::vector<bool> in(n, false);
+  for (int round = 0; round < kSupportRounds; ++round) {
+    if (!solve_on(W, w, support, z) || !z.allFinite()) return false;
+    const Eigen::VectorXd clamped = z.cwiseMax(0.0);
+    const double r = lcp_residual(W, w, clamped);
+    if (r <= accept_tolerance) {
+      out.status = LcpSolution::Status::solved;
+      out.method = LcpSolution::Method::support;
+      out.z = clamped;
+      out.slack = W * out.z + w;
+      out.residual = r;
+      out.pivots = 0;
+      return true;
+    }
+    const Eigen::VectorXd slack = W * z + w;
+    std::fill(in.begin(), in.end(), false);
+    for (int i : support) in[i] = true;
+    std::vector<int> next;
+    for (int i = 0; i < n; ++i)
+      if (in[i] ? z[i] >= -z_floor : slack[i] < -z_floor) next.push_back(i);
+    if (next == support) return false;  // nothing to move: the residual is rounding on a singular W_SS
+    support.swap(next);
+  }
+  return false;
+}
+
+}  // namespace impactsim
