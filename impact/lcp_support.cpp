@@ -40,8 +40,9 @@ bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::v
     if (i < 0 || i >= n) return false;
   std::sort(support.begin(), support.end());
   support.erase(std::unique(support.begin(), support.end()), support.end());
-  // Negatives smaller than this are rounding of a zero (a degenerate variable), not a wrong guess.
-  const double z_floor = 1e-13 * (1.0 + w.cwiseAbs().maxCoeff());
+  // Negatives below these (each relative to its own scale, as lcp_residual measures them) are
+  // rounding of a zero (a degenerate variable), not a wrong guess.
+  const double slack_floor = 1e-13 * (1.0 + w.cwiseAbs().maxCoeff());
   Eigen::VectorXd z;
   std::vector<bool> in(n, false);
   for (int round = 0; round < kSupportRounds; ++round) {
@@ -58,11 +59,12 @@ bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::v
       return true;
     }
     const Eigen::VectorXd slack = W * z + w;
+    const double z_floor = 1e-13 * (1.0 + z.cwiseAbs().maxCoeff());
     std::fill(in.begin(), in.end(), false);
     for (int i : support) in[i] = true;
     std::vector<int> next;
     for (int i = 0; i < n; ++i)
-      if (in[i] ? z[i] >= -z_floor : slack[i] < -z_floor) next.push_back(i);
+      if (in[i] ? z[i] >= -z_floor : slack[i] < -slack_floor) next.push_back(i);
     if (next == support) return false;  // nothing to move: the residual is rounding on a singular W_SS
     support.swap(next);
   }

@@ -6,8 +6,9 @@
 // off S, then moves the variables of S that came out negative out of S and those off S whose slack
 // W z + w is negative into it: block principal pivoting (Judice and Pires, Comput. Oper. Res. 21,
 // 1994). A good guess (the contacts that carried load an event ago) is right at once or after a
-// round, and one factorization of |S| costs a third of Lemke's |S| pivots on the n x (2n + 1)
-// tableau. Nothing guarantees that the rounds converge on a singular W, so they are capped.
+// round, and one factorization, |S|^3 / 3 multiply-adds, costs at most a third of Lemke's |S|
+// pivots on the nonbasic columns of its tableau, |S| n (n + 1). Nothing guarantees that the rounds
+// converge on a singular W, so they are capped.
 //
 // What it guarantees: true only for an answer with z >= 0 whose lcp_residual is at most
 // accept_tolerance, the test solve_lemke applies; otherwise false, and the caller solves by Lemke.
