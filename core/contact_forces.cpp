@@ -65,6 +65,7 @@ struct AccelerationLcp {
   CoulombLayout layout;     // every candidate's normal row, a friction block per sticking one
   CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
   Eigen::MatrixXd Minv_FT;  // M^-1 of the force directions [G_n; J_D]
+  bool symmetric = false;   // every candidate frictionless: W = J_n M^-1 J_n^T, no friction block
   Eigen::VectorXd vfree;    // M^-1 (-C)
 };
 
@@ -121,21 +122,23 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc + nk, nv), forces;
   rows.bottomRows(nk) = friction_rows(J_t, layout.D);
   Eigen::VectorXd Jdot_n(nc);
+  const auto frictional_slide = [&](int i) { return p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0; };
   bool same = true;
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
     jac.copy_rows(i, 0, 1, rows.middleRows(a, 1));
     Jdot_n[a] = jac.jdot_v_of(i)[0];
-    same = same && !(p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0);
+    same = same && !frictional_slide(i);
   }
   if (!same) {
     forces = rows;
     for (int a = 0; a < nc; ++a) {
       const int i = candidates[a];
-      if (p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0)
+      if (frictional_slide(i))
         forces.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
     }
   }
+  p.symmetric = same && ns == 0;  // a frictional candidate either slides (G_n != J_n) or sticks (a block)
   p.vfree = body.M_llt.solve(-body.C);
   Eigen::VectorXd w_bar(nc + nk);
   w_bar.head(nc) = rows.topRows(nc) * p.vfree + Jdot_n;
@@ -214,12 +217,10 @@ void clear_constrained_rows(const ContactJacobians& jac, int rows, ModeForceScra
 // pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
 // guess is not made good (solve_at_support). Small models keep Lemke, whose answers their
 // recorded outputs hold.
-LcpSolution solve_acceleration_lcp(const ContactModel& contacts, const BodyDynamics& body,
-                                   const std::vector<int>& candidates, const ModePreference& preference,
-                                   const std::vector<ContactMode>& before, const AccelerationLcp& p) {
-  bool symmetric = body.v.size() >= kBlockwiseFrom;
-  for (size_t a = 0; symmetric && a < candidates.size(); ++a) symmetric = !(contacts.contact(candidates[a]).mu > 0);
-  if (symmetric) {
+LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<int>& candidates,
+                                   const ModePreference& preference, const std::vector<ContactMode>& before,
+                                   const AccelerationLcp& p) {
+  if (p.symmetric && body.v.size() >= kBlockwiseFrom) {
     std::vector<int> guess;
     for (size_t a = 0; a < candidates.size(); ++a)
       if (static_cast<size_t>(candidates[a]) < before.size() && before[candidates[a]] != ContactMode::open &&
@@ -395,7 +396,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   }
   const AccelerationLcp p = build_acceleration_lcp(
       contacts, settings, body, jac, candidates, trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes));
-  const LcpSolution sol = solve_acceleration_lcp(contacts, body, candidates, preference, before, p);
+  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
     return false;

@@ -134,18 +134,6 @@ struct Tableau {
   }
 };
 
-// W_SS and r_S over the index set S, r a vector over all n variables.
-void support_system(const Eigen::MatrixXd& W, const Eigen::VectorXd& r, const std::vector<int>& S,
-                    Eigen::MatrixXd& Wss, Eigen::VectorXd& rs) {
-  const int k = static_cast<int>(S.size());
-  Wss.resize(k, k);
-  rs.resize(k);
-  for (int a = 0; a < k; ++a) {
-    rs[a] = r[S[a]];
-    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
-  }
-}
-
 // Re-solves W_SS z_S = -w_S on the basic z variables of the terminal basis.
 Eigen::VectorXd polish(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
   std::vector<int> S;
@@ -184,13 +172,11 @@ Eigen::VectorXd complete_support(const Eigen::MatrixXd& W, const Eigen::VectorXd
 
 }  // namespace
 
-namespace {
-
 // Each part relative to the size of what it measures: z's to 1 + |z|_inf, the slack's to
 // 1 + |w|_inf. A jammed contact set can carry internal forces far larger than w (a Drumwright step
 // of a row of dominoes: |z| = 1.5e4 with |w| = 36), where the slack's rounding alone,
 // eps |W| |z|, made z_i s_i look like a failure when measured against |w| only.
-double residual_of(const Eigen::VectorXd& z, const Eigen::VectorXd& s, const Eigen::VectorXd& w) {
+double lcp_residual_at(const Eigen::VectorXd& z, const Eigen::VectorXd& s, const Eigen::VectorXd& w) {
   const double w_scale = 1.0 + (w.size() ? w.cwiseAbs().maxCoeff() : 0.0);
   double z_max = 0.0, z_low = 0.0, s_low = 0.0, product = 0.0;  // one pass, the divisions after it
   for (int i = 0; i < z.size(); ++i) {
@@ -203,10 +189,19 @@ double residual_of(const Eigen::VectorXd& z, const Eigen::VectorXd& s, const Eig
   return std::max({z_low / z_scale, s_low / w_scale, product / (z_scale * w_scale)});
 }
 
-}  // namespace
-
 double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z) {
-  return residual_of(z, W * z + w, w);
+  return lcp_residual_at(z, W * z + w, w);
+}
+
+void support_system(const Eigen::MatrixXd& W, const Eigen::VectorXd& r, const std::vector<int>& S,
+                    Eigen::MatrixXd& Wss, Eigen::VectorXd& rs) {
+  const int k = static_cast<int>(S.size());
+  Wss.resize(k, k);
+  rs.resize(k);
+  for (int a = 0; a < k; ++a) {
+    rs[a] = r[S[a]];
+    for (int b = 0; b < k; ++b) Wss(a, b) = W(S[a], S[b]);
+  }
 }
 
 namespace {
@@ -219,7 +214,7 @@ void complete(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, double accept_
   for (int round = 0; round < 4 && out.residual > accept_tolerance; ++round) {
     z = complete_support(W, w, z);
     Eigen::VectorXd slack = W * z + w;
-    const double r = residual_of(z, slack, w);
+    const double r = lcp_residual_at(z, slack, w);
     if (r < out.residual) {
       out.z = z;
       out.slack.swap(slack);
@@ -286,13 +281,13 @@ void lemke_pivots(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpO
   // slack = W z + w, written so as to need no temporary (the same operations as W * z + w).
   out.slack.noalias() = W * out.z;
   out.slack += w;
-  out.residual = residual_of(out.z, out.slack, w);
+  out.residual = lcp_residual_at(out.z, out.slack, w);
   if (out.status != LcpSolution::Status::solved) return;
   // Polish only when the pivoting left a visible error: the tableau is exact for most small problems.
   if (out.residual > 1e-14) {
     Eigen::VectorXd polished = polish(W, w, out.z).cwiseMax(0.0);
     Eigen::VectorXd slack = W * polished + w;
-    const double r = residual_of(polished, slack, w);
+    const double r = lcp_residual_at(polished, slack, w);
     if (r < out.residual) {
       out.z.swap(polished);
       out.slack.swap(slack);

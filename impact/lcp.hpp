@@ -52,6 +52,12 @@ struct LcpSolution {
 // max over i of: max(-z_i, 0) / (1 + |z|_inf), max(-(Wz+w)_i, 0) / (1 + |w|_inf) and
 // |z_i (Wz+w)_i| / ((1 + |z|_inf) (1 + |w|_inf)).
 double lcp_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const Eigen::VectorXd& z);
+// The same measure from a slack W z + w already formed.
+double lcp_residual_at(const Eigen::VectorXd& z, const Eigen::VectorXd& slack, const Eigen::VectorXd& w);
+
+// W_SS and r_S over the index set S (r a vector over all n variables): the system of a support.
+void support_system(const Eigen::MatrixXd& W, const Eigen::VectorXd& r, const std::vector<int>& S,
+                    Eigen::MatrixXd& Wss, Eigen::VectorXd& rs);
 
 LcpSolution solve_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options = {});
 

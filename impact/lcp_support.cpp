@@ -16,12 +16,8 @@ bool solve_on(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const std::vec
   thread_local Eigen::VectorXd rhs, zs;
   thread_local PivotedLdlt factor;
   const int k = static_cast<int>(S.size());
-  Wss.resize(k, k);
-  rhs.resize(k);
-  for (int b = 0; b < k; ++b) {
-    rhs[b] = -w[S[b]];
-    for (int a = 0; a < k; ++a) Wss(a, b) = W(S[a], S[b]);
-  }
+  support_system(W, w, S, Wss, rhs);
+  rhs = -rhs;
   z.setZero(w.size());
   if (k == 0) return true;
   if (!factor.compute(Wss, kSupportRank)) return false;
@@ -34,6 +30,9 @@ bool solve_on(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const std::vec
 
 bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::vector<int> support, LcpSolution& out,
                       double accept_tolerance) {
+  out.status = LcpSolution::Status::inaccurate;  // until a round's answer is accepted
+  out.method = LcpSolution::Method::support;
+  out.pivots = 0;
   const int n = static_cast<int>(w.size());
   if (W.rows() != n || W.cols() != n || !W.allFinite() || !w.allFinite()) return false;
   for (int i : support)
@@ -47,15 +46,11 @@ bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::v
   std::vector<bool> in(n, false);
   for (int round = 0; round < kSupportRounds; ++round) {
     if (!solve_on(W, w, support, z) || !z.allFinite()) return false;
-    const Eigen::VectorXd clamped = z.cwiseMax(0.0);
-    const double r = lcp_residual(W, w, clamped);
-    if (r <= accept_tolerance) {
+    out.z = z.cwiseMax(0.0);
+    out.slack = W * out.z + w;
+    out.residual = lcp_residual_at(out.z, out.slack, w);
+    if (out.residual <= accept_tolerance) {
       out.status = LcpSolution::Status::solved;
-      out.method = LcpSolution::Method::support;
-      out.z = clamped;
-      out.slack = W * out.z + w;
-      out.residual = r;
-      out.pivots = 0;
       return true;
     }
     const Eigen::VectorXd slack = W * z + w;

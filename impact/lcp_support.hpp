@@ -11,7 +11,8 @@
 // converge on a singular W, so they are capped.
 //
 // What it guarantees: true only for an answer with z >= 0 whose lcp_residual is at most
-// accept_tolerance, the test solve_lemke applies; otherwise false, and the caller solves by Lemke.
+// accept_tolerance, the test solve_lemke applies; otherwise false (out marked inaccurate), and the
+// caller solves by Lemke.
 // For PSD W every solution has the same W z, hence the same slack; z itself is unique only where W
 // is nonsingular. Where it is not, this gives the least-norm z on its support where Lemke gives a
 // vertex of the solution set.
