@@ -30,24 +30,57 @@ TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& ph
   return s;
 }
 
+// J_c and G keep zeros outside the chain columns of the contact each row was copied from (owner),
+// so one of the same shape is cleared over those spans alone: a 50-sphere pile's J_c is about
+// 150 x 300, and clearing it whole at every evaluation was 6 % of the pile's instructions.
+void clear_owned_rows(const ContactJacobians& jac, int rows, Eigen::MatrixXd& X, std::vector<int>& owner) {
+  const int contacts = static_cast<int>(jac.columns.size());
+  bool same = X.rows() == rows && X.cols() == jac.nv && static_cast<int>(owner.size()) == rows;
+  for (int r = 0; same && r < rows; ++r) same = owner[r] < contacts;  // scratch of another model
+  if (!same) {
+    X.setZero(rows, jac.nv);
+    owner.assign(rows, -1);
+    return;
+  }
+  for (int r = 0; r < rows; ++r)
+    if (owner[r] >= 0) jac.clear_columns(owner[r], X.middleRows(r, 1));
+}
+
 // G: one normal row per closed contact (G_n = J_n - mu s^T J_t when sliding), then the tangent rows
-// of the sticking ones.
+// of the sticking ones. From kBlockwiseFrom velocities on, written over each contact's chain
+// columns only, like J_c (whole dense rows were a fifteenth of a 20-sphere frictional pile's run).
 void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
                 const ContactModes& modes, ModeForceScratch& w) {
   const int td = jac.rows_per_contact - 1;
   int rows = static_cast<int>(w.closed.size());
   for (int i : w.closed) rows += modes.mode[i] == ContactMode::stick ? td : 0;
-  w.G.resize(rows, v.size());
+  const bool blockwise = jac.nv >= kBlockwiseFrom;
+  if (blockwise) clear_owned_rows(jac, rows, w.G, w.G_owner);
+  else w.G.resize(rows, v.size());
   int row = static_cast<int>(w.closed.size());
   for (size_t a = 0; a < w.closed.size(); ++a) {
     const int i = w.closed[a];
     const auto Ji = jac.of(i);
-    w.G.row(a) = Ji.row(0);
+    if (blockwise) {
+      jac.copy_rows(i, 0, 1, w.G.middleRows(a, 1));
+      w.G_owner[a] = i;
+    } else {
+      w.G.row(a) = Ji.row(0);
+    }
     if (modes.mode[i] == ContactMode::slide) {
       const double mu = contacts.contact(i).mu;
       if (!(mu > 0)) continue;  // frictionless: nothing along the slip (its product is most of a pile's rows)
       const TangentVector s = slip_direction(jac.rows_times(i, 1, td, v), modes.slip[i], modes.slip_blend);
-      w.G.row(a) -= mu * s.transpose() * Ji.bottomRows(td);
+      if (!blockwise) {
+        w.G.row(a) -= mu * s.transpose() * Ji.bottomRows(td);
+        continue;
+      }
+      for (const auto& [c, n] : jac.columns[i])
+        w.G.row(a).segment(c, n) -= mu * s.transpose() * Ji.block(1, c, td, n);
+    } else if (blockwise) {
+      jac.copy_rows(i, 1, td, w.G.middleRows(row, td));
+      std::fill_n(w.G_owner.begin() + row, td, i);
+      row += td;
     } else {
       w.G.middleRows(row, td) = Ji.bottomRows(td);
       row += td;
@@ -196,22 +229,6 @@ bool well_conditioned(const Eigen::Ref<const Eigen::VectorXd>& d) {
   return d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff());
 }
 
-// J_c keeps zeros outside the chain columns of the contact each row was copied from (Jc_owner),
-// so one of the same shape is cleared over those spans alone: a 50-sphere pile's J_c is about
-// 150 x 300, and clearing it whole at every evaluation was 6 % of the pile's instructions.
-void clear_constrained_rows(const ContactJacobians& jac, int rows, ModeForceScratch& w) {
-  const int contacts = static_cast<int>(jac.columns.size());
-  bool same = w.Jc.rows() == rows && w.Jc.cols() == jac.nv && static_cast<int>(w.Jc_owner.size()) == rows;
-  for (int r = 0; same && r < rows; ++r) same = w.Jc_owner[r] < contacts;  // scratch of another model
-  if (!same) {
-    w.Jc.setZero(rows, jac.nv);
-    w.Jc_owner.assign(rows, -1);
-    return;
-  }
-  for (int r = 0; r < rows; ++r)
-    if (w.Jc_owner[r] >= 0) jac.clear_columns(w.Jc_owner[r], w.Jc.middleRows(r, 1));
-}
-
 // A large frictionless model's W = J_n M^-1 J_n^T is symmetric positive semi-definite: its LCP is
 // first solved at the guessed support of every candidate whose lift-off guard did not fire (a
 // pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
@@ -283,7 +300,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     else if (contacts.contact(i).mu > 0) symmetric = false;
   }
   if (!symmetric) force_rows(contacts, jac, body.v, modes, w);
-  clear_constrained_rows(jac, rows, w);
+  clear_owned_rows(jac, rows, w.Jc, w.Jc_owner);
   w.target.resize(rows);
   const double a = baumgarte;
   int row = static_cast<int>(w.closed.size());

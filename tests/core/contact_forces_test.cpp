@@ -188,6 +188,11 @@ TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
     EXPECT_EQ(reused.lambda_n, fresh.lambda_n) << "mode " << k;
     EXPECT_EQ(reused.lambda_t, fresh.lambda_t) << "mode " << k;
     EXPECT_EQ(reused.scratch.Jc, fresh.scratch.Jc) << "mode " << k;
+    bool frictional_slide = false;  // G is formed only then
+    for (ContactMode mode : sequence[k].mode) frictional_slide = frictional_slide || mode == ContactMode::slide;
+    if (frictional_slide) {
+      EXPECT_EQ(reused.scratch.G, fresh.scratch.G) << "mode " << k;
+    }
     for (int b = 0; b < 22; ++b) {  // a held body's corners carry its weight; a free one's nothing
       const bool held = sequence[k].is_closed(2 * b);
       EXPECT_NEAR(fresh.lambda_n[2 * b] + fresh.lambda_n[2 * b + 1], held ? (1.0 + 0.1 * b) * g : 0.0, 1e-9)
