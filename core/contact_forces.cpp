@@ -47,42 +47,29 @@ void clear_owned_rows(const ContactJacobians& jac, int rows, Eigen::MatrixXd& X,
 }
 
 // G: one normal row per closed contact (G_n = J_n - mu s^T J_t when sliding), then the tangent rows
-// of the sticking ones. From kBlockwiseFrom velocities on, written over each contact's chain
-// columns only, like J_c (whole dense rows were a fifteenth of a 20-sphere frictional pile's run).
+// of the sticking ones, written like J_c over each contact's chain columns only (whole dense rows
+// were a fifteenth of a 20-sphere frictional pile's run).
 void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
                 const ContactModes& modes, ModeForceScratch& w) {
   const int td = jac.rows_per_contact - 1;
   int rows = static_cast<int>(w.closed.size());
   for (int i : w.closed) rows += modes.mode[i] == ContactMode::stick ? td : 0;
-  const bool blockwise = jac.nv >= kBlockwiseFrom;
-  if (blockwise) clear_owned_rows(jac, rows, w.G, w.G_owner);
-  else w.G.resize(rows, v.size());
+  clear_owned_rows(jac, rows, w.G, w.G_owner);
   int row = static_cast<int>(w.closed.size());
   for (size_t a = 0; a < w.closed.size(); ++a) {
     const int i = w.closed[a];
-    const auto Ji = jac.of(i);
-    if (blockwise) {
-      jac.copy_rows(i, 0, 1, w.G.middleRows(a, 1));
-      w.G_owner[a] = i;
-    } else {
-      w.G.row(a) = Ji.row(0);
-    }
+    jac.copy_rows(i, 0, 1, w.G.middleRows(a, 1));
+    w.G_owner[a] = i;
     if (modes.mode[i] == ContactMode::slide) {
       const double mu = contacts.contact(i).mu;
       if (!(mu > 0)) continue;  // frictionless: nothing along the slip (its product is most of a pile's rows)
       const TangentVector s = slip_direction(jac.rows_times(i, 1, td, v), modes.slip[i], modes.slip_blend);
-      if (!blockwise) {
-        w.G.row(a) -= mu * s.transpose() * Ji.bottomRows(td);
-        continue;
-      }
+      const auto Ji = jac.of(i);
       for (const auto& [c, n] : jac.columns[i])
         w.G.row(a).segment(c, n) -= mu * s.transpose() * Ji.block(1, c, td, n);
-    } else if (blockwise) {
+    } else {
       jac.copy_rows(i, 1, td, w.G.middleRows(row, td));
       std::fill_n(w.G_owner.begin() + row, td, i);
-      row += td;
-    } else {
-      w.G.middleRows(row, td) = Ji.bottomRows(td);
       row += td;
     }
   }

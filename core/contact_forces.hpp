@@ -57,7 +57,7 @@ struct ModeForceScratch {
   Eigen::VectorXd target, lambda, reference;
   Eigen::MatrixXd G, Jc, A;
   std::vector<int> Jc_owner;  // the contact each row of Jc was copied from
-  std::vector<int> G_owner;   // the same for G (from kBlockwiseFrom velocities on)
+  std::vector<int> G_owner;   // the same for G
   Eigen::MatrixXd Minv_GT;  // from kBlockwiseFrom velocities on, valid only in the blocks `touch.F` names
   BlockRows touch;  // the rows of Jc and G that touch each velocity block (large models)
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
