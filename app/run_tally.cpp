@@ -57,6 +57,21 @@ std::vector<double> RunTally::outcome_values(const std::vector<bool>& closed_now
   return out;
 }
 
+namespace {
+
+// {contact name: 1 closed, 0 not} in contact order. An ordered_json object finds a key by a linear
+// search, so filling it with operator[] took time quadratic in the contacts (25,575 in a 100-body
+// pile); names are unique (the scene loader sees to it), so each is appended as it comes.
+nlohmann::ordered_json closed_object(const ContactModel& contacts, const std::vector<bool>& flags) {
+  nlohmann::ordered_json closed = nlohmann::ordered_json::object();
+  auto& members = closed.get_ref<nlohmann::ordered_json::object_t&>();
+  members.reserve(flags.size());
+  for (size_t i = 0; i < flags.size(); ++i) members.emplace_back(contacts.contacts()[i].name, flags[i] ? 1 : 0);
+  return closed;
+}
+
+}  // namespace
+
 std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
                              const std::string& message) {
   using Json = nlohmann::ordered_json;
@@ -72,10 +87,8 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["time_steps"] = tally.time_steps();
   j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
   j["final_kinetic_energy"] = tally.kinetic_energy();
-  Json closed = Json::object();
   const std::vector<bool> flags = tally.closed();
-  for (size_t i = 0; i < flags.size(); ++i) closed[scene.system.contacts.contacts()[i].name] = flags[i] ? 1 : 0;
-  j["closed"] = closed;
+  j["closed"] = closed_object(scene.system.contacts, flags);
   Json outcomes = Json::object();
   const std::vector<double> values = tally.outcome_values(flags);
   for (size_t k = 0; k < values.size(); ++k)

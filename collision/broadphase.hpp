@@ -40,12 +40,25 @@ class Broadphase {
     Vec3 center = Vec3::Zero();  // feature sphere centre, A's body frame
     double radius = 0.0;         // it holds every feature with its own radius
     std::vector<int> contacts;
+    int anchor = -1;             // (body_a, center) in anchors_
   };
+  // A point fixed in a body (body < 0: the world), shared by the groups that bound from it: a pile
+  // has one per body for thousands of groups, so update places each once, not once per group.
+  struct Anchor {
+    int body = -1;
+    Vec3 point = Vec3::Zero();
+  };
+  int anchor_of(int body, const Vec3& point);
   double lower_bound(const Geometry& b, const std::vector<Mat3>& R, const std::vector<Vec3>& p, const Group& g) const;
+  // The bound from the group's centre and B's origin in the world, and for a halfspace B its
+  // world normal: lower_bound's arithmetic, so both give the same bits.
+  double separation(const Geometry& b, const Vec3& center, const Vec3& origin, const Vec3& normal, const Group& g) const;
 
   std::vector<Group> groups_;
   std::vector<int> group_of_;         // each contact's group
   std::vector<double> solid_radius_;  // bounding radius of each geometry about its origin (0: halfspace)
+  std::vector<Anchor> anchors_;
+  std::vector<int> origin_anchor_;    // each geometry's origin (body, shape.position) in anchors_
 };
 
 }  // namespace impactsim

@@ -206,6 +206,47 @@ TEST(Dynamics, SingularMassMatrixIsReported) {
   EXPECT_FALSE(fd.compute(m, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), vdot));
 }
 
+// Trees side by side (a free body, a chain, a free body, and a point mass on a revolute axis):
+// check_mass_matrix solves each tree's block of M alone, and must agree with the eigenproblem of
+// the whole M (smallest over largest eigenvalue, and the entry of v the weakest direction is in).
+TEST(Dynamics, MassMatrixCheckOfSeparateTreesAgreesWithTheWholeMatrix) {
+  std::mt19937 rng(11);
+  for (const bool massless : {false, true}) {
+    Model m;
+    std::vector<Model> trees = {testing::free_body_model(rng), testing::chain_model(3, rng), testing::free_body_model(rng)};
+    if (massless) trees.push_back(testing::single_body_model(JointType::revolute, 1.0, Mat3::Zero(), Vec3::Zero()));
+    for (const Model& tree : trees) {
+      const int offset = static_cast<int>(m.bodies.size());
+      for (Body b : tree.bodies) {
+        b.name += '_';
+        b.name += std::to_string(offset);
+        if (b.parent >= 0) b.parent += offset;
+        m.bodies.push_back(b);
+      }
+    }
+    m.gravity = Vec3(0, 0, -9.81);
+    finalize_model(m);
+    ASSERT_EQ(mass_blocks(m).size(), trees.size());
+    Eigen::VectorXd q = neutral_configuration(m);
+    for (const Body& b : m.bodies)
+      if (b.joint.type != JointType::free) q[b.joint.q_index] = 0.3;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> whole(testing::mass_matrix_at(m, q));
+    const double conditioning = whole.eigenvalues().minCoeff() / whole.eigenvalues().maxCoeff();
+    Eigen::Index weakest = 0;
+    whole.eigenvectors().col(0).cwiseAbs().maxCoeff(&weakest);
+
+    const MassMatrixCheck check = check_mass_matrix(m, q);
+    EXPECT_EQ(check.weakest, weakest);
+    if (massless) {
+      EXPECT_LT(check.conditioning, 1e-12);
+      EXPECT_EQ(check.weakest, m.nv - 1);  // the point mass's own axis
+    } else {
+      EXPECT_NEAR(check.conditioning, conditioning, 1e-12 * conditioning);
+      EXPECT_GT(check.conditioning, 1e-6);
+    }
+  }
+}
+
 TEST(Dynamics, PlanarityIsDetected) {
   std::mt19937 rng(3);
   EXPECT_TRUE(testing::planar_model(rng).planar);

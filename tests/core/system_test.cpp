@@ -2,6 +2,7 @@
 // simulate() running a system under each integrator, and what a system says of itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -218,6 +219,46 @@ TEST(System, ADeepInitialPenetrationIsRefused) {
   } catch (const SimulationError& e) {
     EXPECT_EQ(e.reason(), StopReason::initial_penetration);
     EXPECT_NE(std::string(e.what()).find("starts 5 m deep"), std::string::npos) << e.what();
+  }
+}
+
+// closed_contacts and initial_penetration read only the contacts the broadphase finds near; on a
+// pile (95 contacts, most of them between spheres far apart) they must give what every contact's
+// exact frame and Jacobian give.
+TEST(System, ClosedAndPenetratingContactsOfAPileAreThoseOfEveryContact) {
+  const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/sphere_pile.yaml");
+  const System& sys = scene.system;
+  Eigen::VectorXd q = scene.initial.q;
+  auto position = [&](int sphere) { return q.segment(7 * sphere, 3); };
+  const double r = 0.05;
+  position(0).z() = r;                                            // on the ground
+  position(4) = position(0) + Vec3(0, 0, 2 * r);                  // on sphere 0
+  position(2).x() = 0.125 - r + 0.01;                             // 1 cm into the east wall
+  position(3) = position(2) + Vec3(-2 * r + 0.02, 0, 0);          // 2 cm into sphere 2
+  const double tol = sys.contact.distance_tolerance;
+  for (int trial = 0; trial < 3; ++trial) {
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+    if (trial == 1) v.segment(6 * 4, 3) = Vec3(0, 0, -0.2);  // sphere 4 falls onto sphere 0
+    if (trial == 2) v.setRandom();
+    ContactData every(sys.model, sys.contacts);
+    compute_contact_data(sys.model, sys.contacts, q, v, {}, every);
+    std::vector<bool> closed(sys.contacts.size());
+    std::optional<Penetration> deepest;
+    for (int i = 0; i < sys.contacts.size(); ++i) {
+      closed[i] = every.frames[i].phi <= tol &&
+                  std::abs(every.jac.normal_velocity(i, v)) <= 1e-6 * std::max(1.0, v.cwiseAbs().maxCoeff());
+      const double depth = -every.frames[i].phi;
+      if (depth > kStartDepthTolerance * tol && (!deepest || depth > deepest->depth)) deepest = Penetration{i, depth};
+    }
+    EXPECT_EQ(closed_contacts(sys, q, v), closed) << "trial " << trial;
+    if (trial == 0) {
+      EXPECT_GE(std::count(closed.begin(), closed.end(), true), 2);  // sphere 0 on the ground, 4 on 0
+    }
+    const std::optional<Penetration> p = initial_penetration(sys, q);
+    ASSERT_TRUE(p && deepest);
+    EXPECT_EQ(p->contact, deepest->contact);
+    EXPECT_EQ(p->depth, deepest->depth);
+    EXPECT_NEAR(p->depth, 0.02, 1e-12);  // spheres 2 and 3
   }
 }
 
