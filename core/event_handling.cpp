@@ -89,6 +89,134 @@ bool slips_slow(const System& sys, const ContactData& data, const std::vector<in
   return true;
 }
 
+// The islands of an impact set: its contacts grouped by the trees they move, joined through shared
+// trees (a tree is a diagonal block of M, body.M_llt's; a contact moves its two bodies' trees).
+// Contacts of different islands share no velocity, W between them is zero, and each island's
+// impact is the whole's restricted to it. Each island lists positions in `set`, in set order, and
+// its blocks; the islands come in the order of their first contact.
+struct ImpactIslands {
+  std::vector<std::vector<int>> contacts;
+  std::vector<std::vector<int>> blocks;
+};
+
+ImpactIslands impact_islands(const ContactData& data, const std::vector<int>& set) {
+  const std::vector<VelocityBlock>& blocks = data.body.M_llt.blocks();
+  std::vector<int> parent(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) parent[b] = static_cast<int>(b);
+  auto root = [&](int b) {
+    while (parent[b] != b) b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  auto block_of = [&](int column) {
+    const auto it = std::upper_bound(blocks.begin(), blocks.end(), column,
+                                     [](int c, const VelocityBlock& b) { return c < b.start; });
+    return static_cast<int>(it - blocks.begin()) - 1;
+  };
+  ImpactIslands out;
+  for (int i : set)
+    if (data.jac.columns[i].empty()) {  // moves nothing: leave the set whole
+      out.contacts.emplace_back(set.size());
+      for (size_t k = 0; k < set.size(); ++k) out.contacts.back()[k] = static_cast<int>(k);
+      return out;
+    }
+  std::vector<bool> moved(blocks.size(), false);
+  for (int i : set) {
+    int first = -1;
+    for (const auto& [column, count] : data.jac.columns[i]) {
+      const int b = block_of(column);
+      moved[b] = true;
+      if (first < 0) first = b;
+      else parent[root(b)] = root(first);
+    }
+  }
+  std::vector<int> island_of(blocks.size(), -1);
+  auto island_at = [&](int b) -> int& {
+    int& island = island_of[root(b)];
+    if (island < 0) {
+      island = static_cast<int>(out.contacts.size());
+      out.contacts.emplace_back();
+      out.blocks.emplace_back();
+    }
+    return island;
+  };
+  for (size_t k = 0; k < set.size(); ++k)
+    out.contacts[island_at(block_of(data.jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
+  return out;
+}
+
+// The contact space of `contacts` over the velocities `cols` alone (an island's trees, in
+// order): M and the Jacobians restricted to them. The rest of M is not copied; an island's impact
+// costs what its own bodies do.
+ContactSpace island_space(const System& sys, const ContactData& data, const std::vector<int>& contacts,
+                          const std::vector<int>& cols) {
+  const int n = static_cast<int>(contacts.size()), td = sys.contacts.tangent_dim(), nv = data.jac.nv;
+  Eigen::MatrixXd J_n = Eigen::MatrixXd::Zero(n, nv), J_t = Eigen::MatrixXd::Zero(n * td, nv);
+  ContactSpace c;
+  c.tangent_dim = td;
+  c.friction_directions = sys.contact.friction_directions;
+  c.ids = contacts;
+  c.mu.resize(n);
+  c.e.resize(n);
+  for (int a = 0; a < n; ++a) {
+    data.jac.copy_rows(contacts[a], 0, 1, J_n.middleRows(a, 1));
+    data.jac.copy_rows(contacts[a], 1, td, J_t.middleRows(a * td, td));
+    c.mu[a] = sys.contacts.contact(contacts[a]).mu;
+    c.e[a] = sys.contacts.contact(contacts[a]).e;
+  }
+  c.M = data.body.M(cols, cols);
+  c.J_n = J_n(Eigen::all, cols);
+  c.J_t = J_t(Eigen::all, cols);
+  return c;
+}
+
+// An impact over `set` resolved island by island (impact_islands) by `resolve` (ContactSpace&, v
+// over its velocities -> ImpactResult), the outcomes joined into one over `set`; one island is
+// resolved whole over every velocity, as before islands. A pile's resting bodies are each an
+// island, and one LCP over all their contacts cost every impact the cube of their number.
+template <class Resolve>
+ImpactResult resolve_by_island(const System& sys, const ContactData& data, const std::vector<int>& set,
+                               const Eigen::VectorXd& v, Resolve resolve) {
+  const ImpactIslands islands = impact_islands(data, set);
+  if (islands.contacts.size() <= 1) {
+    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
+    return resolve(space, v);
+  }
+  const int td = sys.contacts.tangent_dim();
+  const std::vector<VelocityBlock>& blocks = data.body.M_llt.blocks();
+  ImpactResult out;
+  out.v_plus = v;
+  out.impulse_n = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(set.size()));
+  out.impulse_t = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(set.size()) * td);
+  for (size_t k = 0; k < islands.contacts.size(); ++k) {
+    const std::vector<int>& island = islands.contacts[k];
+    std::vector<int> contacts, cols;
+    for (int a : island) contacts.push_back(set[a]);
+    for (int b : islands.blocks[k])
+      for (int j = 0; j < blocks[b].size; ++j) cols.push_back(blocks[b].start + j);
+    ContactSpace space = island_space(sys, data, contacts, cols);
+    if (static_cast<int>(cols.size()) >= kBlockwiseFrom)  // as contact_space gives a large model's
+      for (int b : islands.blocks[k])
+        space.M_blocks.push_back({space.M_blocks.empty() ? 0 : space.M_blocks.back().start + space.M_blocks.back().size, blocks[b].size});
+    const ImpactResult r = resolve(space, Eigen::VectorXd(v(cols)));
+    if (!r.ok) return r;
+    for (size_t a = 0; a < island.size(); ++a) {
+      out.impulse_n[island[a]] = r.impulse_n[static_cast<Eigen::Index>(a)];
+      out.impulse_t.segment(island[a] * td, td) = r.impulse_t.segment(static_cast<Eigen::Index>(a) * td, td);
+    }
+    out.v_plus(cols) = r.v_plus;
+    for (int a : r.ordering) out.ordering.push_back(island[a]);
+    out.lcp_solves += r.lcp_solves;
+    out.lcp_residual = std::max(out.lcp_residual, r.lcp_residual);
+    out.steps += r.steps;
+    out.terminated = out.terminated && r.terminated;
+  }
+  out.kinetic_energy_minus = kinetic(data.body.M, v);
+  out.kinetic_energy_plus = kinetic(data.body.M, out.v_plus);
+  return out;
+}
+
 // The Zeno rule: an impact slower than v_zeno is plastic and ends the accumulation by closing its
 // contacts. Where every frictional contact also slips slower than v_zeno, it brings them to rest:
 // the projection, on the normal rows and the frictional contacts' tangent rows (a frictionless
@@ -108,9 +236,11 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
     const Eigen::VectorXd impulse = project_to_rest(data, set, frictional, v);
     for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
   } else {
-    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
-    space.e.setZero();
-    const ImpactResult plastic = solve_anitescu_potra(space, anitescu_potra_operator(space), v);
+    const ImpactResult plastic =
+        resolve_by_island(sys, data, set, v, [](ContactSpace& space, const Eigen::VectorXd& v_minus) {
+          space.e.setZero();
+          return solve_anitescu_potra(space, anitescu_potra_operator(space), v_minus);
+        });
     if (!plastic.ok)
       throw SimulationError(t, StopReason::impact_failed,
                             "plastic impact of the Zeno rule at t = " + format_time(t) + " s: " + plastic.diagnostic);
@@ -132,8 +262,8 @@ Event impact_event(double t, EventKind kind, const std::vector<int>& set, std::s
 
 void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
                   const std::vector<int>& set, EventKind kind, Eigen::VectorXd& v, const EventLog& log) {
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
-  const ImpactResult r = law.resolve(space, v, rng);
+  const ImpactResult r = resolve_by_island(
+      sys, data, set, v, [&](ContactSpace& space, const Eigen::VectorXd& v_minus) { return law.resolve(space, v_minus, rng); });
   if (!r.ok)
     throw SimulationError(t, StopReason::impact_failed, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
   Event e = impact_event(t, kind, set, std::string(law.name()), r);

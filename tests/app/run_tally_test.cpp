@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numbers>
 
 #include "tests/app/cli.hpp"
@@ -60,6 +61,13 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
                                "\"final_kinetic_energy\": 0.0", "\"first_lift_A\": 1", "\"lifts_B\": 1", "\"impacts_B\": 3", "\"A\": 1"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
   EXPECT_EQ(json.find("reason"), std::string::npos) << json;
+  // Every contact in the scene's order, once each, 1 where closed.
+  const nlohmann::ordered_json closed = nlohmann::ordered_json::parse(json)["closed"];
+  ASSERT_EQ(closed.size(), 2u);
+  EXPECT_EQ(closed.begin().key(), "A");
+  EXPECT_EQ((++closed.begin()).key(), "B");
+  EXPECT_EQ(closed["A"], 1);
+  EXPECT_EQ(closed["B"], 1);
 }
 
 TEST(RunTally, OutcomesAreMeasuredAtTheLastStateAndFailuresSayWhy) {

@@ -87,6 +87,77 @@ TEST(EventHandling, AnImpactGoesToTheLaw) {
   EXPECT_NEAR(e.normal_velocity_after[0], 1.8, 1e-9);  // leaves the ground separating
 }
 
+// Unit boxes (density 1) standing on the ground at x = -2, 2 and 3: the last two touch
+// face to face. `only_a` keeps the first alone.
+std::string three_boxes(bool only_a) {
+  std::string text = R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - {name: a, joint: {type: free}, density: 1, shapes: [{name: a, type: box, size: [1, 1, 1]}], initial: {x: -2, z: 0.5}}
+)";
+  if (!only_a)
+    text += R"(  - {name: b, joint: {type: free}, density: 1, shapes: [{name: b, type: box, size: [1, 1, 1]}], initial: {x: 2, z: 0.5}}
+  - {name: c, joint: {type: free}, density: 1, shapes: [{name: c, type: box, size: [1, 1, 1]}], initial: {x: 3, z: 0.5}}
+)";
+  return text + "materials: {mu: 0.5, e: 0}\ncollide: all\nsimulation: {t_end: 1}\n";
+}
+
+// One impact over bodies that share no contact is resolved island by island: box a, landing beside
+// the pair b-c, gets exactly the impulses and velocity it gets landing alone, and the pair's impact
+// (their shared contacts included) leaves no contact approaching and no energy gained.
+TEST(EventHandling, AnImpactIsResolvedIslandByIsland) {
+  const Vec6 v_a = (Vec6() << 0.3, 0.1, -1.0, 0.2, -0.1, 0.05).finished();
+  auto land = [&](bool only_a, std::vector<Event>& events, const char* law = "anitescu-potra") {
+    const Scene scene = load_scene_text(three_boxes(only_a), "three_boxes");
+    const System& sys = scene.system;
+    ContactData data(sys.model, sys.contacts);
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+    v.head(6) = v_a;
+    if (!only_a) v.segment(6, 6) << 0.2, 0, -0.8, 0, 0.3, 0;  // b slides into c as both land
+    const ContactModes modes = ContactModes::all_open(sys.contacts.size());
+    compute_event_data(sys, modes, scene.initial.q, v, data);
+    Rng rng(0);
+    resolve_impacts(sys, *make_law(law), rng, 0.1, modes, {}, v, data,
+                    [&](const Event& e) { events.push_back(e); });
+    for (int i = 0; i < sys.contacts.size(); ++i) {
+      if (data.frames[i].phi <= sys.contact.distance_tolerance) {
+        EXPECT_GE(data.jac.normal_velocity(i, v), -1e-6) << law << " " << sys.contacts.contact(i).name;
+      }
+    }
+    return std::pair{v, sys.contacts};
+  };
+  std::vector<Event> alone, together;
+  const auto [v_alone, contacts_alone] = land(true, alone);
+  const auto [v_together, contacts] = land(false, together);
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_GE(together.size(), 1u);
+  const Event& e = together[0];
+  EXPECT_EQ(e.kind, EventKind::impact);
+  EXPECT_LE(e.kinetic_after, e.kinetic_before);
+  // a's contacts come first in both events, in the same order, with the same impulses.
+  const size_t n_a = alone[0].contacts.size();
+  ASSERT_EQ(n_a, 4u);  // a's bottom corners
+  for (size_t k = 0; k < n_a; ++k) {
+    EXPECT_EQ(contacts.contact(e.contacts[k]).name, contacts_alone.contact(alone[0].contacts[k]).name);
+    EXPECT_EQ(e.impulse_n[k], alone[0].impulse_n[k]) << k;
+  }
+  EXPECT_EQ(v_together.head(6), v_alone.head(6));
+  bool pair_contact = false;  // b and c touch each other in the event
+  for (int i : e.contacts) pair_contact = pair_contact || contacts.contact(i).name.find("@c") != std::string::npos ||
+                                              contacts.contact(i).name.find("@b") != std::string::npos;
+  EXPECT_TRUE(pair_contact);
+  EXPECT_NE(v_together.segment(12, 6), Eigen::VectorXd::Zero(6));  // c is pushed by b
+  // A sequential impact's order names the event's own contacts, whichever island each came from.
+  std::vector<Event> sequential;
+  land(false, sequential, "sequential");
+  ASSERT_GE(sequential.size(), 1u);
+  EXPECT_FALSE(sequential[0].ordering.empty());
+  for (int i : sequential[0].ordering)
+    EXPECT_NE(std::find(sequential[0].contacts.begin(), sequential[0].contacts.end(), i), sequential[0].contacts.end()) << i;
+}
+
 TEST(EventHandling, ASlowImpactIsClosedByTheZenoRule) {
   Ball b;
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
