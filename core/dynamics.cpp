@@ -1,5 +1,7 @@
 #include "core/dynamics.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <Eigen/Cholesky>
@@ -128,6 +130,8 @@ MassMatrixCheck check_mass_matrix(const Model& model, const Eigen::VectorXd& q) 
     eig.eigenvectors().col(0).cwiseAbs().maxCoeff(&result.weakest);
     result.weakest += b.start;
   }
+  // An M that is not finite has no eigenvalue to compare: it counts as singular, along the first v.
+  if (result.weakest < 0 || !std::isfinite(largest)) return MassMatrixCheck{0.0, std::max(result.weakest, 0)};
   result.conditioning = largest > 0 ? smallest / largest : 0.0;
   return result;
 }

@@ -2,6 +2,8 @@
 // energy, finite differences of forward kinematics, and finite-differenced Lagrange equations.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <Eigen/Eigenvalues>
 
 #include "core/dynamics.hpp"
@@ -245,6 +247,16 @@ TEST(Dynamics, MassMatrixCheckOfSeparateTreesAgreesWithTheWholeMatrix) {
       EXPECT_GT(check.conditioning, 1e-6);
     }
   }
+}
+
+// A mass matrix that is not finite (an inertia that overflowed) is reported singular, naming an
+// entry of v that exists, not passed as well conditioned.
+TEST(Dynamics, ANonFiniteMassMatrixIsReportedSingular) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Model m = testing::single_body_model(JointType::revolute, 1.0, Mat3::Identity() * nan, Vec3(0, 0, -9.81));
+  const MassMatrixCheck check = check_mass_matrix(m, Eigen::VectorXd::Zero(1));
+  EXPECT_EQ(check.conditioning, 0.0);
+  EXPECT_EQ(check.weakest, 0);
 }
 
 TEST(Dynamics, PlanarityIsDetected) {
