@@ -270,16 +270,18 @@ Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i) {
   return kin.p[c.body_a] + kin.R[c.body_a] * c.point;
 }
 
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
-                           const ContactJacobians& jac, const std::vector<int>& set) {
-  const int n = static_cast<int>(set.size()), td = contacts.tangent_dim(), nv = static_cast<int>(body.M.rows());
+namespace {
+
+// The law's input for `set` over every velocity, except M: its rows of J, friction, restitution,
+// ids and the friction polygon.
+ContactSpace contact_rows(const ContactModel& contacts, int friction_directions, const ContactJacobians& jac,
+                          const std::vector<int>& set) {
+  const int n = static_cast<int>(set.size()), td = contacts.tangent_dim();
   ContactSpace c;
-  c.M = body.M;
-  if (nv >= kBlockwiseFrom) c.M_blocks = body.M_llt.blocks();
   c.tangent_dim = td;
   c.friction_directions = friction_directions;
-  c.J_n.setZero(n, nv);
-  c.J_t.setZero(n * td, nv);
+  c.J_n.setZero(n, jac.nv);
+  c.J_t.setZero(n * td, jac.nv);
   c.ids = set;
   c.mu.resize(n);
   c.e.resize(n);
@@ -289,6 +291,40 @@ ContactSpace contact_space(const ContactModel& contacts, int friction_directions
     c.mu[a] = contacts.contact(set[a]).mu;
     c.e[a] = contacts.contact(set[a]).e;
   }
+  return c;
+}
+
+}  // namespace
+
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+                           const ContactJacobians& jac, const std::vector<int>& set) {
+  ContactSpace c = contact_rows(contacts, friction_directions, jac, set);
+  c.M = body.M;
+  if (body.M.rows() >= kBlockwiseFrom) c.M_blocks = body.M_llt.blocks();
+  return c;
+}
+
+std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>& blocks) {
+  std::vector<int> cols;
+  for (int b : blocks) {
+    const VelocityBlock& block = body.M_llt.blocks()[b];
+    for (int j = 0; j < block.size; ++j) cols.push_back(block.start + j);
+  }
+  return cols;
+}
+
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+                           const ContactJacobians& jac, const std::vector<int>& set, const std::vector<int>& blocks) {
+  const std::vector<int> cols = block_columns(body, blocks);
+  ContactSpace c = contact_rows(contacts, friction_directions, jac, set);
+  c.M = body.M(cols, cols);
+  c.J_n = Eigen::MatrixXd(c.J_n(Eigen::all, cols));
+  c.J_t = Eigen::MatrixXd(c.J_t(Eigen::all, cols));
+  if (static_cast<int>(cols.size()) >= kBlockwiseFrom)
+    for (int b : blocks) {
+      const int start = c.M_blocks.empty() ? 0 : c.M_blocks.back().start + c.M_blocks.back().size;
+      c.M_blocks.push_back({start, body.M_llt.blocks()[b].size});
+    }
   return c;
 }
 

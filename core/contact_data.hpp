@@ -118,6 +118,14 @@ Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i);
 // recorded outputs were computed.
 ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set);
+// The same over the velocities of some of M's diagonal blocks alone (indices into
+// body.M_llt.blocks(), in increasing order): M and the Jacobians restricted to them, and their
+// blocks from kBlockwiseFrom velocities on. For contacts that move nothing else (an impact's
+// island), it is the impact the whole space gives, at the cost of these bodies alone.
+ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+                           const ContactJacobians& jac, const std::vector<int>& set, const std::vector<int>& blocks);
+// The velocities of those blocks, in order.
+std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>& blocks);
 
 // Every stage's output at one state, for callers that run the whole stage.
 struct ContactData {

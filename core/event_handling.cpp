@@ -146,31 +146,6 @@ ImpactIslands impact_islands(const ContactData& data, const std::vector<int>& se
   return out;
 }
 
-// The contact space of `contacts` over the velocities `cols` alone (an island's trees, in
-// order): M and the Jacobians restricted to them. The rest of M is not copied; an island's impact
-// costs what its own bodies do.
-ContactSpace island_space(const System& sys, const ContactData& data, const std::vector<int>& contacts,
-                          const std::vector<int>& cols) {
-  const int n = static_cast<int>(contacts.size()), td = sys.contacts.tangent_dim(), nv = data.jac.nv;
-  Eigen::MatrixXd J_n = Eigen::MatrixXd::Zero(n, nv), J_t = Eigen::MatrixXd::Zero(n * td, nv);
-  ContactSpace c;
-  c.tangent_dim = td;
-  c.friction_directions = sys.contact.friction_directions;
-  c.ids = contacts;
-  c.mu.resize(n);
-  c.e.resize(n);
-  for (int a = 0; a < n; ++a) {
-    data.jac.copy_rows(contacts[a], 0, 1, J_n.middleRows(a, 1));
-    data.jac.copy_rows(contacts[a], 1, td, J_t.middleRows(a * td, td));
-    c.mu[a] = sys.contacts.contact(contacts[a]).mu;
-    c.e[a] = sys.contacts.contact(contacts[a]).e;
-  }
-  c.M = data.body.M(cols, cols);
-  c.J_n = J_n(Eigen::all, cols);
-  c.J_t = J_t(Eigen::all, cols);
-  return c;
-}
-
 // An impact over `set` resolved island by island (impact_islands) by `resolve` (ContactSpace&, v
 // over its velocities -> ImpactResult), the outcomes joined into one over `set`; one island is
 // resolved whole over every velocity, as before islands. A pile's resting bodies are each an
@@ -184,21 +159,17 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
     return resolve(space, v);
   }
   const int td = sys.contacts.tangent_dim();
-  const std::vector<VelocityBlock>& blocks = data.body.M_llt.blocks();
   ImpactResult out;
   out.v_plus = v;
   out.impulse_n = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(set.size()));
   out.impulse_t = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(set.size()) * td);
   for (size_t k = 0; k < islands.contacts.size(); ++k) {
     const std::vector<int>& island = islands.contacts[k];
-    std::vector<int> contacts, cols;
+    std::vector<int> contacts;
     for (int a : island) contacts.push_back(set[a]);
-    for (int b : islands.blocks[k])
-      for (int j = 0; j < blocks[b].size; ++j) cols.push_back(blocks[b].start + j);
-    ContactSpace space = island_space(sys, data, contacts, cols);
-    if (static_cast<int>(cols.size()) >= kBlockwiseFrom)  // as contact_space gives a large model's
-      for (int b : islands.blocks[k])
-        space.M_blocks.push_back({space.M_blocks.empty() ? 0 : space.M_blocks.back().start + space.M_blocks.back().size, blocks[b].size});
+    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, contacts,
+                                       islands.blocks[k]);
+    const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
     const ImpactResult r = resolve(space, Eigen::VectorXd(v(cols)));
     if (!r.ok) return r;
     for (size_t a = 0; a < island.size(); ++a) {
