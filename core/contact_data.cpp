@@ -328,6 +328,53 @@ ContactSpace contact_space(const ContactModel& contacts, int friction_directions
   return c;
 }
 
+ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set) {
+  const std::vector<VelocityBlock>& blocks = body.M_llt.blocks();
+  std::vector<int> parent(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) parent[b] = static_cast<int>(b);
+  auto root = [&](int b) {
+    while (parent[b] != b) b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  auto block_of = [&](int column) {
+    const auto it = std::upper_bound(blocks.begin(), blocks.end(), column,
+                                     [](int c, const VelocityBlock& b) { return c < b.start; });
+    return static_cast<int>(it - blocks.begin()) - 1;
+  };
+  ContactIslands out;
+  for (int i : set)
+    if (jac.columns[i].empty()) {  // moves nothing: leave the set whole
+      out.contacts.emplace_back(set.size());
+      for (size_t k = 0; k < set.size(); ++k) out.contacts.back()[k] = static_cast<int>(k);
+      return out;
+    }
+  std::vector<bool> moved(blocks.size(), false);
+  for (int i : set) {
+    int first = -1;
+    for (const auto& [column, count] : jac.columns[i]) {
+      const int b = block_of(column);
+      moved[b] = true;
+      if (first < 0) first = b;
+      else parent[root(b)] = root(first);
+    }
+  }
+  std::vector<int> island_of(blocks.size(), -1);
+  auto island_at = [&](int b) -> int& {
+    int& island = island_of[root(b)];
+    if (island < 0) {
+      island = static_cast<int>(out.contacts.size());
+      out.contacts.emplace_back();
+      out.blocks.emplace_back();
+    }
+    return island;
+  };
+  for (size_t k = 0; k < set.size(); ++k)
+    out.contacts[island_at(block_of(jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
+  return out;
+}
+
 ContactData::ContactData(const Model& model, const ContactModel& contacts)
     : body(model), frames(contacts.size()), jac(model, contacts), broadphase(contacts) {}
 

@@ -127,6 +127,18 @@ ContactSpace contact_space(const ContactModel& contacts, int friction_directions
 // The velocities of those blocks, in order.
 std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>& blocks);
 
+// The contacts of `set` grouped by the trees they move (a tree is a diagonal block of M,
+// body.M_llt's; a contact moves its two bodies' trees), joined through shared trees. Contacts of
+// different islands share no velocity: W = J M^-1 J^T and a mode's force system have no entries
+// between them, and each island's impact or forces are the whole's restricted to it. Each island
+// lists positions in `set`, in set order, and its blocks in increasing order; the islands come in
+// the order of their first contact. A contact that moves nothing leaves the set one island.
+struct ContactIslands {
+  std::vector<std::vector<int>> contacts;
+  std::vector<std::vector<int>> blocks;
+};
+ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set);
+
 // Every stage's output at one state, for callers that run the whole stage.
 struct ContactData {
   ContactData(const Model& model, const ContactModel& contacts);

@@ -236,6 +236,44 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
   return solve_lemke(p.lcp.W, p.lcp.w);
 }
 
+// A's islands (contact_islands over the closed contacts) as rows of A, into w.island_rows and
+// w.row_island: a closed contact's normal row is its position in w.closed, its tangent rows (if it
+// sticks) follow the normal rows in the same order. False where there is one island.
+bool split_rows_by_island(const BodyDynamics& body, const ContactJacobians& jac, const ContactModes& modes,
+                          int tangent_dim, ModeForceScratch& w) {
+  const ContactIslands islands = contact_islands(body, jac, w.closed);
+  if (islands.contacts.size() <= 1) return false;
+  const int nc = static_cast<int>(w.closed.size());
+  w.row_island.resize(w.A.rows());
+  for (size_t j = 0; j < islands.contacts.size(); ++j)
+    for (int k : islands.contacts[j]) w.row_island[k] = static_cast<int>(j);
+  int row = nc;
+  for (int k = 0; k < nc; ++k)
+    if (modes.mode[w.closed[k]] == ContactMode::stick)
+      for (int d = 0; d < tangent_dim; ++d) w.row_island[row++] = w.row_island[k];
+  w.island_rows.resize(islands.contacts.size());
+  for (std::vector<int>& rows : w.island_rows) rows.clear();
+  for (int r = 0; r < static_cast<int>(w.row_island.size()); ++r) w.island_rows[w.row_island[r]].push_back(r);
+  return true;
+}
+
+// lambda = A^+ target island by island: A has no entries between islands, so this is the
+// least-norm solution of the whole. Each island's rank threshold is relative to its own largest
+// pivot, so a light body's forces are not judged against a heavy one's.
+void least_norm_by_island(ModeForceScratch& w) {
+  w.island_cod.resize(w.island_rows.size());
+  w.lambda.resize(w.A.rows());
+  for (size_t j = 0; j < w.island_rows.size(); ++j) {
+    const std::vector<int>& rows = w.island_rows[j];
+    w.A_island = w.A(rows, rows);
+    w.target_island = w.target(rows);
+    w.island_cod[j].setThreshold(kRankThreshold);
+    w.island_cod[j].compute(w.A_island);
+    w.lambda_island = w.island_cod[j].solve(w.target_island);
+    w.lambda(rows) = w.lambda_island;
+  }
+}
+
 }  // namespace
 
 TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot) {
@@ -345,9 +383,14 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     // A large model's symmetric A (a pile's resting contacts) by the pivoted LDL^T: a fraction of
     // the orthogonal decomposition's cost for the same least-norm answer. Small models keep the
     // decomposition their recorded outputs were computed with.
+    // A large model's A over separate islands (boxes resting apart in a pile) by a decomposition
+    // per island: the sum of their sizes cubed, not the cube of the sum.
     if (pivoted) {
       w.solver = ModeForceScratch::Solver::pivoted;
       w.pivoted.solve(w.target, w.lambda);
+    } else if (blockwise && split_rows_by_island(body, jac, modes, td, w)) {
+      w.solver = ModeForceScratch::Solver::cod_islands;
+      least_norm_by_island(w);
     } else {
       w.cod.setThreshold(kRankThreshold);
       w.cod.compute(w.A);
@@ -378,6 +421,12 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   if (w.solver == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();
   const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
   if (k == static_cast<Eigen::Index>(w.closed.size())) return std::numeric_limits<double>::infinity();
+  if (w.solver == ModeForceScratch::Solver::cod_islands) {  // within k's island alone
+    const std::vector<int>& rows = w.island_rows[w.row_island[k]];
+    const auto local = std::lower_bound(rows.begin(), rows.end(), static_cast<int>(k)) - rows.begin();
+    x = w.island_cod[w.row_island[k]].solve(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(rows.size()), local));
+    return x[local] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[local];
+  }
   if (w.solver == ModeForceScratch::Solver::pivoted) w.pivoted.solve(Eigen::VectorXd::Unit(w.A.rows(), k), x);
   else x = w.cod.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
   return x[k] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[k];
@@ -398,14 +447,39 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     diagnostic = "the mass matrix is not positive definite";
     return false;
   }
-  const AccelerationLcp p = build_acceleration_lcp(
-      contacts, settings, body, jac, candidates, trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes));
-  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
-  if (!sol.ok()) {
-    diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
-    return false;
+  const ContactModes trial = trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
+  // A large model's candidates in separate islands (contact_islands) take one LCP per island:
+  // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size.
+  ContactIslands islands;
+  if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
+  if (islands.contacts.size() <= 1) {
+    islands.contacts.assign(1, std::vector<int>(candidates.size()));
+    for (size_t a = 0; a < candidates.size(); ++a) islands.contacts[0][a] = static_cast<int>(a);
   }
-  modes = classify_modes(jac, candidates, preference, p, sol);  // p.trial's copy: slip_blend kept
+  ContactModes chosen = trial;
+  std::vector<int> island;
+  for (const std::vector<int>& positions : islands.contacts) {
+    island.clear();
+    for (int a : positions) island.push_back(candidates[a]);
+    const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, island, trial);
+    const LcpSolution sol = solve_acceleration_lcp(body, island, preference, before, p);
+    if (!sol.ok()) {
+      diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
+      return false;
+    }
+    if (islands.contacts.size() == 1) {
+      chosen = classify_modes(jac, island, preference, p, sol);  // p.trial's copy: slip_blend kept
+      break;
+    }
+    const ContactModes m = classify_modes(jac, island, preference, p, sol);
+    for (int i : island) {
+      chosen.mode[i] = m.mode[i];
+      chosen.slip[i] = m.slip[i];
+      chosen.reference_n[i] = m.reference_n[i];
+      chosen.reference_t[i] = m.reference_t[i];
+    }
+  }
+  modes = std::move(chosen);
   return true;
 }
 

@@ -63,10 +63,19 @@ struct ModeForceScratch {
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   PivotedLdlt pivoted;
+  // From kBlockwiseFrom velocities on, an A over more than one island (contact_islands) takes
+  // its least-norm forces island by island: each island's rows of A, ascending, and their
+  // decomposition; row_island gives each row's island.
+  std::vector<std::vector<int>> island_rows;
+  std::vector<int> row_island;
+  std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;
+  Eigen::MatrixXd A_island;
+  Eigen::VectorXd target_island, lambda_island;
   // Which case gave the forces: definite (A symmetric positive definite: Eigen's LDL^T, or from
   // kBlockwiseFrom velocities on the pivoted one at full rank), pivoted (A symmetric and singular,
-  // from kBlockwiseFrom velocities on) or cod (any other A).
-  enum class Solver { definite, pivoted, cod } solver = Solver::definite;
+  // from kBlockwiseFrom velocities on), cod (any other A) or cod_islands (the same, island by
+  // island).
+  enum class Solver { definite, pivoted, cod, cod_islands } solver = Solver::definite;
 };
 
 // vdot and contact forces in a fixed mode.

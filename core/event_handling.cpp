@@ -89,71 +89,14 @@ bool slips_slow(const System& sys, const ContactData& data, const std::vector<in
   return true;
 }
 
-// The islands of an impact set: its contacts grouped by the trees they move, joined through shared
-// trees (a tree is a diagonal block of M, body.M_llt's; a contact moves its two bodies' trees).
-// Contacts of different islands share no velocity, W between them is zero, and each island's
-// impact is the whole's restricted to it. Each island lists positions in `set`, in set order, and
-// its blocks; the islands come in the order of their first contact.
-struct ImpactIslands {
-  std::vector<std::vector<int>> contacts;
-  std::vector<std::vector<int>> blocks;
-};
-
-ImpactIslands impact_islands(const ContactData& data, const std::vector<int>& set) {
-  const std::vector<VelocityBlock>& blocks = data.body.M_llt.blocks();
-  std::vector<int> parent(blocks.size());
-  for (size_t b = 0; b < blocks.size(); ++b) parent[b] = static_cast<int>(b);
-  auto root = [&](int b) {
-    while (parent[b] != b) b = parent[b] = parent[parent[b]];
-    return b;
-  };
-  auto block_of = [&](int column) {
-    const auto it = std::upper_bound(blocks.begin(), blocks.end(), column,
-                                     [](int c, const VelocityBlock& b) { return c < b.start; });
-    return static_cast<int>(it - blocks.begin()) - 1;
-  };
-  ImpactIslands out;
-  for (int i : set)
-    if (data.jac.columns[i].empty()) {  // moves nothing: leave the set whole
-      out.contacts.emplace_back(set.size());
-      for (size_t k = 0; k < set.size(); ++k) out.contacts.back()[k] = static_cast<int>(k);
-      return out;
-    }
-  std::vector<bool> moved(blocks.size(), false);
-  for (int i : set) {
-    int first = -1;
-    for (const auto& [column, count] : data.jac.columns[i]) {
-      const int b = block_of(column);
-      moved[b] = true;
-      if (first < 0) first = b;
-      else parent[root(b)] = root(first);
-    }
-  }
-  std::vector<int> island_of(blocks.size(), -1);
-  auto island_at = [&](int b) -> int& {
-    int& island = island_of[root(b)];
-    if (island < 0) {
-      island = static_cast<int>(out.contacts.size());
-      out.contacts.emplace_back();
-      out.blocks.emplace_back();
-    }
-    return island;
-  };
-  for (size_t k = 0; k < set.size(); ++k)
-    out.contacts[island_at(block_of(data.jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
-  for (size_t b = 0; b < blocks.size(); ++b)
-    if (moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
-  return out;
-}
-
-// An impact over `set` resolved island by island (impact_islands) by `resolve` (ContactSpace&, v
+// An impact over `set` resolved island by island (contact_islands) by `resolve` (ContactSpace&, v
 // over its velocities -> ImpactResult), the outcomes joined into one over `set`; one island is
 // resolved whole over every velocity, as before islands. A pile's resting bodies are each an
 // island, and one LCP over all their contacts cost every impact the cube of their number.
 template <class Resolve>
 ImpactResult resolve_by_island(const System& sys, const ContactData& data, const std::vector<int>& set,
                                const Eigen::VectorXd& v, Resolve resolve) {
-  const ImpactIslands islands = impact_islands(data, set);
+  const ContactIslands islands = contact_islands(data.body, data.jac, set);
   if (islands.contacts.size() <= 1) {
     ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
     return resolve(space, v);

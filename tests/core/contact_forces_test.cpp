@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/contact_forces.hpp"
 #include "tests/test_models.hpp"
@@ -167,6 +169,48 @@ TEST(ContactForces, ADefiniteContactSetIsSolvedExactlyAtAnySize) {
 // The force system's rows are cleared only where the previous mode wrote them (large models): one
 // ModeForces taken through modes of other contacts, other row counts and the same row count with
 // other contacts gives, bit for bit, what a fresh one gives.
+// Sliding bodies that share no contact: from kBlockwiseFrom velocities on, the singular
+// non-symmetric force system is solved island by island, and each body carries the forces it
+// carries alone (there, one dense decomposition): its weight, -mu times it along the slip, and the
+// same Painleve margin.
+TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
+  const double mu = 0.4;
+  const std::vector<double> corners{-0.5, 0.0, 0.5};
+  auto sliding = [](const RestingBodies& r) {
+    ContactModes modes = ContactModes::all_open(r.contacts.size());
+    for (auto& m : modes.mode) m = ContactMode::slide;
+    return modes;
+  };
+  const RestingBodies alone(1, corners, mu), row(22, corners, mu);
+  ASSERT_GE(row.model.nv, kBlockwiseFrom);
+  ModeForces f1, f22;
+  ASSERT_TRUE(alone.forces(sliding(alone), f1));
+  ASSERT_TRUE(row.forces(sliding(row), f22));
+  using Solver = ModeForceScratch::Solver;
+  EXPECT_EQ(f1.scratch.solver, Solver::cod);
+  EXPECT_EQ(f22.scratch.solver, Solver::cod_islands);
+  EXPECT_EQ(f22.scratch.island_rows.size(), 22u);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+  EXPECT_LT((f22.vdot.head(3) - f1.vdot).cwiseAbs().maxCoeff(), 1e-12);
+  Eigen::VectorXd x;
+  const double margin = painleve_margin(f1, 0, x);
+  EXPECT_TRUE(std::isfinite(margin));
+  EXPECT_NEAR(painleve_margin(f22, 0, x), margin, 1e-12 * std::abs(margin));
+  for (int i = 0; i < 22; ++i) {
+    const double m = 1.0 + 0.1 * i;
+    EXPECT_NEAR(f22.lambda_n.segment(3 * i, 3).sum(), m * g, 1e-9) << i;  // the weight
+    EXPECT_NEAR(f22.vdot[3 * i + 1], 0.0, 1e-9) << i;                      // held on the ground
+    EXPECT_NEAR(f22.vdot[3 * i], -mu * g, 1e-9) << i;                      // friction against +x
+  }
+  // One island (every other body lifted): the whole system, as before.
+  ContactModes one_body = sliding(row);
+  for (int i = 3; i < row.contacts.size(); ++i) one_body.mode[i] = ContactMode::open;
+  ModeForces f;
+  ASSERT_TRUE(row.forces(one_body, f));
+  EXPECT_EQ(f.scratch.solver, Solver::cod);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+}
+
 TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
   const RestingBodies r(22, {-0.5, 0.5}, 0.5);  // 66 velocities
   ASSERT_GE(r.model.nv, kBlockwiseFrom);
@@ -250,6 +294,43 @@ TEST(ContactForces, ModeChoiceFollowsCoulomb) {
     const ContactData d = t.at(Eigen::Vector3d::Zero());
     ASSERT_TRUE(select_modes(t.contacts, t.settings, d.body, d.jac, {0}, {}, modes, why)) << why;
     EXPECT_EQ(modes.mode[0], ContactMode::open);
+  }
+}
+
+// From kBlockwiseFrom velocities on, bodies that share no contact choose their modes by one
+// acceleration LCP each: 22 bodies on two corners, every other one moving along -x, each takes the
+// modes Coulomb gives it alone (the movers slide along their motion, the others stick), and its
+// corners carry its weight.
+TEST(ContactForces, SeparateBodiesChooseTheirModesIslandByIsland) {
+  RestingBodies r(22, {-0.5, 0.5}, 0.5);
+  ASSERT_GE(r.model.nv, kBlockwiseFrom);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(r.model.nv);
+  for (int i = 0; i < 22; i += 2) v[3 * i] = -1.0;
+  compute_contact_data(r.model, r.contacts, Eigen::VectorXd::Zero(r.model.nq), v, {}, *r.data);
+  std::vector<int> candidates(r.contacts.size());
+  for (int i = 0; i < r.contacts.size(); ++i) candidates[i] = i;
+  ContactModes modes = ContactModes::all_open(r.contacts.size());
+  std::string why;
+  ASSERT_TRUE(select_modes(r.contacts, ContactSettings{}, r.data->body, r.data->jac, candidates, {}, modes, why)) << why;
+  for (int i = 0; i < 22; ++i) {
+    for (int c = 2 * i; c < 2 * i + 2; ++c) {
+      if (i % 2 == 0) {
+        ASSERT_EQ(modes.mode[c], ContactMode::slide) << c;
+        EXPECT_EQ(modes.slip[c](0), -1.0) << c;
+      } else {
+        EXPECT_EQ(modes.mode[c], ContactMode::stick) << c;
+      }
+    }
+    EXPECT_NEAR(modes.reference_n[2 * i] + modes.reference_n[2 * i + 1], (1.0 + 0.1 * i) * g, 1e-9) << i;
+  }
+  // Body 0 alone (same mass) chooses the same forces.
+  RestingBodies alone(1, {-0.5, 0.5}, 0.5);
+  compute_contact_data(alone.model, alone.contacts, Eigen::VectorXd::Zero(3), v.head(3), {}, *alone.data);
+  ContactModes one = ContactModes::all_open(2);
+  ASSERT_TRUE(select_modes(alone.contacts, ContactSettings{}, alone.data->body, alone.data->jac, {0, 1}, {}, one, why));
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_EQ(one.mode[c], modes.mode[c]);
+    EXPECT_NEAR(one.reference_n[c], modes.reference_n[c], 1e-12) << c;
   }
 }
 
