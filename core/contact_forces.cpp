@@ -274,6 +274,22 @@ void least_norm_by_island(ModeForceScratch& w) {
   }
 }
 
+// The modes of `candidates` (every contact outside them as `trial` holds it) from their acceleration
+// LCP; false, with a diagnostic, where that LCP has no solution.
+bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
+                 const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
+                 const std::vector<ContactMode>& before, ContactModes trial, ContactModes& out,
+                 std::string& diagnostic) {
+  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, std::move(trial));
+  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
+  if (!sol.ok()) {
+    diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
+    return false;
+  }
+  out = classify_modes(jac, candidates, preference, p, sol);  // p.trial's copy: slip_blend kept
+  return true;
+}
+
 }  // namespace
 
 TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot) {
@@ -447,36 +463,25 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     diagnostic = "the mass matrix is not positive definite";
     return false;
   }
-  const ContactModes trial = trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
+  ContactModes trial = trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
   // A large model's candidates in separate islands (contact_islands) take one LCP per island:
   // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size.
   ContactIslands islands;
   if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
-  if (islands.contacts.size() <= 1) {
-    islands.contacts.assign(1, std::vector<int>(candidates.size()));
-    for (size_t a = 0; a < candidates.size(); ++a) islands.contacts[0][a] = static_cast<int>(a);
-  }
-  ContactModes chosen = trial;
+  if (islands.contacts.size() <= 1)
+    return solve_modes(contacts, settings, body, jac, candidates, preference, before, std::move(trial), modes, diagnostic);
+  ContactModes chosen = trial, island_modes;
   std::vector<int> island;
   for (const std::vector<int>& positions : islands.contacts) {
     island.clear();
     for (int a : positions) island.push_back(candidates[a]);
-    const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, island, trial);
-    const LcpSolution sol = solve_acceleration_lcp(body, island, preference, before, p);
-    if (!sol.ok()) {
-      diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
+    if (!solve_modes(contacts, settings, body, jac, island, preference, before, trial, island_modes, diagnostic))
       return false;
-    }
-    if (islands.contacts.size() == 1) {
-      chosen = classify_modes(jac, island, preference, p, sol);  // p.trial's copy: slip_blend kept
-      break;
-    }
-    const ContactModes m = classify_modes(jac, island, preference, p, sol);
     for (int i : island) {
-      chosen.mode[i] = m.mode[i];
-      chosen.slip[i] = m.slip[i];
-      chosen.reference_n[i] = m.reference_n[i];
-      chosen.reference_t[i] = m.reference_t[i];
+      chosen.mode[i] = island_modes.mode[i];
+      chosen.slip[i] = island_modes.slip[i];
+      chosen.reference_n[i] = island_modes.reference_n[i];
+      chosen.reference_t[i] = island_modes.reference_t[i];
     }
   }
   modes = std::move(chosen);
