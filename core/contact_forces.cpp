@@ -46,6 +46,23 @@ void clear_owned_rows(const ContactJacobians& jac, int rows, Eigen::MatrixXd& X,
     if (owner[r] >= 0) jac.clear_columns(owner[r], X.middleRows(r, 1));
 }
 
+// For each of M's blocks, the rows (ascending) whose owner contact's chain columns reach into it:
+// the rows a block can touch, read from the Jacobians' structure instead of scanning the rows.
+void owned_block_rows(const std::vector<VelocityBlock>& blocks, const ContactJacobians& jac,
+                      const std::vector<int>& owner, std::vector<std::vector<int>>& rows) {
+  rows.resize(blocks.size());
+  for (std::vector<int>& r : rows) r.clear();
+  for (size_t r = 0; r < owner.size(); ++r)
+    for (const auto& [c, n] : jac.columns[owner[r]]) {
+      auto b = std::upper_bound(blocks.begin(), blocks.end(), c,
+                                [](int column, const VelocityBlock& k) { return column < k.start; }) - 1;
+      for (; b != blocks.end() && b->start < c + n; ++b) {
+        std::vector<int>& list = rows[b - blocks.begin()];
+        if (list.empty() || list.back() != static_cast<int>(r)) list.push_back(static_cast<int>(r));
+      }
+    }
+}
+
 // G: one normal row per closed contact (G_n = J_n - mu s^T J_t when sliding), then the tangent rows
 // of the sticking ones, written like J_c over each contact's chain columns only (whole dense rows
 // were a fifteenth of a 20-sphere frictional pile's run).
@@ -360,6 +377,11 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   }
   // A large model's products over its contact rows read only the blocks each row touches.
   const bool blockwise = nv >= kBlockwiseFrom;
+  if (blockwise) {
+    owned_block_rows(body.M_llt.blocks(), jac, w.Jc_owner, w.touch.next_R);
+    owned_block_rows(body.M_llt.blocks(), jac, symmetric ? w.Jc_owner : w.G_owner, w.touch.next_F);
+    w.touch.given = true;
+  }
   block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT, &w.touch);
   if (blockwise) subtract_block_rows_product(body.M_llt.blocks(), w.touch.R, w.Jc, out.vdot, w.target);
   else w.target.noalias() -= w.Jc * out.vdot;

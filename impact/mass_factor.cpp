@@ -94,9 +94,15 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
   BlockRows& rows = touch ? *touch : own;
   rows.out_rows = R.rows();
   rows.out_cols = F.rows();
-  rows_touching(blocks, R, rows.R);
-  if (&F != &R) rows_touching(blocks, F, rows.F);
-  else rows.F = rows.R;  // J M^-1 J^T: one scan serves both sides
+  if (rows.given) {
+    std::swap(rows.R, rows.next_R);
+    std::swap(rows.F, rows.next_F);
+    rows.given = false;
+  } else {
+    rows_touching(blocks, R, rows.R);
+    if (&F != &R) rows_touching(blocks, F, rows.F);
+    else rows.F = rows.R;  // J M^-1 J^T: one scan serves both sides
+  }
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<int>& rr = rows.R[b];
     const std::vector<int>& fr = rows.F[b];

@@ -166,9 +166,6 @@ TEST(ContactForces, ADefiniteContactSetIsSolvedExactlyAtAnySize) {
   expect_equal_shares(22, {-0.5, 0.5});
 }
 
-// The force system's rows are cleared only where the previous mode wrote them (large models): one
-// ModeForces taken through modes of other contacts, other row counts and the same row count with
-// other contacts gives, bit for bit, what a fresh one gives.
 // Sliding bodies that share no contact: from kBlockwiseFrom velocities on, the singular
 // non-symmetric force system is solved island by island, and each body carries the forces it
 // carries alone (there, one dense decomposition): its weight, -mu times it along the slip, and the
@@ -211,6 +208,9 @@ TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
 }
 
+// The force system's rows are cleared only where the previous mode wrote them (large models): one
+// ModeForces taken through modes of other contacts, other row counts and the same row count with
+// other contacts gives, bit for bit, what a fresh one gives.
 TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
   const RestingBodies r(22, {-0.5, 0.5}, 0.5);  // 66 velocities
   ASSERT_GE(r.model.nv, kBlockwiseFrom);
@@ -237,6 +237,13 @@ TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
     if (frictional_slide) {
       EXPECT_EQ(reused.scratch.G, fresh.scratch.G) << "mode " << k;
     }
+    // The touch lists read from the contacts' chain columns are those a scan of the rows finds.
+    BlockRows scanned;
+    Eigen::MatrixXd W;
+    const Eigen::MatrixXd& F = frictional_slide ? fresh.scratch.G : fresh.scratch.Jc;
+    block_delassus(r.data->body.M_llt, fresh.scratch.Jc, F, W, nullptr, &scanned);
+    EXPECT_EQ(reused.scratch.touch.R, scanned.R) << "mode " << k;
+    EXPECT_EQ(reused.scratch.touch.F, scanned.F) << "mode " << k;
     for (int b = 0; b < 22; ++b) {  // a held body's corners carry its weight; a free one's nothing
       const bool held = sequence[k].is_closed(2 * b);
       EXPECT_NEAR(fresh.lambda_n[2 * b] + fresh.lambda_n[2 * b + 1], held ? (1.0 + 0.1 * b) * g : 0.0, 1e-9)

@@ -192,6 +192,72 @@ TEST(MassFactor, AReusedTouchClearsWhatItsLastProductWrote) {
   EXPECT_GE(shape_kept, 3);  // the cleared-where-written path ran
 }
 
+// Lists a caller gives (each row's two bodies' blocks; in one of them some rows are all zeros)
+// replace the scan: over reused calls W is cleared by the last call's lists, and W, M^-1 J^T where
+// listed and the products over the lists equal the dense ones to the bit.
+TEST(MassFactor, GivenTouchListsReplaceTheScan) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(-2, 2);
+  const Model m = interleaved_model(rng, 20);
+  MassFactor factor(mass_blocks(m), m.nv);
+  factor.compute(testing::mass_matrix_at(m, testing::random_q(m, rng)));
+  ASSERT_EQ(factor.info(), Eigen::Success);
+  const std::vector<VelocityBlock>& blocks = factor.blocks();
+  const auto block_of = [&](int column) {
+    size_t b = 0;
+    while (column >= blocks[b].start + blocks[b].size) ++b;
+    return b;
+  };
+  const int bodies = static_cast<int>(m.bodies.size());
+  BlockRows touch;
+  Eigen::MatrixXd W, Minv_JT;
+  int zero_rows_listed = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int rows = trial % 3 == 2 ? 30 : 24;
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(rows, m.nv);
+    std::vector<std::vector<int>> lists(blocks.size());
+    for (int r = 0; r < rows; ++r) {
+      const int pair[2] = {(r + 5 * trial) % bodies, (3 * r + 7 * trial + 1) % bodies};
+      for (int k = 0; k < 2; ++k) {
+        const Joint& joint = m.bodies[pair[k]].joint;
+        std::vector<int>& list = lists[block_of(joint.v_index)];
+        if (list.empty() || list.back() != r) list.push_back(r);
+        if (k == 1 && r % 4 == 0) continue;  // listed, but zero there
+        for (int c = joint.v_index; c < joint.v_index + joint.nv; ++c) J(r, c) = u(rng);
+      }
+    }
+    for (size_t b = 0; b < blocks.size(); ++b)
+      for (int r : lists[b])
+        zero_rows_listed += (J.row(r).segment(blocks[b].start, blocks[b].size).array() == 0.0).all();
+    touch.next_R = lists;
+    touch.next_F = lists;
+    touch.given = true;
+    block_delassus(factor, J, J, W, &Minv_JT, &touch);
+    EXPECT_FALSE(touch.given);
+    EXPECT_EQ(touch.R, lists);
+    EXPECT_EQ(touch.F, lists);
+    Eigen::MatrixXd W_fresh, Minv_JT_fresh;
+    block_delassus(factor, J, J, W_fresh, &Minv_JT_fresh);
+    ASSERT_EQ(W.rows(), rows);
+    EXPECT_EQ(W, W_fresh) << "trial " << trial;
+    for (size_t b = 0; b < blocks.size(); ++b)
+      for (int r : touch.F[b])
+        EXPECT_EQ(Minv_JT.col(r).segment(blocks[b].start, blocks[b].size),
+                  Minv_JT_fresh.col(r).segment(blocks[b].start, blocks[b].size));
+    Eigen::VectorXd x(m.nv), lambda(rows), y0(rows), v0(m.nv);
+    for (Eigen::VectorXd* e : {&x, &lambda, &y0, &v0})
+      for (auto& entry : *e) entry = u(rng);
+    Eigen::VectorXd dense = y0, sparse = y0, vdense = v0, vsparse = v0;
+    dense.noalias() -= J * x;
+    subtract_block_rows_product(blocks, touch.R, J, x, sparse);
+    EXPECT_EQ(sparse, dense) << "trial " << trial;
+    vdense.noalias() += Minv_JT_fresh * lambda;
+    add_block_columns_product(blocks, touch.F, Minv_JT, lambda, vsparse);
+    EXPECT_EQ(vsparse, vdense) << "trial " << trial;
+  }
+  EXPECT_GT(zero_rows_listed, 8);  // the lists did name blocks where rows are zero
+}
+
 TEST(MassFactor, ReportsABlockThatIsNotPositiveDefinite) {
   std::mt19937 rng(7);
   const Model m = interleaved_model(rng);
