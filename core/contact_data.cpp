@@ -328,9 +328,11 @@ ContactSpace contact_space(const ContactModel& contacts, int friction_directions
   return c;
 }
 
-ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set) {
+void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set,
+                     ContactIslands& out) {
   const std::vector<VelocityBlock>& blocks = body.M_llt.blocks();
-  std::vector<int> parent(blocks.size());
+  std::vector<int>& parent = out.parent;
+  parent.resize(blocks.size());
   for (size_t b = 0; b < blocks.size(); ++b) parent[b] = static_cast<int>(b);
   auto root = [&](int b) {
     while (parent[b] != b) b = parent[b] = parent[parent[b]];
@@ -341,37 +343,51 @@ ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians&
                                      [](int c, const VelocityBlock& b) { return c < b.start; });
     return static_cast<int>(it - blocks.begin()) - 1;
   };
-  ContactIslands out;
   for (int i : set)
     if (jac.columns[i].empty()) {  // moves nothing: leave the set whole
-      out.contacts.emplace_back(set.size());
-      for (size_t k = 0; k < set.size(); ++k) out.contacts.back()[k] = static_cast<int>(k);
-      return out;
+      out.contacts.resize(1);
+      out.contacts[0].resize(set.size());
+      for (size_t k = 0; k < set.size(); ++k) out.contacts[0][k] = static_cast<int>(k);
+      out.blocks.clear();
+      return;
     }
-  std::vector<bool> moved(blocks.size(), false);
+  out.moved.assign(blocks.size(), false);
   for (int i : set) {
     int first = -1;
     for (const auto& [column, count] : jac.columns[i]) {
       const int b = block_of(column);
-      moved[b] = true;
+      out.moved[b] = true;
       if (first < 0) first = b;
       else parent[root(b)] = root(first);
     }
   }
-  std::vector<int> island_of(blocks.size(), -1);
+  out.island_of.assign(blocks.size(), -1);
+  size_t islands = 0;  // out's lists in use; the rest are dropped at the end
   auto island_at = [&](int b) -> int& {
-    int& island = island_of[root(b)];
+    int& island = out.island_of[root(b)];
     if (island < 0) {
-      island = static_cast<int>(out.contacts.size());
-      out.contacts.emplace_back();
-      out.blocks.emplace_back();
+      island = static_cast<int>(islands++);
+      if (out.contacts.size() < islands) {
+        out.contacts.emplace_back();
+        out.blocks.emplace_back();
+      }
+      out.contacts[island].clear();
+      out.blocks[island].clear();
     }
     return island;
   };
+  out.blocks.resize(out.contacts.size());
   for (size_t k = 0; k < set.size(); ++k)
     out.contacts[island_at(block_of(jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
   for (size_t b = 0; b < blocks.size(); ++b)
-    if (moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
+    if (out.moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
+  out.contacts.resize(islands);
+  out.blocks.resize(islands);
+}
+
+ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set) {
+  ContactIslands out;
+  contact_islands(body, jac, set, out);
   return out;
 }
 

@@ -133,11 +133,17 @@ std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>&
 // between them, and each island's impact or forces are the whole's restricted to it. Each island
 // lists positions in `set`, in set order, and its blocks in increasing order; the islands come in
 // the order of their first contact. A contact that moves nothing leaves the set one island.
+// The overload with `out` reuses the storage of its lists and scratch (the force system groups its
+// rows at every evaluation).
 struct ContactIslands {
   std::vector<std::vector<int>> contacts;
   std::vector<std::vector<int>> blocks;
+  std::vector<int> parent, island_of;  // scratch: union-find over M's blocks, each root's island
+  std::vector<bool> moved;             // scratch: the blocks some contact of the set moves
 };
 ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set);
+void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set,
+                     ContactIslands& out);
 
 // Every stage's output at one state, for callers that run the whole stage.
 struct ContactData {

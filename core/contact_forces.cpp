@@ -258,7 +258,8 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
 // sticks) follow the normal rows in the same order. False where there is one island.
 bool split_rows_by_island(const BodyDynamics& body, const ContactJacobians& jac, const ContactModes& modes,
                           int tangent_dim, ModeForceScratch& w) {
-  const ContactIslands islands = contact_islands(body, jac, w.closed);
+  contact_islands(body, jac, w.closed, w.islands);
+  const ContactIslands& islands = w.islands;
   if (islands.contacts.size() <= 1) return false;
   const int nc = static_cast<int>(w.closed.size());
   w.row_island.resize(w.A.rows());

@@ -65,7 +65,8 @@ struct ModeForceScratch {
   PivotedLdlt pivoted;
   // From kBlockwiseFrom velocities on, an A over more than one island (contact_islands) takes
   // its least-norm forces island by island: each island's rows of A, ascending, and their
-  // decomposition; row_island gives each row's island.
+  // decomposition; row_island gives each row's island. `islands` holds the closed contacts' grouping.
+  ContactIslands islands;
   std::vector<std::vector<int>> island_rows;
   std::vector<int> row_island;
   std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;

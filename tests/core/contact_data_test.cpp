@@ -298,6 +298,62 @@ TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
   }
 }
 
+// Contacts grouped by the trees they move, joined through shared trees; one ContactIslands reused
+// over other sets gives what a fresh one gives.
+TEST(ContactData, ContactIslandsJoinContactsThroughSharedTrees) {
+  std::mt19937 rng(29);
+  Model m;
+  for (int i = 0; i < 12; ++i) {
+    Body b;
+    b.name = "body" + std::to_string(i);
+    b.joint.type = JointType::free;
+    b.joint.origin = testing::random_vec(rng);
+    b.mass = 1.0;
+    b.inertia = testing::random_inertia(rng);
+    m.bodies.push_back(b);
+  }
+  finalize_model(m);
+  std::vector<Geometry> g(3);
+  g[0].shape.type = ShapeType::halfspace;
+  g[1].body = 8;
+  g[1].shape = testing::sphere_shape(0.2);
+  g[2].body = 4;
+  g[2].shape = testing::sphere_shape(0.2);
+  // Contact i: a point of body `body` against geometry `geometry` (0: the world's ground).
+  const ContactModel cm(g,
+                        {{"a", 2, Vec3::Zero(), 0.0, 0, 0.3, 0.0},
+                         {"b", 7, Vec3::Zero(), 0.0, 1, 0.3, 0.0},
+                         {"c", 3, Vec3::Zero(), 0.0, 0, 0.3, 0.0},
+                         {"d", 8, Vec3::Zero(), 0.0, 0, 0.3, 0.0},
+                         {"e", 2, Vec3::Zero(), 0.0, 2, 0.3, 0.0}},
+                        m.planar);
+  ContactData data(m, cm);
+  compute_contact_data(m, cm, testing::random_q(m, rng), testing::random_v(m, rng), {}, data);
+  ASSERT_EQ(data.body.M_llt.blocks().size(), 12u);
+  using Lists = std::vector<std::vector<int>>;
+  struct Case {
+    std::vector<int> set;
+    Lists contacts, blocks;  // positions in set; blocks (here a body's index)
+  };
+  const std::vector<Case> cases{
+      {{0, 1, 2, 3, 4}, {{0, 4}, {1, 3}, {2}}, {{2, 4}, {7, 8}, {3}}},
+      {{2, 3}, {{0}, {1}}, {{3}, {8}}},
+      {{1}, {{0}}, {{7, 8}}},
+      {{4, 0, 1}, {{0, 1}, {2}}, {{2, 4}, {7, 8}}},
+      {{}, {}, {}},
+      {{3, 1, 0, 2}, {{0, 1}, {2}, {3}}, {{7, 8}, {2}, {3}}},
+  };
+  ContactIslands reused;
+  for (const Case& c : cases) {
+    const ContactIslands fresh = contact_islands(data.body, data.jac, c.set);
+    EXPECT_EQ(fresh.contacts, c.contacts);
+    EXPECT_EQ(fresh.blocks, c.blocks);
+    contact_islands(data.body, data.jac, c.set, reused);
+    EXPECT_EQ(reused.contacts, c.contacts);
+    EXPECT_EQ(reused.blocks, c.blocks);
+  }
+}
+
 TEST(ContactData, OnlyTheJacobiansAskedForAreComputed) {
   std::mt19937 rng(12);
   const Model m = testing::chain_model(2, rng);
