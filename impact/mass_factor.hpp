@@ -80,10 +80,10 @@ class MassFactor {
 // that call's shape: pass back the out that call gave, unchanged (clearing a pile's W whole was
 // 2 % of its run).
 // A caller that knows which blocks each row can touch (a contact row: its two chains' columns) puts
-// those lists in next_R and next_F and sets `given`: block_delassus clears out by the last call's
-// lists, then takes these in place of its scan of R and F (whose cost grows with rows x nv: a tenth
-// of a 50-box pile's run). Given lists may name a block where a row is zero; such a row adds only
-// exact zeros there.
+// those lists (one per block, rows ascending) in next_R and next_F and sets `given`: block_delassus
+// clears out by the last call's lists, then takes these in place of its scan of R and F (whose
+// cost grows with rows x nv: a tenth of a 50-box pile's run). Given lists may name a block where a
+// row is zero; such a row adds only exact zeros there.
 struct BlockRows {
   std::vector<std::vector<int>> R, F;
   Eigen::Index out_rows = -1, out_cols = -1;  // the shape of the out R and F last wrote; -1: none

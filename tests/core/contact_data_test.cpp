@@ -248,8 +248,8 @@ TEST(ContactData, StagesAgreeWithTheFunctionsTheyWrap) {
 // Over some of M's blocks (an impact's island), the law's input is the whole one restricted to
 // their velocities: nothing of the contacts' rows lies outside them, and from 64 velocities on it
 // carries their blocks, renumbered.
-TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
-  std::mt19937 rng(13);
+// Twelve free bodies at random origins (body i of mass 0.5 + i): twelve blocks of M, 72 velocities.
+Model twelve_free_bodies(std::mt19937& rng) {
   Model m;
   for (int i = 0; i < 12; ++i) {
     Body b;
@@ -261,6 +261,12 @@ TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
     m.bodies.push_back(b);
   }
   finalize_model(m);
+  return m;
+}
+
+TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
+  std::mt19937 rng(13);
+  const Model m = twelve_free_bodies(rng);
   std::vector<Geometry> g(2);
   g[0].shape.type = ShapeType::halfspace;
   g[1].body = 8;
@@ -302,17 +308,7 @@ TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
 // over other sets gives what a fresh one gives.
 TEST(ContactData, ContactIslandsJoinContactsThroughSharedTrees) {
   std::mt19937 rng(29);
-  Model m;
-  for (int i = 0; i < 12; ++i) {
-    Body b;
-    b.name = "body" + std::to_string(i);
-    b.joint.type = JointType::free;
-    b.joint.origin = testing::random_vec(rng);
-    b.mass = 1.0;
-    b.inertia = testing::random_inertia(rng);
-    m.bodies.push_back(b);
-  }
-  finalize_model(m);
+  const Model m = twelve_free_bodies(rng);
   std::vector<Geometry> g(3);
   g[0].shape.type = ShapeType::halfspace;
   g[1].body = 8;
