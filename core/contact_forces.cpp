@@ -380,7 +380,8 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   const bool blockwise = nv >= kBlockwiseFrom;
   if (blockwise) {
     owned_block_rows(body.M_llt.blocks(), jac, w.Jc_owner, w.touch.next_R);
-    owned_block_rows(body.M_llt.blocks(), jac, symmetric ? w.Jc_owner : w.G_owner, w.touch.next_F);
+    if (symmetric) w.touch.next_F = w.touch.next_R;  // F is Jc: the same rows
+    else owned_block_rows(body.M_llt.blocks(), jac, w.G_owner, w.touch.next_F);
     w.touch.given = true;
   }
   block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT, &w.touch);
