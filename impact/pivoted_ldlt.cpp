@@ -16,6 +16,7 @@ bool PivotedLdlt::compute(const Eigen::MatrixXd& A, double threshold) {
   d_.resize(n);
   perm_.resize(static_cast<size_t>(n));
   std::iota(perm_.begin(), perm_.end(), 0);
+  y_.resize(n);  // column k's scratch is its head(k): no allocation per column
   trailing_ = A.diagonal();
   const double tol = threshold * (n > 0 ? trailing_.maxCoeff() : 0.0);
   // Left-looking (column k of L from the k before it), with the trailing diagonal kept up to date
@@ -36,8 +37,9 @@ bool PivotedLdlt::compute(const Eigen::MatrixXd& A, double threshold) {
     const int pk = perm_[static_cast<size_t>(k)];
     for (Eigen::Index i = 0; i < m; ++i) column[i] = A(perm_[static_cast<size_t>(k + 1 + i)], pk);
     if (k > 0) {
-      y_ = d_.head(k).cwiseProduct(L_.row(k).head(k).transpose());
-      column.noalias() -= L_.block(k + 1, 0, m, k) * y_;
+      auto y = y_.head(k);
+      y = d_.head(k).cwiseProduct(L_.row(k).head(k).transpose());
+      column.noalias() -= L_.block(k + 1, 0, m, k) * y;
     }
     column /= dk;
     L_(k, k) = 1.0;
