@@ -275,20 +275,87 @@ bool split_rows_by_island(const BodyDynamics& body, const ContactJacobians& jac,
   return true;
 }
 
-// lambda = A^+ target island by island: A has no entries between islands, so this is the
-// least-norm solution of the whole. Each island's rank threshold is relative to its own largest
-// pivot, so a light body's forces are not judged against a heavy one's.
-void least_norm_by_island(ModeForceScratch& w) {
-  w.island_cod.resize(w.island_rows.size());
+// A's forces as a whole: true where A is symmetric and an LDL^T finds it well conditioned at full
+// rank (from kBlockwiseFrom velocities on the pivoted one, whose factor then serves the singular
+// case too). Otherwise false, with w.solver naming the least-norm solve that follows: pivoted
+// (w.pivoted holds A's factor) or cod.
+bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) {
+  using Solver = ModeForceScratch::Solver;
+  w.solver = Solver::definite;
+  if (symmetric && blockwise && w.pivoted.compute(w.A, kRankThreshold)) {
+    if (w.pivoted.rank() == rows && well_conditioned(w.pivoted.pivots())) {
+      w.pivoted.solve(w.target, w.lambda);
+      return true;
+    }
+    w.solver = Solver::pivoted;
+    return false;
+  }
+  if (symmetric) {
+    w.ldlt.compute(w.A);
+    if (w.ldlt.info() == Eigen::Success && well_conditioned(w.ldlt.vectorD())) {
+      w.lambda = w.ldlt.solve(w.target);
+      return true;
+    }
+  }
+  w.solver = Solver::cod;
+  return false;
+}
+
+// lambda island by island: A has no entries between islands, so each island's forces are those of
+// its own rows. An island without a frictional slide has a symmetric A: the pivoted LDL^T solves it,
+// exactly where it is well conditioned at full rank and otherwise as the least-norm change from the
+// reference forces (w.shifted = target - A reference), which is what a complete orthogonal
+// decomposition gives any other island. Each island's rank threshold is relative to its own largest
+// pivot, so a light body's forces are not judged against a heavy one's. A resting pile's islands
+// cost the sum of their sizes cubed, not the cube of the sum.
+void solve_by_island(ModeForceScratch& w) {
+  using Solver = ModeForceScratch::Solver;
+  const size_t n = w.island_rows.size();
+  w.island_cod.resize(n);
+  w.island_pivoted.resize(n);
+  w.island_solver.resize(n);
   w.lambda.resize(w.A.rows());
-  for (size_t j = 0; j < w.island_rows.size(); ++j) {
+  for (size_t j = 0; j < n; ++j) {
     const std::vector<int>& rows = w.island_rows[j];
     w.A_island = w.A(rows, rows);
-    w.target_island = w.target(rows);
-    w.island_cod[j].setThreshold(kRankThreshold);
-    w.island_cod[j].compute(w.A_island);
-    w.lambda_island = w.island_cod[j].solve(w.target_island);
-    w.lambda(rows) = w.lambda_island;
+    PivotedLdlt& pivoted = w.island_pivoted[j];
+    if (w.island_symmetric[j] && pivoted.compute(w.A_island, kRankThreshold)) {
+      if (pivoted.rank() == static_cast<int>(rows.size()) && well_conditioned(pivoted.pivots())) {
+        w.island_solver[j] = Solver::definite;
+        w.target_island = w.target(rows);
+        pivoted.solve(w.target_island, w.lambda_island);
+        w.lambda(rows) = w.lambda_island;
+        continue;
+      }
+      w.island_solver[j] = Solver::pivoted;
+      w.target_island = w.shifted(rows);
+      pivoted.solve(w.target_island, w.lambda_island);
+    } else {
+      w.island_solver[j] = Solver::cod;
+      w.target_island = w.shifted(rows);
+      w.island_cod[j].setThreshold(kRankThreshold);
+      w.island_cod[j].compute(w.A_island);
+      w.lambda_island = w.island_cod[j].solve(w.target_island);
+    }
+    w.lambda(rows) = w.lambda_island + w.reference(rows);
+  }
+}
+
+// w.reference: the forces the modes' acceleration LCP chose, in A's row order (zero where modes
+// built by hand lack them).
+void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
+  const int nc = static_cast<int>(w.closed.size());
+  const bool known = static_cast<int>(modes.reference_n.size()) == contacts;
+  w.reference.resize(w.A.rows());
+  int row = nc;
+  for (int k = 0; k < nc; ++k) {
+    const int i = w.closed[k];
+    w.reference[k] = known ? modes.reference_n[i] : 0.0;
+    if (modes.mode[i] == ContactMode::stick) {
+      if (known) w.reference.segment(row, tangent_dim) = modes.reference_t[i].head(tangent_dim);
+      else w.reference.segment(row, tangent_dim).setZero();
+      row += tangent_dim;
+    }
   }
 }
 
@@ -392,45 +459,27 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   // then take the least-norm forces. A large model factors A once, by the pivoted LDL^T, which
   // serves both cases: a pile's A is singular more often than not, and Eigen's LDL^T (pivots from
   // A's diagonal, not the Schur complement's) found that out only after a whole factorization.
-  bool solved = false;
-  w.solver = ModeForceScratch::Solver::definite;
-  const bool pivoted = symmetric && nv >= kBlockwiseFrom && w.pivoted.compute(w.A, kRankThreshold);
-  if (pivoted && w.pivoted.rank() == rows && well_conditioned(w.pivoted.pivots())) {
-    w.pivoted.solve(w.target, w.lambda);
-    solved = true;
-  } else if (symmetric && !pivoted) {
-    w.ldlt.compute(w.A);
-    if (w.ldlt.info() == Eigen::Success && well_conditioned(w.ldlt.vectorD())) {
-      w.lambda = w.ldlt.solve(w.target);
-      solved = true;
-    }
-  }
-  if (!solved) {
+  // A large model's A over separate islands (boxes resting apart in a pile) is solved island by
+  // island.
+  if (blockwise && split_rows_by_island(body, jac, modes, td, w)) {
+    w.solver = ModeForceScratch::Solver::islands;
+    w.island_symmetric.assign(w.island_rows.size(), true);
+    for (size_t k = 0; k < w.closed.size(); ++k)
+      if (modes.mode[w.closed[k]] == ContactMode::slide && contacts.contact(w.closed[k]).mu > 0)
+        w.island_symmetric[w.row_island[k]] = false;
+    reference_forces(modes, m, td, w);
+    w.shifted = w.target;
+    w.shifted.noalias() -= w.A * w.reference;
+    solve_by_island(w);
+  } else if (!solve_whole(symmetric, blockwise, rows, w)) {
     // The solution nearest the reference forces: lambda = ref + A^+ (target - A ref).
-    w.reference.resize(rows);
-    row = static_cast<int>(w.closed.size());
-    for (size_t k = 0; k < w.closed.size(); ++k) {
-      const int i = w.closed[k];
-      const bool known = static_cast<int>(modes.reference_n.size()) == m;  // modes built by hand may lack them
-      w.reference[k] = known ? modes.reference_n[i] : 0.0;
-      if (modes.mode[i] == ContactMode::stick) {
-        if (known) w.reference.segment(row, td) = modes.reference_t[i].head(td);
-        else w.reference.segment(row, td).setZero();
-        row += td;
-      }
-    }
+    reference_forces(modes, m, td, w);
     w.target.noalias() -= w.A * w.reference;
     // A large model's symmetric A (a pile's resting contacts) by the pivoted LDL^T: a fraction of
     // the orthogonal decomposition's cost for the same least-norm answer. Small models keep the
     // decomposition their recorded outputs were computed with.
-    // A large model's A over separate islands (boxes resting apart in a pile) by a decomposition
-    // per island: the sum of their sizes cubed, not the cube of the sum.
-    if (pivoted) {
-      w.solver = ModeForceScratch::Solver::pivoted;
+    if (w.solver == ModeForceScratch::Solver::pivoted) {
       w.pivoted.solve(w.target, w.lambda);
-    } else if (blockwise && split_rows_by_island(body, jac, modes, td, w)) {
-      w.solver = ModeForceScratch::Solver::cod_islands;
-      least_norm_by_island(w);
     } else {
       w.cod.setThreshold(kRankThreshold);
       w.cod.compute(w.A);
@@ -461,10 +510,14 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   if (w.solver == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();
   const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
   if (k == static_cast<Eigen::Index>(w.closed.size())) return std::numeric_limits<double>::infinity();
-  if (w.solver == ModeForceScratch::Solver::cod_islands) {  // within k's island alone
-    const std::vector<int>& rows = w.island_rows[w.row_island[k]];
+  if (w.solver == ModeForceScratch::Solver::islands) {  // within k's island alone
+    const int j = w.row_island[k];
+    if (w.island_solver[j] == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();
+    const std::vector<int>& rows = w.island_rows[j];
     const auto local = std::lower_bound(rows.begin(), rows.end(), static_cast<int>(k)) - rows.begin();
-    x = w.island_cod[w.row_island[k]].solve(Eigen::VectorXd::Unit(static_cast<Eigen::Index>(rows.size()), local));
+    const Eigen::VectorXd unit = Eigen::VectorXd::Unit(static_cast<Eigen::Index>(rows.size()), local);
+    if (w.island_solver[j] == ModeForceScratch::Solver::pivoted) w.island_pivoted[j].solve(unit, x);
+    else x = w.island_cod[j].solve(unit);
     return x[local] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[local];
   }
   if (w.solver == ModeForceScratch::Solver::pivoted) w.pivoted.solve(Eigen::VectorXd::Unit(w.A.rows(), k), x);

@@ -64,19 +64,23 @@ struct ModeForceScratch {
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   PivotedLdlt pivoted;
   // From kBlockwiseFrom velocities on, an A over more than one island (contact_islands) takes
-  // its least-norm forces island by island: each island's rows of A, ascending, and their
-  // decomposition; row_island gives each row's island. `islands` holds the closed contacts' grouping.
+  // its forces island by island: each island's rows of A, ascending, and their factorization;
+  // row_island gives each row's island. `islands` holds the closed contacts' grouping.
   ContactIslands islands;
   std::vector<std::vector<int>> island_rows;
   std::vector<int> row_island;
-  std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;
-  Eigen::MatrixXd A_island;
-  Eigen::VectorXd target_island, lambda_island;
   // Which case gave the forces: definite (A symmetric positive definite: Eigen's LDL^T, or from
   // kBlockwiseFrom velocities on the pivoted one at full rank), pivoted (A symmetric and singular,
-  // from kBlockwiseFrom velocities on), cod (any other A) or cod_islands (the same, island by
-  // island).
-  enum class Solver { definite, pivoted, cod, cod_islands } solver = Solver::definite;
+  // from kBlockwiseFrom velocities on), cod (any other A) or islands (island by island, each
+  // island's case in island_solver: definite, pivoted or cod, by the same rules on its own rows).
+  enum class Solver { definite, pivoted, cod, islands } solver = Solver::definite;
+  std::vector<Solver> island_solver;
+  std::vector<bool> island_symmetric;  // no frictional slide among the island's contacts
+  std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;
+  std::vector<PivotedLdlt> island_pivoted;
+  Eigen::MatrixXd A_island;
+  Eigen::VectorXd target_island, lambda_island;
+  Eigen::VectorXd shifted;  // target - A reference: what the least-norm solve takes, island by island
 };
 
 // vdot and contact forces in a fixed mode.
@@ -91,8 +95,9 @@ struct ModeForces {
 // computed for: the Schur complement of the mode's force system A on i's normal row,
 // 1 / (A^+)_kk [m/s^2 per N], the normal acceleration a unit of i's normal force buys while the
 // other contacts hold. It falls to 0 (the normal force grows without bound) and turns negative
-// where the slide becomes inconsistent; +infinity where A was symmetric positive definite (no
-// friction slides: no Painleve) or i is not closed. x: scratch.
+// where the slide becomes inconsistent; +infinity where A (or, solved island by island, i's island
+// of it) was symmetric positive definite (no friction slides: no Painleve) or i is not closed.
+// x: scratch.
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x);
 
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of

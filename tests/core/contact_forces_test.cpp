@@ -143,9 +143,16 @@ void expect_equal_shares(int bodies, const std::vector<double>& corners) {
     for (int k = 0; k < n; ++k)
       EXPECT_NEAR(f.lambda_n(n * i + k), (1.0 + 0.1 * i) * g / n, 1e-9) << "body " << i << " corner " << k;
   EXPECT_LT(f.vdot.cwiseAbs().maxCoeff(), 1e-9);
+  // A large model's bodies, each an island of its own, are solved one by one, each as one
+  // body alone is.
   using Solver = ModeForceScratch::Solver;
   const Solver expected = n == 2 ? Solver::definite : model.nv >= kBlockwiseFrom ? Solver::pivoted : Solver::cod;
-  EXPECT_EQ(f.scratch.solver, expected);
+  if (model.nv >= kBlockwiseFrom) {
+    EXPECT_EQ(f.scratch.solver, Solver::islands);
+    EXPECT_EQ(f.scratch.island_solver, std::vector<Solver>(bodies, expected));
+  } else {
+    EXPECT_EQ(f.scratch.solver, expected);
+  }
   Eigen::VectorXd x;
   if (n == 2) {
     EXPECT_EQ(painleve_margin(f, 0, x), std::numeric_limits<double>::infinity());
@@ -185,8 +192,8 @@ TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
   ASSERT_TRUE(row.forces(sliding(row), f22));
   using Solver = ModeForceScratch::Solver;
   EXPECT_EQ(f1.scratch.solver, Solver::cod);
-  EXPECT_EQ(f22.scratch.solver, Solver::cod_islands);
-  EXPECT_EQ(f22.scratch.island_rows.size(), 22u);
+  EXPECT_EQ(f22.scratch.solver, Solver::islands);
+  EXPECT_EQ(f22.scratch.island_solver, std::vector<Solver>(22, Solver::cod));
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
   EXPECT_LT((f22.vdot.head(3) - f1.vdot).cwiseAbs().maxCoeff(), 1e-12);
   Eigen::VectorXd x;
@@ -206,6 +213,47 @@ TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
   ASSERT_TRUE(row.forces(one_body, f));
   EXPECT_EQ(f.scratch.solver, Solver::cod);
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+}
+
+// Islands of both kinds in one force system: a sticking body's island is symmetric and takes the
+// pivoted LDL^T (singular: three corners hold two degrees of freedom and friction one more), a
+// sliding body's takes the complete orthogonal decomposition. Each carries the forces it carries
+// alone: the sticking body its weight in equal shares and no friction, the sliding one its weight
+// and -mu times it along the slip. One sticking body alone is one island: the whole A, pivoted.
+TEST(ContactForces, StickingAndSlidingIslandsEachTakeTheirOwnSolve) {
+  const double mu = 0.4;
+  const RestingBodies row(22, {-0.5, 0.0, 0.5}, mu);
+  ASSERT_GE(row.model.nv, kBlockwiseFrom);
+  ContactModes modes = ContactModes::all_open(row.contacts.size());
+  for (int i = 0; i < row.contacts.size(); ++i) modes.mode[i] = (i / 3) % 2 ? ContactMode::stick : ContactMode::slide;
+  ModeForces f;
+  ASSERT_TRUE(row.forces(modes, f));
+  using Solver = ModeForceScratch::Solver;
+  ASSERT_EQ(f.scratch.solver, Solver::islands);
+  ASSERT_EQ(f.scratch.island_solver.size(), 22u);
+  for (int b = 0; b < 22; ++b) {
+    const bool sticks = b % 2;
+    const int j = f.scratch.row_island[3 * b];  // the island of the body's first corner's normal row
+    EXPECT_EQ(f.scratch.island_solver[j], sticks ? Solver::pivoted : Solver::cod) << b;
+    const double weight = (1.0 + 0.1 * b) * g;
+    EXPECT_NEAR(f.lambda_n.segment(3 * b, 3).sum(), weight, 1e-9) << b;
+    EXPECT_NEAR(f.vdot[3 * b + 1], 0.0, 1e-9) << b;
+    EXPECT_NEAR(f.vdot[3 * b], sticks ? 0.0 : -mu * g, 1e-9) << b;
+    if (sticks) {
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(f.lambda_n[3 * b + k], weight / 3, 1e-9) << b << " " << k;
+        EXPECT_NEAR(f.lambda_t(3 * b + k, 0), 0.0, 1e-9) << b << " " << k;
+      }
+    }
+  }
+  Eigen::VectorXd x;
+  EXPECT_TRUE(std::isfinite(painleve_margin(f, 0, x)));  // a slide's margin, from its island's decomposition
+  ContactModes one_body = ContactModes::all_open(row.contacts.size());
+  for (int i = 3; i < 6; ++i) one_body.mode[i] = ContactMode::stick;
+  ModeForces f1;
+  ASSERT_TRUE(row.forces(one_body, f1));
+  EXPECT_EQ(f1.scratch.solver, Solver::pivoted);
+  for (int i = 3; i < 6; ++i) EXPECT_NEAR(f1.lambda_n[i], f.lambda_n[i], 1e-9) << i;
 }
 
 // The force system's rows are cleared only where the previous mode wrote them (large models): one
