@@ -338,11 +338,6 @@ void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, cons
     while (parent[b] != b) b = parent[b] = parent[parent[b]];
     return b;
   };
-  auto block_of = [&](int column) {
-    const auto it = std::upper_bound(blocks.begin(), blocks.end(), column,
-                                     [](int c, const VelocityBlock& b) { return c < b.start; });
-    return static_cast<int>(it - blocks.begin()) - 1;
-  };
   for (int i : set)
     if (jac.columns[i].empty()) {  // moves nothing: leave the set whole
       out.contacts.resize(1);
@@ -355,7 +350,7 @@ void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, cons
   for (int i : set) {
     int first = -1;
     for (const auto& [column, count] : jac.columns[i]) {
-      const int b = block_of(column);
+      const int b = block_of_column(blocks, column);
       out.moved[b] = true;
       if (first < 0) first = b;
       else parent[root(b)] = root(first);
@@ -378,7 +373,7 @@ void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, cons
   };
   out.blocks.resize(out.contacts.size());
   for (size_t k = 0; k < set.size(); ++k)
-    out.contacts[island_at(block_of(jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
+    out.contacts[island_at(block_of_column(blocks, jac.columns[set[k]].front().first))].push_back(static_cast<int>(k));
   for (size_t b = 0; b < blocks.size(); ++b)
     if (out.moved[b]) out.blocks[island_at(static_cast<int>(b))].push_back(static_cast<int>(b));
   out.contacts.resize(islands);

@@ -54,9 +54,7 @@ void owned_block_rows(const std::vector<VelocityBlock>& blocks, const ContactJac
   for (std::vector<int>& r : rows) r.clear();
   for (size_t r = 0; r < owner.size(); ++r)
     for (const auto& [c, n] : jac.columns[owner[r]]) {
-      auto b = std::upper_bound(blocks.begin(), blocks.end(), c,
-                                [](int column, const VelocityBlock& k) { return column < k.start; }) - 1;
-      for (; b != blocks.end() && b->start < c + n; ++b) {
+      for (auto b = blocks.begin() + block_of_column(blocks, c); b != blocks.end() && b->start < c + n; ++b) {
         std::vector<int>& list = rows[b - blocks.begin()];
         if (list.empty() || list.back() != static_cast<int>(r)) list.push_back(static_cast<int>(r));
       }

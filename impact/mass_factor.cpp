@@ -35,6 +35,12 @@ void rows_touching(const std::vector<VelocityBlock>& blocks, const Eigen::Matrix
 
 }  // namespace
 
+int block_of_column(const std::vector<VelocityBlock>& blocks, int column) {
+  const auto after = std::upper_bound(blocks.begin(), blocks.end(), column,
+                                      [](int c, const VelocityBlock& b) { return c < b.start; });
+  return static_cast<int>(after - blocks.begin()) - 1;
+}
+
 MassFactor::MassFactor(std::vector<VelocityBlock> blocks, int nv) : nv_(nv), blocks_(std::move(blocks)) {
   if (blocks_.empty() && nv > 0) blocks_.push_back({0, nv});
   // Each factor starts as that of I: an Eigen::LLT made with only a size leaves its info()

@@ -22,6 +22,10 @@ struct VelocityBlock {
   int start = 0, size = 0;
 };
 
+// The index of the block holding velocity `column` (blocks ordered and covering 0..nv, column in
+// that range).
+int block_of_column(const std::vector<VelocityBlock>& blocks, int column);
+
 class MassFactor {
  public:
   MassFactor() = default;

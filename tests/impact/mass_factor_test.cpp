@@ -62,6 +62,15 @@ TEST(MassFactor, BlocksFollowTheTrees) {
   EXPECT_EQ(mixed[2].size, 6);
 }
 
+// Every velocity of a block, its first and last among them, maps to that block.
+TEST(MassFactor, BlockOfColumnFindsTheBlockHoldingEachVelocity) {
+  const std::vector<VelocityBlock> blocks{{0, 6}, {6, 8}, {14, 1}, {15, 6}};
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (int column = blocks[b].start; column < blocks[b].start + blocks[b].size; ++column)
+      EXPECT_EQ(block_of_column(blocks, column), static_cast<int>(b)) << column;
+  EXPECT_EQ(block_of_column({{0, 3}}, 2), 0);
+}
+
 TEST(MassFactor, MatchesTheDenseFactor) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 30; ++trial) {
