@@ -34,6 +34,16 @@ Vec3 world_normal(const Geometry& b, const std::vector<Mat3>& Rb) {
   return R * b.shape.normal;
 }
 
+// A point feature's own lower bound on phi, for a group within the margin: the point against B's
+// plane (exact for a point) or B's bounding sphere (solid_radius), from B's world origin and, for a
+// halfspace, its world normal. The top corners of a box resting on the ground, or the far corners of
+// a box beside another, then cost a point and a dot product, not an exact distance and a frame.
+double point_bound(const ContactDef& c, const Geometry& b, double solid_radius, const Vec3& x, const Vec3& origin,
+                   const Vec3& normal) {
+  if (b.shape.type == ShapeType::halfspace) return normal.dot(x - origin) - b.shape.offset - c.radius;
+  return (x - origin).norm() - solid_radius - c.radius;
+}
+
 }  // namespace
 
 Broadphase::Broadphase(const ContactModel& contacts) {
@@ -107,8 +117,20 @@ int Broadphase::update(const ContactModel& contacts, double margin, const std::v
       for (int i : g.contacts) frames[i].phi = bound;
       continue;
     }
-    for (int i : g.contacts) frames[i] = contacts.frame(R, p, i);
-    exact += static_cast<int>(g.contacts.size());
+    const Vec3& origin = world[static_cast<size_t>(origin_anchor_[b])];
+    for (int i : g.contacts) {
+      const ContactDef& c = contacts.contact(i);
+      if (c.geometry_a < 0) {
+        const double own =
+            point_bound(c, geometries[b], solid_radius_[b], world_point(R, p, c.body_a, c.point), origin, normal[b]);
+        if (own > margin) {
+          frames[i].phi = own;
+          continue;
+        }
+      }
+      frames[i] = contacts.frame(R, p, i);
+      ++exact;
+    }
   }
   return exact;
 }
@@ -121,8 +143,19 @@ double Broadphase::bound(const ContactModel& contacts, const std::vector<Mat3>& 
 
 double Broadphase::phi(const ContactModel& contacts, double margin, const std::vector<Mat3>& R,
                        const std::vector<Vec3>& p, int i) const {
-  const double b = bound(contacts, R, p, i);
-  return b > margin ? b : contacts.frame(R, p, i).phi;
+  const Group& g = groups_[static_cast<size_t>(group_of_[static_cast<size_t>(i)])];
+  const Geometry& b = contacts.geometries()[static_cast<size_t>(g.geometry_b)];
+  const Vec3 origin = world_point(R, p, b.body, b.shape.position);
+  const Vec3 normal = b.shape.type == ShapeType::halfspace ? world_normal(b, R) : Vec3::Zero();
+  const double group = separation(b, world_point(R, p, g.body_a, g.center), origin, normal, g);
+  if (group > margin) return group;
+  const ContactDef& c = contacts.contact(i);
+  if (c.geometry_a < 0) {
+    const double own = point_bound(c, b, solid_radius_[static_cast<size_t>(g.geometry_b)],
+                                   world_point(R, p, c.body_a, c.point), origin, normal);
+    if (own > margin) return own;
+  }
+  return contacts.frame(R, p, i).phi;
 }
 
 }  // namespace impactsim

@@ -5,7 +5,9 @@
 // distances are not computed and the bound stands in for them: it is positive and never above the
 // true phi, so an impact guard cannot fire early or be missed (it fires only where phi <= 0, which
 // the bound never hides). Far-apart bodies then cost one sphere test per pair, not one distance per
-// feature.
+// feature. Within a group near enough, a point feature (a corner, a sphere's centre) is computed
+// exactly only where its own bound, the point against the solid's plane or bounding sphere, is
+// within the margin too.
 #include <vector>
 
 #include "collision/contact.hpp"

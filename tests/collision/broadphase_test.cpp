@@ -103,10 +103,36 @@ TEST(Broadphase, FarApartBodiesCostNoExactDistance) {
   std::vector<ContactFrame> frames(cm.size());
   Poses x = at(Vec3(0, 0, 5), Vec3(10, 0, 5), rng);
   EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 0);
-  x = at(Vec3(0, 0, 5), Vec3(0.25, 0, 5), rng);  // cubes touching, far from the ground
-  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 16);
-  x = at(Vec3(0, 0, 0.21), Vec3(10, 0, 5), rng);  // cube 0 on the ground
-  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 8);
+  x = at(Vec3(0, 0, 5), Vec3(0.25, 0, 5), rng);  // cubes near each other, far from the ground
+  const int near_cubes = bp.update(cm, 0.05, x.R, x.p, frames);
+  EXPECT_GT(near_cubes, 0);
+  EXPECT_LE(near_cubes, 16);
+  EXPECT_EQ(bp.update(cm, 10.0, x.R, x.p, frames), cm.size());  // a margin that holds every corner
+}
+
+// Within a group near enough for exact distances, a corner is computed exactly only where its own
+// bound (the point against the other solid's plane or bounding sphere) is within the margin. Axis-
+// aligned cubes (0.2 x 0.3 x 0.4 m): cube 0 standing on the ground has its four bottom corners at
+// phi = 0 and its top ones 0.4 m up; beside cube 1 (faces touching along x), each cube's four corners
+// on the touching face lie on the other's bounding sphere (bound 0) and the four behind it 0.12 m
+// outside it.
+TEST(Broadphase, ACornerFarFromTheOtherSolidCostsNoExactDistance) {
+  TwoCubes s;
+  const ContactModel cm(s.geometries, s.contacts, false);
+  const Broadphase bp(cm);
+  std::vector<ContactFrame> frames(cm.size());
+  const Poses x{{Mat3::Identity(), Mat3::Identity()}, {Vec3(0, 0, 0.2), Vec3(0.2, 0, 0.2)}};
+  EXPECT_EQ(bp.update(cm, 0.05, x.R, x.p, frames), 12);  // 4 on the ground, 4 + 4 between the cubes
+  for (int i = 0; i < cm.size(); ++i) {
+    const double exact = cm.frame(x.R, x.p, i).phi;
+    if (exact <= 0.05) {
+      EXPECT_EQ(frames[i].phi, exact) << cm.contact(i).name;
+    } else {
+      EXPECT_GT(frames[i].phi, 0.05) << cm.contact(i).name;
+      EXPECT_LE(frames[i].phi, exact + 1e-12) << cm.contact(i).name;
+    }
+    EXPECT_EQ(bp.phi(cm, 0.05, x.R, x.p, i), frames[i].phi) << cm.contact(i).name;
+  }
 }
 
 }  // namespace
