@@ -145,14 +145,13 @@ double Broadphase::phi(const ContactModel& contacts, double margin, const std::v
                        const std::vector<Vec3>& p, int i) const {
   const Group& g = groups_[static_cast<size_t>(group_of_[static_cast<size_t>(i)])];
   const Geometry& b = contacts.geometries()[static_cast<size_t>(g.geometry_b)];
-  const Vec3 origin = world_point(R, p, b.body, b.shape.position);
-  const Vec3 normal = b.shape.type == ShapeType::halfspace ? world_normal(b, R) : Vec3::Zero();
-  const double group = separation(b, world_point(R, p, g.body_a, g.center), origin, normal, g);
+  const double group = lower_bound(b, R, p, g);
   if (group > margin) return group;
   const ContactDef& c = contacts.contact(i);
   if (c.geometry_a < 0) {
+    const Vec3 normal = b.shape.type == ShapeType::halfspace ? world_normal(b, R) : Vec3::Zero();
     const double own = point_bound(c, b, solid_radius_[static_cast<size_t>(g.geometry_b)],
-                                   world_point(R, p, c.body_a, c.point), origin, normal);
+                                   world_point(R, p, c.body_a, c.point), world_point(R, p, b.body, b.shape.position), normal);
     if (own > margin) return own;
   }
   return contacts.frame(R, p, i).phi;
