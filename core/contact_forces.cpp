@@ -17,6 +17,12 @@ namespace {
 // turn rounding and drift correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
 constexpr double kRankThreshold = 1e-7;
 
+// A closed contact sliding with friction: its force row differs from its constrained row (G_n = J_n -
+// mu s^T J_t), which makes the mode's force system non-symmetric.
+bool frictional_slide(const ContactModel& contacts, const ContactModes& modes, int i) {
+  return modes.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0;
+}
+
 // Unit slip direction of a sliding contact: its tangential velocity, blended with the phase's
 // direction s below `blend` m/s (ContactModes::slip_blend), while it still points the way the phase
 // started (in 3-D the slip may turn), else s. Past the slip-to-stick guard (u_t . s = 0) the force
@@ -157,19 +163,18 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc + nk, nv), forces;
   rows.bottomRows(nk) = friction_rows(J_t, layout.D);
   Eigen::VectorXd Jdot_n(nc);
-  const auto frictional_slide = [&](int i) { return p.trial.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0; };
   bool same = true;
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
     jac.copy_rows(i, 0, 1, rows.middleRows(a, 1));
     Jdot_n[a] = jac.jdot_v_of(i)[0];
-    same = same && !frictional_slide(i);
+    same = same && !frictional_slide(contacts, p.trial, i);
   }
   if (!same) {
     forces = rows;
     for (int a = 0; a < nc; ++a) {
       const int i = candidates[a];
-      if (frictional_slide(i))
+      if (frictional_slide(contacts, p.trial, i))
         forces.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
     }
   }
@@ -273,6 +278,24 @@ bool split_rows_by_island(const BodyDynamics& body, const ContactJacobians& jac,
   return true;
 }
 
+// w.reference: the forces the modes' acceleration LCP chose, in A's row order (zero where modes
+// built by hand lack them).
+void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
+  const int nc = static_cast<int>(w.closed.size());
+  const bool known = static_cast<int>(modes.reference_n.size()) == contacts;
+  w.reference.resize(w.A.rows());
+  int row = nc;
+  for (int k = 0; k < nc; ++k) {
+    const int i = w.closed[k];
+    w.reference[k] = known ? modes.reference_n[i] : 0.0;
+    if (modes.mode[i] == ContactMode::stick) {
+      if (known) w.reference.segment(row, tangent_dim) = modes.reference_t[i].head(tangent_dim);
+      else w.reference.segment(row, tangent_dim).setZero();
+      row += tangent_dim;
+    }
+  }
+}
+
 // A's forces as a whole: true where A is symmetric and an LDL^T finds it well conditioned at full
 // rank (from kBlockwiseFrom velocities on the pivoted one, whose factor then serves the singular
 // case too). Otherwise false, with w.solver naming the least-norm solve that follows: pivoted
@@ -305,9 +328,19 @@ bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) 
 // reference forces (w.shifted = target - A reference), which is what a complete orthogonal
 // decomposition gives any other island. Each island's rank threshold is relative to its own largest
 // pivot, so a light body's forces are not judged against a heavy one's. A resting pile's islands
-// cost the sum of their sizes cubed, not the cube of the sum.
-void solve_by_island(ModeForceScratch& w) {
+// cost the sum of their sizes cubed, not the cube of the sum. The references and w.shifted are
+// formed only once an island needs them (not where every island is definite), over the whole A so
+// that each island's rows round as a whole-system shift would.
+void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
   using Solver = ModeForceScratch::Solver;
+  bool shifted = false;
+  const auto shift = [&] {
+    if (shifted) return;
+    reference_forces(modes, contacts, tangent_dim, w);
+    w.shifted = w.target;
+    w.shifted.noalias() -= w.A * w.reference;
+    shifted = true;
+  };
   const size_t n = w.island_rows.size();
   w.island_cod.resize(n);
   w.island_pivoted.resize(n);
@@ -326,10 +359,12 @@ void solve_by_island(ModeForceScratch& w) {
         continue;
       }
       w.island_solver[j] = Solver::pivoted;
+      shift();
       w.target_island = w.shifted(rows);
       pivoted.solve(w.target_island, w.lambda_island);
     } else {
       w.island_solver[j] = Solver::cod;
+      shift();
       w.target_island = w.shifted(rows);
       w.island_cod[j].setThreshold(kRankThreshold);
       w.island_cod[j].compute(w.A_island);
@@ -339,23 +374,6 @@ void solve_by_island(ModeForceScratch& w) {
   }
 }
 
-// w.reference: the forces the modes' acceleration LCP chose, in A's row order (zero where modes
-// built by hand lack them).
-void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
-  const int nc = static_cast<int>(w.closed.size());
-  const bool known = static_cast<int>(modes.reference_n.size()) == contacts;
-  w.reference.resize(w.A.rows());
-  int row = nc;
-  for (int k = 0; k < nc; ++k) {
-    const int i = w.closed[k];
-    w.reference[k] = known ? modes.reference_n[i] : 0.0;
-    if (modes.mode[i] == ContactMode::stick) {
-      if (known) w.reference.segment(row, tangent_dim) = modes.reference_t[i].head(tangent_dim);
-      else w.reference.segment(row, tangent_dim).setZero();
-      row += tangent_dim;
-    }
-  }
-}
 
 // The modes of `candidates` (every contact outside them as `trial` holds it) from their acceleration
 // LCP; false, with a diagnostic, where that LCP has no solution.
@@ -421,7 +439,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   int rows = static_cast<int>(w.closed.size());
   for (int i : w.closed) {
     if (modes.mode[i] == ContactMode::stick) rows += td;
-    else if (contacts.contact(i).mu > 0) symmetric = false;
+    else if (frictional_slide(contacts, modes, i)) symmetric = false;
   }
   if (!symmetric) force_rows(contacts, jac, body.v, modes, w);
   clear_owned_rows(jac, rows, w.Jc, w.Jc_owner);
@@ -463,12 +481,8 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     w.solver = ModeForceScratch::Solver::islands;
     w.island_symmetric.assign(w.island_rows.size(), true);
     for (size_t k = 0; k < w.closed.size(); ++k)
-      if (modes.mode[w.closed[k]] == ContactMode::slide && contacts.contact(w.closed[k]).mu > 0)
-        w.island_symmetric[w.row_island[k]] = false;
-    reference_forces(modes, m, td, w);
-    w.shifted = w.target;
-    w.shifted.noalias() -= w.A * w.reference;
-    solve_by_island(w);
+      if (frictional_slide(contacts, modes, w.closed[k])) w.island_symmetric[w.row_island[k]] = false;
+    solve_by_island(modes, m, td, w);
   } else if (!solve_whole(symmetric, blockwise, rows, w)) {
     // The solution nearest the reference forces: lambda = ref + A^+ (target - A ref).
     reference_forces(modes, m, td, w);
