@@ -18,6 +18,7 @@ struct Phase {
   explicit Phase(int contacts) : modes(ContactModes::all_open(contacts)), closed(contacts, false) {}
   ContactModes modes;
   std::vector<bool> closed;       // modes.is_closed, per contact
+  std::vector<int> closed_set;    // the closed contacts, ascending: what each evaluation computes
   bool any_closed = false;
   std::vector<Guard> guards;
   Eigen::VectorXd g_prev;         // the guards at the last scanned time
@@ -60,9 +61,9 @@ void closed_contact_data(const System& sys, LoopData& d, bool open_phi) {
   ContactData& c = d.contact;
   compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);
   if (open_phi) c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
-  compute_contact_frames(sys.contacts, c.body.kin, d.phase.closed, c.frames);
-  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, d.phase.closed, c.jac);
-  compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, d.phase.closed, c.jac);
+  compute_contact_frames(sys.contacts, c.body.kin, d.phase.closed_set, c.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, d.phase.closed_set, c.jac);
+  compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, d.phase.closed_set, c.jac);
 }
 
 // The phase's rate at the state in d.scratch (q, v), once d.forces holds the mode's forces there:
@@ -212,7 +213,10 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   closed_flags(d.phase.modes, d.phase.closed);
-  d.phase.any_closed = d.phase.modes.closed() > 0;
+  d.phase.closed_set.clear();
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    if (d.phase.closed[i]) d.phase.closed_set.push_back(i);
+  d.phase.any_closed = !d.phase.closed_set.empty();
   x.tail(sys.model.nv) = d.scratch.v;
   if (d.stats.events == logged) return chosen;
   emit(sys, d, cb.event_sample, t, d.scratch.x_before);

@@ -362,5 +362,47 @@ TEST(ContactData, OnlyTheJacobiansAskedForAreComputed) {
   EXPECT_GT(data.jac.of(1).norm(), 0.0);
 }
 
+// The hybrid loop passes its closed contacts as a list, other callers as flags: the same contacts
+// must get the same frames, Jacobians and Jdot v to the bit, against a halfspace (closed form) and
+// against another body's box (central difference), and the others none.
+TEST(ContactData, ListedAndFlaggedContactsGetTheSameStages) {
+  std::mt19937 rng(21);
+  const Model m = testing::chain_model(6, rng);
+  std::vector<Geometry> g(2);
+  g[0].shape.type = ShapeType::halfspace;
+  g[1].name = "crate";
+  g[1].body = 3;
+  g[1].shape = testing::box_shape(Vec3(0.5, 0.4, 0.3));
+  const ContactModel cm(g, {{"a", 1, Vec3(0.1, 0, 0), 0.0, 0}, {"b", 2, Vec3(0, 0.2, 0), 0.0, 1},
+                            {"c", 4, Vec3(0, 0, 0.1), 0.0, 0}, {"d", 5, Vec3(0.1, 0.1, 0), 0.0, 1}},
+                        m.planar);
+  const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+  ContactData flagged(m, cm), listed(m, cm);
+  for (ContactData* data : {&flagged, &listed}) compute_body_dynamics(m, q, v, data->body);
+  const std::vector<bool> flags{false, true, true, false};
+  const std::vector<int> list{1, 2};
+  compute_contact_frames(cm, flagged.body.kin, flags, flagged.frames);
+  compute_contact_jacobians(m, cm, flagged.body.kin, flagged.frames, flags, flagged.jac);
+  compute_contact_jdot_v(m, cm, flagged.body, flagged.frames, flags, flagged.jac);
+  compute_contact_frames(cm, listed.body.kin, list, listed.frames);
+  compute_contact_jacobians(m, cm, listed.body.kin, listed.frames, list, listed.jac);
+  compute_contact_jdot_v(m, cm, listed.body, listed.frames, list, listed.jac);
+  for (int i = 0; i < cm.size(); ++i) {
+    EXPECT_EQ(flagged.frames[i].phi, listed.frames[i].phi) << i;
+    EXPECT_EQ(flagged.frames[i].normal, listed.frames[i].normal) << i;
+    EXPECT_EQ(Eigen::MatrixXd(flagged.jac.of(i)), Eigen::MatrixXd(listed.jac.of(i))) << i;
+    EXPECT_EQ(Eigen::VectorXd(flagged.jac.jdot_v_of(i)), Eigen::VectorXd(listed.jac.jdot_v_of(i))) << i;
+    const bool computed = flags[i];
+    EXPECT_EQ(listed.jac.of(i).norm() > 0, computed) << i;  // zero since construction unless computed
+    EXPECT_EQ(listed.jac.jdot_v_of(i).norm() > 0, computed) << i;
+  }
+  // And each equals the single contact's Jacobian at its frame.
+  for (int i : list) {
+    Eigen::MatrixXd J(1 + cm.tangent_dim(), m.nv);
+    contact_jacobian(m, listed.body.kin, cm, i, cm.frame(listed.body.kin.R, listed.body.kin.p, i), J);
+    EXPECT_EQ(J, Eigen::MatrixXd(listed.jac.of(i))) << i;
+  }
+}
+
 }  // namespace
 }  // namespace impactsim
