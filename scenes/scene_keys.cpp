@@ -37,6 +37,12 @@ const std::vector<SceneKey> kKeys = {
      "link name -> the viscous damping of the joint that moves it (revolute, prismatic; >= 0, N m s/rad or N s/m)", ""},
     {"robot", "mass", "map", "the URDF's `<inertial><mass>`",
      "link name -> its mass (> 0, kg); the inertia about its centre of mass scales with it, the centre stays", ""},
+    {"robot", "com", "map", "the URDF's `<inertial><origin xyz>`",
+     "link name -> its centre of mass `[x, y, z]` in the link frame (m); the inertia about the centre stays", ""},
+    {"robot", "inertia", "map", "the URDF's `<inertia>`",
+     "link name -> its inertia about the centre of mass in the link's axes, as a body's `inertia` (kg m^2); taken as given with `mass`", ""},
+    {"robot", "origin", "map", "the URDF's joint `<origin xyz>`",
+     "link name -> the origin `[x, y, z]` of the joint that moves it, in the parent link's frame (m); the joint's rpy stays", ""},
 
     {"bodies", "name", "identifier", "required", "unique; `world` is reserved; used in output columns; at most 100 characters", ""},
     {"bodies", "parent", "body name", "`world`", "must be listed earlier", ""},

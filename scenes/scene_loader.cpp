@@ -215,7 +215,7 @@ void read_initial(const Field& f, const Body& b, State& state) {
   joint_normalize(b.joint, state.q.data() + b.joint.q_index);
 }
 
-// The body of the robot's link `name`, a key of map f (robot.initial, robot.damping, robot.mass);
+// The body of the robot's link `name`, a key of map f (robot.initial, robot.damping, robot.mass...);
 // fails at that key, with `hint` after the message, when the robot (the first robot_bodies bodies)
 // has no such link.
 int robot_link(const Field& f, const std::string& name, const Model& model, size_t robot_bodies, const std::string& hint) {
@@ -248,18 +248,46 @@ void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
 
 // robot.mass: link name -> the link's mass [kg], replacing the URDF's <inertial><mass>; its rotational
 // inertia about the centre of mass scales by the same factor (the same shape, denser or lighter),
-// and the centre of mass stays. So --set, sweeps and randomize_keys reach a URDF link's mass.
-void read_robot_mass(const Field& f, Model& model, size_t robot_bodies) {
+// and the centre of mass stays. So --set, sweeps and randomize_keys reach a URDF link's mass. A
+// link that robot.inertia (`inertia`) gives an inertia is not scaled: read_robot_inertia sets it.
+void read_robot_mass(const Field& f, const Field& inertia, Model& model, size_t robot_bodies) {
   if (!f.is_map()) f.fail("expected a map from link names to their masses");
   for (const std::string& name : f.keys()) {
     Body& body = model.bodies[robot_link(f, name, model, robot_bodies, "")];
     const double mass = f.child(name).positive();
+    if (inertia.is_map() && inertia.has(name)) {
+      body.mass = mass;
+      continue;
+    }
     if (!(body.mass > 0))
       f.child(name).fail("'" + name + "' is massless in the URDF (no <inertial>): its inertia cannot be scaled; "
-                         "give the link an <inertial> there");
+                         "give the link an <inertial> there, or its robot.inertia");
     body.inertia *= mass / body.mass;
     body.mass = mass;
   }
+}
+
+// robot.com: link name -> the link's centre of mass in its frame [m], replacing the URDF's
+// <inertial><origin xyz>; the inertia about the centre stays.
+void read_robot_com(const Field& f, Model& model, size_t robot_bodies) {
+  if (!f.is_map()) f.fail("expected a map from link names to their centres of mass [x, y, z]");
+  for (const std::string& name : f.keys()) model.bodies[robot_link(f, name, model, robot_bodies, "")].com = f.child(name).vec3();
+}
+
+// robot.inertia: link name -> the link's inertia about its centre of mass in its axes [kg m^2],
+// replacing the URDF's (as a body's `inertia`); taken as given where robot.mass changes the mass.
+void read_robot_inertia(const Field& f, Model& model, size_t robot_bodies) {
+  if (!f.is_map()) f.fail("expected a map from link names to their inertias");
+  for (const std::string& name : f.keys())
+    model.bodies[robot_link(f, name, model, robot_bodies, "")].inertia = read_inertia(f.child(name));
+}
+
+// robot.origin: link name -> the origin of the joint that moves the link, in the parent link's frame
+// [m], replacing the joint's <origin xyz> (its rpy stays). So --set and sweeps reach a leg's length.
+void read_robot_origin(const Field& f, Model& model, size_t robot_bodies) {
+  if (!f.is_map()) f.fail("expected a map from link names to their joints' origins [x, y, z]");
+  for (const std::string& name : f.keys())
+    model.bodies[robot_link(f, name, model, robot_bodies, "")].joint.origin = f.child(name).vec3();
 }
 
 ContactSettings read_contact_settings(const Field& f) {
@@ -631,7 +659,10 @@ Scene build_scene(const YAML::Node& doc, const std::string& file) {
       read_initial(body_fields[i].child("initial"), model.bodies[robot_bodies + i], scene.initial);
   if (robot.has("initial")) read_robot_initial(robot.child("initial"), model, robot_bodies, scene.initial);
   if (robot.has("damping")) read_robot_damping(robot.child("damping"), model, robot_bodies);
-  if (robot.has("mass")) read_robot_mass(robot.child("mass"), model, robot_bodies);
+  if (robot.has("mass")) read_robot_mass(robot.child("mass"), robot.child("inertia"), model, robot_bodies);
+  if (robot.has("com")) read_robot_com(robot.child("com"), model, robot_bodies);
+  if (robot.has("inertia")) read_robot_inertia(robot.child("inertia"), model, robot_bodies);
+  if (robot.has("origin")) read_robot_origin(robot.child("origin"), model, robot_bodies);
 
   if (model.nv == 0) model_field.fail("the scene has no degrees of freedom (every joint is fixed)");
   const MassMatrixCheck m = check_mass_matrix(model, scene.initial.q);
