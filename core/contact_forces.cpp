@@ -409,6 +409,12 @@ void closed_flags(const ContactModes& modes, std::vector<bool>& out) {
   for (size_t i = 0; i < modes.mode.size(); ++i) out[i] = modes.mode[i] != ContactMode::open;
 }
 
+void closed_list(const ContactModes& modes, std::vector<int>& out) {
+  out.clear();
+  for (size_t i = 0; i < modes.mode.size(); ++i)
+    if (modes.is_closed(static_cast<int>(i))) out.push_back(static_cast<int>(i));
+}
+
 ContactModes ContactModes::all_open(int contacts) {
   ContactModes m;
   m.mode.assign(contacts, ContactMode::open);
@@ -428,9 +434,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   out.lambda_t.setZero(m, td);
   out.vdot = -body.C;
   body.M_llt.solveInPlace(out.vdot);
-  w.closed.clear();
-  for (int i = 0; i < m; ++i)
-    if (modes.mode[i] != ContactMode::open) w.closed.push_back(i);
+  closed_list(modes, w.closed);
   if (w.closed.empty()) return true;
 
   // G differs from Jc only in the normal rows of frictional slides: without one, A is symmetric

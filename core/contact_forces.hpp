@@ -49,6 +49,8 @@ struct ContactModes {
 
 // out[i] = modes.is_closed(i), for every contact (out keeps its storage).
 void closed_flags(const ContactModes& modes, std::vector<bool>& out);
+// The closed contacts' indices, ascending (out keeps its storage).
+void closed_list(const ContactModes& modes, std::vector<int>& out);
 
 // The linear system of the forces in a mode, kept so that the per-step path does not allocate:
 // A lambda = target with A = Jc M^-1 G^T (Jc the constrained rows, G the force directions).

@@ -18,8 +18,7 @@ struct Phase {
   explicit Phase(int contacts) : modes(ContactModes::all_open(contacts)), closed(contacts, false) {}
   ContactModes modes;
   std::vector<bool> closed;       // modes.is_closed, per contact
-  std::vector<int> closed_set;    // the closed contacts, ascending: what each evaluation computes
-  bool any_closed = false;
+  std::vector<int> closed_set;    // the closed contacts, ascending: what each evaluation computes (none: free flight)
   std::vector<Guard> guards;
   Eigen::VectorXd g_prev;         // the guards at the last scanned time
   std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors
@@ -78,7 +77,7 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  if (d.phase.any_closed) closed_contact_data(sys, d, false);
+  if (!d.phase.closed_set.empty()) closed_contact_data(sys, d, false);
   else compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);  // free flight needs no contact frames
   if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces))
     return false;
@@ -93,7 +92,7 @@ bool guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& 
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
   ContactData& c = d.contact;
-  if (!d.phase.any_closed) {
+  if (d.phase.closed_set.empty()) {
     update_kinematics(sys.model, d.scratch.q, c.body.kin);  // only phi is needed
     c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
     return false;
@@ -213,10 +212,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   closed_flags(d.phase.modes, d.phase.closed);
-  d.phase.closed_set.clear();
-  for (int i = 0; i < sys.contacts.size(); ++i)
-    if (d.phase.closed[i]) d.phase.closed_set.push_back(i);
-  d.phase.any_closed = !d.phase.closed_set.empty();
+  closed_list(d.phase.modes, d.phase.closed_set);
   x.tail(sys.model.nv) = d.scratch.v;
   if (d.stats.events == logged) return chosen;
   emit(sys, d, cb.event_sample, t, d.scratch.x_before);
