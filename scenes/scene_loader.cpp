@@ -224,6 +224,14 @@ int robot_link(const Field& f, const std::string& name, const Model& model, size
   return body;
 }
 
+// set(body, name, value) for each entry of the robot's map f (link name -> value), `what` naming the
+// values where f is not a map (robot.damping, robot.mass...).
+template <class Set>
+void for_each_robot_link(const Field& f, const std::string& what, Model& model, size_t robot_bodies, Set&& set) {
+  if (!f.is_map()) f.fail("expected a map from link names to " + what);
+  for (const std::string& name : f.keys()) set(model.bodies[robot_link(f, name, model, robot_bodies, "")], name, f.child(name));
+}
+
 // The robot's `initial`: a map from link (body) name to that body's initial coordinates.
 void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies, State& state) {
   if (!f.is_map()) f.fail("expected a map from link names to their joints' initial coordinates");
@@ -236,14 +244,13 @@ void read_robot_initial(const Field& f, const Model& model, size_t robot_bodies,
 // robot.damping: link name -> the damping of the joint that moves the link, replacing the URDF's
 // <dynamics damping> (so --set and sweeps reach it).
 void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
-  if (!f.is_map()) f.fail("expected a map from link names to the damping of their joints");
-  for (const std::string& name : f.keys()) {
-    Joint& joint = model.bodies[robot_link(f, name, model, robot_bodies, "")].joint;
+  for_each_robot_link(f, "the damping of their joints", model, robot_bodies, [](Body& body, const std::string& name, const Field& value) {
+    Joint& joint = body.joint;
     if (!joint_has_axis(joint.type))
-      f.child(name).fail("the joint that moves '" + name + "' is " + std::string(joint_type_name(joint.type)) +
-                         "; damping applies to revolute and prismatic joints");
-    joint.damping = f.child(name).non_negative();
-  }
+      value.fail("the joint that moves '" + name + "' is " + std::string(joint_type_name(joint.type)) +
+                 "; damping applies to revolute and prismatic joints");
+    joint.damping = value.non_negative();
+  });
 }
 
 // robot.mass: link name -> the link's mass [kg], replacing the URDF's <inertial><mass>; its rotational
@@ -251,43 +258,39 @@ void read_robot_damping(const Field& f, Model& model, size_t robot_bodies) {
 // and the centre of mass stays. So --set, sweeps and randomize_keys reach a URDF link's mass. A
 // link that robot.inertia (`inertia`) gives an inertia is not scaled: read_robot_inertia sets it.
 void read_robot_mass(const Field& f, const Field& inertia, Model& model, size_t robot_bodies) {
-  if (!f.is_map()) f.fail("expected a map from link names to their masses");
-  for (const std::string& name : f.keys()) {
-    Body& body = model.bodies[robot_link(f, name, model, robot_bodies, "")];
-    const double mass = f.child(name).positive();
+  for_each_robot_link(f, "their masses", model, robot_bodies, [&](Body& body, const std::string& name, const Field& value) {
+    const double mass = value.positive();
     if (inertia.is_map() && inertia.has(name)) {
       body.mass = mass;
-      continue;
+      return;
     }
     if (!(body.mass > 0))
-      f.child(name).fail("'" + name + "' is massless in the URDF (no <inertial>): its inertia cannot be scaled; "
-                         "give the link an <inertial> there, or its robot.inertia");
+      value.fail("'" + name + "' is massless in the URDF (no <inertial>): its inertia cannot be scaled; "
+                 "give the link an <inertial> there, or its robot.inertia");
     body.inertia *= mass / body.mass;
     body.mass = mass;
-  }
+  });
 }
 
 // robot.com: link name -> the link's centre of mass in its frame [m], replacing the URDF's
 // <inertial><origin xyz>; the inertia about the centre stays.
 void read_robot_com(const Field& f, Model& model, size_t robot_bodies) {
-  if (!f.is_map()) f.fail("expected a map from link names to their centres of mass [x, y, z]");
-  for (const std::string& name : f.keys()) model.bodies[robot_link(f, name, model, robot_bodies, "")].com = f.child(name).vec3();
+  for_each_robot_link(f, "their centres of mass [x, y, z]", model, robot_bodies,
+                      [](Body& body, const std::string&, const Field& value) { body.com = value.vec3(); });
 }
 
 // robot.inertia: link name -> the link's inertia about its centre of mass in its axes [kg m^2],
 // replacing the URDF's (as a body's `inertia`); taken as given where robot.mass changes the mass.
 void read_robot_inertia(const Field& f, Model& model, size_t robot_bodies) {
-  if (!f.is_map()) f.fail("expected a map from link names to their inertias");
-  for (const std::string& name : f.keys())
-    model.bodies[robot_link(f, name, model, robot_bodies, "")].inertia = read_inertia(f.child(name));
+  for_each_robot_link(f, "their inertias", model, robot_bodies,
+                      [](Body& body, const std::string&, const Field& value) { body.inertia = read_inertia(value); });
 }
 
 // robot.origin: link name -> the origin of the joint that moves the link, in the parent link's frame
 // [m], replacing the joint's <origin xyz> (its rpy stays). So --set and sweeps reach a leg's length.
 void read_robot_origin(const Field& f, Model& model, size_t robot_bodies) {
-  if (!f.is_map()) f.fail("expected a map from link names to their joints' origins [x, y, z]");
-  for (const std::string& name : f.keys())
-    model.bodies[robot_link(f, name, model, robot_bodies, "")].joint.origin = f.child(name).vec3();
+  for_each_robot_link(f, "their joints' origins [x, y, z]", model, robot_bodies,
+                      [](Body& body, const std::string&, const Field& value) { body.joint.origin = value.vec3(); });
 }
 
 ContactSettings read_contact_settings(const Field& f) {
