@@ -23,12 +23,35 @@ ContactDef shape_pair(const std::vector<Geometry>& geometries, int a, int b) {
   return c;
 }
 
+// Points of a 3-D cylinder's two rims, kRimPoints each, evenly spaced from the shape's +x axis:
+// "rim+z0" ... on the +z end, "rim-z0" ... on the -z end. The curved contact (the rim's lowest
+// point) cannot hold a cylinder flat: there its point is undefined, and a coin rolling flat on its
+// rim whirls it ever faster; four points per rim take the slap of the face and hold it at rest.
+constexpr int kRimPoints = 4;
+std::vector<PointFeature> rim_points(const Shape& s) {
+  std::vector<PointFeature> out;
+  for (int end : {1, -1})
+    for (int k = 0; k < kRimPoints; ++k) {
+      const double angle = 2 * M_PI * k / kRimPoints;
+      const Vec3 local(s.radius * std::cos(angle), s.radius * std::sin(angle), end * s.length / 2);
+      out.push_back({std::string(end > 0 ? "rim+z" : "rim-z") + std::to_string(k), s.position + s.rotation * local, 0.0});
+    }
+  return out;
+}
+
 // The point features of `a` against a halfspace or (sphere) any solid; one shape-pair contact for a
-// shape without point features. `a` is never a halfspace: pair_contacts puts it second.
+// shape without point features (with its rim points, for a 3-D cylinder on a halfspace). `a` is
+// never a halfspace: pair_contacts puts it second.
 std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries, int a, int b, bool planar) {
   const Geometry& ga = geometries[a];
   const std::vector<PointFeature> features = point_features(ga.shape, planar);
-  if (features.empty()) return {shape_pair(geometries, a, b)};
+  if (features.empty()) {
+    std::vector<ContactDef> out{shape_pair(geometries, a, b)};
+    if (ga.shape.type == ShapeType::cylinder && geometries[b].shape.type == ShapeType::halfspace)
+      for (const PointFeature& k : rim_points(ga.shape))
+        out.push_back(point_contact(ga.name + "." + k.label + "@" + geometries[b].name, ga, k.point, 0.0, b));
+    return out;
+  }
   std::vector<ContactDef> out;
   for (const PointFeature& k : features)
     out.push_back(point_contact(ga.name + (k.label.empty() ? "" : "." + k.label) + "@" + geometries[b].name, ga,

@@ -6,7 +6,8 @@
 // feature, a fixed set whose members open and close as the bodies move. For each pair of geometries:
 // - a solid against a halfspace: a box's corners (4 in a planar scene), a convex polyhedron's
 //   vertices, a capsule's two end spheres, a sphere's (or planar disk's) centre with its radius; a
-//   3-D cylinder or a cone is one shape-pair contact;
+//   cone is one shape-pair contact, and so is a 3-D cylinder (its rim's lowest point), with four
+//   points on each rim that hold it flat;
 // - a sphere against any solid: its centre with its radius, against that solid (exact);
 // - box against box: each box's corners against the other box (vertex-face contacts; two boxes
 //   whose edges cross with no corner touching are not seen);
@@ -18,7 +19,8 @@
 // Names are stable, built from the shapes and features: `<A>.<corner>@<B>` for corners (the corner's
 // signs in A's shape axes, `+x-y+z`), `<A>.v<k>@<B>` for a convex polyhedron's vertex k (its index in
 // the hull), `<A>.0@<B>` and `<A>.1@<B>` for a capsule's ends, `<A>@<B>` for a
-// sphere or a shape pair, A being the shape that holds the feature.
+// sphere or a shape pair, `<A>.rim+z<k>@<B>` and `<A>.rim-z<k>@<B>` (k = 0..3, from the shape's +x
+// axis) for a cylinder's rim points, A being the shape that holds the feature.
 #include <stdexcept>
 #include <vector>
 

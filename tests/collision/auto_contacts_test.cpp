@@ -67,11 +67,21 @@ TEST(AutoContacts, EachPairTypeGetsItsFeatures) {
   EXPECT_EQ(ball_crate[0].geometry_b, 2);
   // A capsule on the ground: its two end spheres.
   EXPECT_EQ(names(pair_contacts(g, 3, 0, false)), (std::vector<std::string>{"pill.0@ground", "pill.1@ground"}));
-  // A 3-D cylinder on the ground, and a capsule against a box: one shape-pair contact.
+  // A 3-D cylinder on the ground: one shape-pair contact (its rim's lowest point) and four points
+  // on each rim, from the shape's +x axis, which hold it flat; a capsule against a box: one
+  // shape-pair contact.
   const std::vector<ContactDef> coin = pair_contacts(g, 4, 0, false);
-  ASSERT_EQ(coin.size(), 1u);
-  EXPECT_EQ(coin[0].name, "coin@ground");
+  EXPECT_EQ(names(coin), (std::vector<std::string>{"coin@ground", "coin.rim+z0@ground", "coin.rim+z1@ground",
+                                                   "coin.rim+z2@ground", "coin.rim+z3@ground", "coin.rim-z0@ground",
+                                                   "coin.rim-z1@ground", "coin.rim-z2@ground", "coin.rim-z3@ground"}));
   EXPECT_EQ(coin[0].geometry_a, 4);
+  for (size_t k = 1; k < coin.size(); ++k) {
+    EXPECT_EQ(coin[k].geometry_a, -1);
+    EXPECT_EQ(coin[k].radius, 0.0);
+    EXPECT_NEAR(coin[k].point.head<2>().norm(), 0.5, 1e-15);
+    EXPECT_NEAR(std::abs(coin[k].point.z()), 0.05, 1e-15);
+  }
+  EXPECT_NEAR((coin[2].point - Vec3(0, 0.5, 0.05)).norm(), 0.0, 1e-15);
   EXPECT_EQ(names(pair_contacts(g, 3, 2, false)), std::vector<std::string>{"pill@crate"});
   // A planar disk is a point feature with its radius.
   EXPECT_EQ(pair_contacts(g, 4, 0, true)[0].geometry_a, -1);

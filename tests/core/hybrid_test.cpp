@@ -720,6 +720,36 @@ TEST(Hybrid, MeshTossRestsOnAFaceLikeItsHullAndItsBox) {
   }
 }
 
+// The body's z axis in world coordinates at the run's end.
+Eigen::Vector3d final_axis(const SceneRun& r) {
+  const Quat orientation(r.q.back()[3], r.q.back()[4], r.q.back()[5], r.q.back()[6]);
+  return orientation.toRotationMatrix().col(2);
+}
+
+bool names_a_rim_point(const SceneRun& r, const Event& e) {
+  for (const std::string& name : contact_names(r, e.contacts))
+    if (name.find(".rim") != std::string::npos) return true;
+  return false;
+}
+
+// coin_spin: spun on its rim, the coin rolls and wobbles (back up past 2 cm while rolling), then
+// its face slaps flat (an impact on rim points) and it rests at half its thickness, axis vertical.
+TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
+  const SceneRun r = run("coin_spin");
+  expect_invariants(r);
+  EXPECT_EQ(r.scene.system.contacts.size(), 9);
+  EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
+  double highest_later = 0;
+  for (size_t k = 0; k < r.t.size(); ++k)
+    if (r.t[k] > 0.5 && r.t[k] < 2.0) highest_later = std::max(highest_later, r.q[k][2]);
+  EXPECT_GT(highest_later, 0.02);
+  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
+  EXPECT_TRUE(std::any_of(impacts.begin(), impacts.end(), [&](const Event& e) { return names_a_rim_point(r, e); }));
+  EXPECT_LT(r.v.back().norm(), 1e-6);
+  EXPECT_NEAR(r.q.back()[2], 0.005, 1e-6);
+  EXPECT_GT(std::abs(final_axis(r).z()), 1 - 1e-9);
+}
+
 // A shape-pair contact (a cylinder over a box: FCL's GJK) has J_n v = d phi / dt.
 TEST(Hybrid, ShapePairContactJacobianIsTheRateOfItsDistance) {
   const Scene s = load_scene_text(R"(
