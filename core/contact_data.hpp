@@ -29,7 +29,7 @@ struct ContactSettings {
   long max_events = 100000;           // events before the run stops with an error
   double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
   int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
-  double painleve_step = 1e-4;        // [s] time-step through an instant with no consistent modes, or chattering guards; 0: stop there
+  double painleve_step = 1e-4;        // [s] time-step through an instant with no consistent modes, chattering guards or a collapsed step; 0: stop there
 };
 
 // M(q) vdot + C(q, v) = tau at one state, with its scratch.

@@ -32,6 +32,9 @@ class Dopri5 {
   // The same where the caller has evaluated f(t0, y0) already (the event loop's guards find the
   // contact forces at a phase's start): rate is taken as it is and counted as an evaluation.
   Status reset(double t0, const Eigen::VectorXd& y0, const Eigen::VectorXd& rate, bool keep_step);
+  // Drops the step size the controller would try next: the next step starts from a fresh estimate,
+  // as the first one does. (After a step size that collapsed, keeping it would only collapse again.)
+  void forget_step() { step_.h = 0.0; }
   // Takes one accepted step that ends no later than t_limit.
   Status step(double t_limit);
   // Replaces the current state (after a projection) and re-evaluates f there.

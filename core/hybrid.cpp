@@ -161,21 +161,26 @@ void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x)
 // Smallest over largest eigenvalue of M(q) below which a collapsing step is blamed on M.
 constexpr double kNearlySingularMass = 1e-10;
 
+// M(q) at the state x is nearly singular (a compass gait doing the splits: its two point masses
+// in line with the hip); a step that collapses there comes from the model's configuration.
+bool nearly_singular_mass(const Model& model, const Eigen::VectorXd& x, MassMatrixCheck* check = nullptr) {
+  const Eigen::VectorXd q = x.head(model.nq);
+  if (!q.allFinite()) return false;
+  const MassMatrixCheck m = check_mass_matrix(model, q);
+  if (check) *check = m;
+  return m.conditioning < kNearlySingularMass && m.weakest >= 0;
+}
+
 [[noreturn]] void fail(const Model& model, const Dopri5& ode, Dopri5::Status status) {
   const auto [reason, why] =
       status == Dopri5::Status::rhs_failed       ? std::pair{StopReason::singular_mass, "the mass matrix is not positive definite"}
       : status == Dopri5::Status::step_underflow ? std::pair{StopReason::step_underflow, "the step size fell below machine precision"}
                                                  : std::pair{StopReason::not_finite, "the state is not finite"};
   std::string message = "integration stopped at t = " + format_time(ode.t()) + " s: " + why;
-  // A step that collapses where M(q) is nearly singular (a compass gait doing the splits: its two
-  // point masses in line with the hip) comes from the model's configuration, not the solver.
-  const Eigen::VectorXd q = ode.y().head(model.nq);
-  if (status == Dopri5::Status::step_underflow && q.allFinite()) {
-    const MassMatrixCheck m = check_mass_matrix(model, q);
-    if (m.conditioning < kNearlySingularMass && m.weakest >= 0)
-      message += "; there M(q) is nearly singular (smallest over largest eigenvalue " + format_time(m.conditioning) +
-                 ", the weakest direction mostly '" + model.v_names[m.weakest] + "')";
-  }
+  MassMatrixCheck m;
+  if (status == Dopri5::Status::step_underflow && nearly_singular_mass(model, ode.y(), &m))
+    message += "; there M(q) is nearly singular (smallest over largest eigenvalue " + format_time(m.conditioning) +
+               ", the weakest direction mostly '" + model.v_names[m.weakest] + "')";
   throw SimulationError(ode.t(), reason, message);
 }
 
@@ -438,7 +443,18 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         throw SimulationError(ode.t(), StopReason::step_limit,
                               "integration stopped at t = " + format_time(ode.t()) + " s: more than " +
                                   std::to_string(settings.max_steps) + " steps");
-      if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) fail(sys.model, ode, st);
+      if (auto st = ode.step(settings.t_end); st != Dopri5::Status::ok) {
+        // A step size that collapses with M well conditioned is a rate the smooth phase cannot
+        // follow: a coin rolling flat on its rim, its contact point whirling ever faster as the
+        // tilt vanishes (Euler's disk, a finite-time singularity the slap of its face ends). Like
+        // an instant with no consistent modes, it is stepped through from the last state reached.
+        if (st != Dopri5::Status::step_underflow || sys.contact.painleve_step <= 0 || nearly_singular_mass(sys.model, x))
+          fail(sys.model, ode, st);
+        ode.forget_step();
+        step_on(1);
+        if (rests(t)) return;
+        break;
+      }
       stall.check(ode, t);
       const std::optional<LocatedEvent> event =
           locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at,

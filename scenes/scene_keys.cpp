@@ -171,6 +171,7 @@ const std::vector<SceneKey> kKeys = {
      "not one distance each; it changes speed, never results", ""},
     {"simulation.contact", "painleve_step", "number >= 0", "1e-4",
      "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), "
+     "where the step size collapses while M(q) is well conditioned (a coin rolling flat on its rim, its contact point whirling ever faster), "
      "or where 16 events in a row without a collision come within this time of the first (guards that chatter: a slide from rest whose slip "
      "start gave up, a contact that sticks, slips and is closed by the Zeno rule over and over), the run crosses the instant with steps of at "
      "most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`; chatter that comes back within 16 steps' "

@@ -79,6 +79,27 @@ TEST(Dopri5, BlowUpEndsInStepUnderflow) {
   EXPECT_NEAR(ode.t(), 1.0, 1e-6);  // it stops at the blow-up time, not past it
 }
 
+// After the blow-up's collapse, a restart from a smooth state (y = -1: y' = y^2 decays like
+// -1 / (1 + t)) that keeps the collapsed step size underflows at once; one that forgets it steps on.
+TEST(Dopri5, ForgettingACollapsedStepLetsTheNextPhaseStep) {
+  Dopri5 ode(1, [](double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) { dy[0] = y[0] * y[0]; return true; },
+             {1e-8, 1e-10});
+  Eigen::VectorXd y(1);
+  y << 1;
+  ode.reset(0, y);
+  Dopri5::Status st = Dopri5::Status::ok;
+  for (int i = 0; i < 100000 && st == Dopri5::Status::ok; ++i) st = ode.step(2.0);
+  ASSERT_EQ(st, Dopri5::Status::step_underflow);
+  const double t0 = ode.t();
+  y << -1;
+  ASSERT_EQ(ode.reset(t0, y, true), Dopri5::Status::ok);
+  EXPECT_EQ(ode.step(t0 + 1), Dopri5::Status::step_underflow);
+  ode.forget_step();
+  ASSERT_EQ(ode.reset(t0, y, true), Dopri5::Status::ok);
+  for (int i = 0; i < 1000 && ode.t() < t0 + 1; ++i) ASSERT_EQ(ode.step(t0 + 1), Dopri5::Status::ok);
+  EXPECT_NEAR(ode.y()[0], -0.5, 1e-7);
+}
+
 TEST(Dopri5, FailingRightHandSideIsReportedAtReset) {
   Dopri5 ode(1, [](double, const Eigen::VectorXd&, Eigen::VectorXd&) { return false; }, {});
   EXPECT_EQ(ode.reset(0, Eigen::VectorXd::Zero(1)), Dopri5::Status::rhs_failed);

@@ -750,6 +750,30 @@ TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
   EXPECT_GT(std::abs(final_axis(r).z()), 1 - 1e-9);
 }
 
+// Under the Routh law the coin rolls flat on its rim before the slap, and the step size collapses
+// as its contact point whirls ever faster (Euler's disk). M is well conditioned there, so the run
+// steps through instead of stopping (painleve_step: 0 restores the stop), and the face still lands.
+TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
+  const SceneRun r = run_with_law("coin_spin", "routh");
+  EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
+  EXPECT_FALSE(of_kind(r, EventKind::step).empty());
+  // Flat on the line between two opposite rim points, it still rocks by a micrometre (1.7e-5 rad/s,
+  // 3e-13 J) at t_end.
+  EXPECT_LT(r.v.back().norm(), 1e-4);
+  EXPECT_NEAR(r.q.back()[2], 0.005, 1e-5);
+  EXPECT_GT(std::abs(final_axis(r).z()), 1 - 1e-6);
+
+  Scene stops = shipped("coin_spin");
+  stops.law = "routh";
+  stops.system.contact.painleve_step = 0;
+  try {
+    simulate(std::move(stops));
+    FAIL() << "expected the step to collapse";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::step_underflow) << e.what();
+  }
+}
+
 // A shape-pair contact (a cylinder over a box: FCL's GJK) has J_n v = d phi / dt.
 TEST(Hybrid, ShapePairContactJacobianIsTheRateOfItsDistance) {
   const Scene s = load_scene_text(R"(
