@@ -66,30 +66,31 @@ TEST(Dopri5, DenseOutputReproducesTheStepEnds) {
   EXPECT_LT((y - y0).norm(), 1e-14);
 }
 
-TEST(Dopri5, BlowUpEndsInStepUnderflow) {
-  // y' = y^2, y(0) = 1 blows up at t = 1.
-  Dopri5 ode(1, [](double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) { dy[0] = y[0] * y[0]; return true; },
-             {1e-8, 1e-10});
-  Eigen::VectorXd y0(1);
-  y0 << 1;
-  ode.reset(0, y0);
+// y' = y^2 from y(0) = 1, stepped until its blow-up at t = 1 collapses the step size; the status
+// of the last step.
+Dopri5 squaring_ode() {
+  return Dopri5(1, [](double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) { dy[0] = y[0] * y[0]; return true; },
+                {1e-8, 1e-10});
+}
+Dopri5::Status step_to_blow_up(Dopri5& ode) {
+  ode.reset(0, Eigen::VectorXd::Ones(1));
   Dopri5::Status st = Dopri5::Status::ok;
   for (int i = 0; i < 100000 && st == Dopri5::Status::ok && ode.t() < 2; ++i) st = ode.step(2.0);
-  EXPECT_EQ(st, Dopri5::Status::step_underflow);
+  return st;
+}
+
+TEST(Dopri5, BlowUpEndsInStepUnderflow) {
+  Dopri5 ode = squaring_ode();
+  EXPECT_EQ(step_to_blow_up(ode), Dopri5::Status::step_underflow);
   EXPECT_NEAR(ode.t(), 1.0, 1e-6);  // it stops at the blow-up time, not past it
 }
 
 // After the blow-up's collapse, a restart from a smooth state (y = -1: y' = y^2 decays like
 // -1 / (1 + t)) that keeps the collapsed step size underflows at once; one that forgets it steps on.
 TEST(Dopri5, ForgettingACollapsedStepLetsTheNextPhaseStep) {
-  Dopri5 ode(1, [](double, const Eigen::VectorXd& y, Eigen::VectorXd& dy) { dy[0] = y[0] * y[0]; return true; },
-             {1e-8, 1e-10});
+  Dopri5 ode = squaring_ode();
+  ASSERT_EQ(step_to_blow_up(ode), Dopri5::Status::step_underflow);
   Eigen::VectorXd y(1);
-  y << 1;
-  ode.reset(0, y);
-  Dopri5::Status st = Dopri5::Status::ok;
-  for (int i = 0; i < 100000 && st == Dopri5::Status::ok; ++i) st = ode.step(2.0);
-  ASSERT_EQ(st, Dopri5::Status::step_underflow);
   const double t0 = ode.t();
   y << -1;
   ASSERT_EQ(ode.reset(t0, y, true), Dopri5::Status::ok);
