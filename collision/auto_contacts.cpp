@@ -44,15 +44,13 @@ std::vector<PointFeature> rim_points(const Shape& s) {
 // never a halfspace: pair_contacts puts it second.
 std::vector<ContactDef> features_against(const std::vector<Geometry>& geometries, int a, int b, bool planar) {
   const Geometry& ga = geometries[a];
-  const std::vector<PointFeature> features = point_features(ga.shape, planar);
-  if (features.empty()) {
-    std::vector<ContactDef> out{shape_pair(geometries, a, b)};
-    if (ga.shape.type == ShapeType::cylinder && geometries[b].shape.type == ShapeType::halfspace)
-      for (const PointFeature& k : rim_points(ga.shape))
-        out.push_back(point_contact(ga.name + "." + k.label + "@" + geometries[b].name, ga, k.point, 0.0, b));
-    return out;
-  }
+  std::vector<PointFeature> features = point_features(ga.shape, planar);
   std::vector<ContactDef> out;
+  if (features.empty()) {
+    out.push_back(shape_pair(geometries, a, b));
+    if (ga.shape.type == ShapeType::cylinder && geometries[b].shape.type == ShapeType::halfspace)
+      features = rim_points(ga.shape);
+  }
   for (const PointFeature& k : features)
     out.push_back(point_contact(ga.name + (k.label.empty() ? "" : "." + k.label) + "@" + geometries[b].name, ga,
                                 k.point, k.radius, b));

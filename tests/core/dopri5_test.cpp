@@ -90,9 +90,8 @@ TEST(Dopri5, BlowUpEndsInStepUnderflow) {
 TEST(Dopri5, ForgettingACollapsedStepLetsTheNextPhaseStep) {
   Dopri5 ode = squaring_ode();
   ASSERT_EQ(step_to_blow_up(ode), Dopri5::Status::step_underflow);
-  Eigen::VectorXd y(1);
   const double t0 = ode.t();
-  y << -1;
+  const Eigen::VectorXd y = -Eigen::VectorXd::Ones(1);
   ASSERT_EQ(ode.reset(t0, y, true), Dopri5::Status::ok);
   EXPECT_EQ(ode.step(t0 + 1), Dopri5::Status::step_underflow);
   ode.forget_step();
