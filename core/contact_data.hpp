@@ -25,7 +25,7 @@ struct ContactSettings {
   double velocity_tolerance = 1e-6;   // [m/s] |J v| below this counts as at rest
   double baumgarte = 20.0;            // [1/s] rate at which drift of closed contacts decays
   double v_zeno = 1e-3;               // [m/s] impacts slower than this are plastic and close the contact
-  bool detect_rest = true;            // at rest after an event (event_handling.hpp, at_rest): skip to t_end
+  bool detect_rest = true;            // at rest after an event or step (event_handling.hpp, at_rest): skip to t_end
   long max_events = 100000;           // events before the run stops with an error
   double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
   int friction_directions = 8;        // k of the polyhedral friction cone in 3-D

@@ -5,9 +5,9 @@
 // phase's contact modes chosen by the acceleration LCP (core/event_handling.hpp).
 //
 // Output: a row at every output time; with callbacks.event_sample, rows just before and just
-// after every event that logged something. Rest: after an event that leaves the state a fixed
-// point of the mode's ODE (event_handling.hpp's at_rest), the run logs `rest` and skips to t_end,
-// every remaining row equal to that state.
+// after every event that logged something. Rest: after an event or an accepted step that leaves
+// the state a fixed point of the mode's ODE (event_handling.hpp's at_rest), the run logs `rest`
+// and skips to t_end, every remaining row equal to that state.
 #include "core/system.hpp"
 
 namespace impactsim {

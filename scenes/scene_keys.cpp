@@ -160,8 +160,8 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "v_zeno", "number >= 0", "1e-3",
      "m/s; the Zeno rule: an impact whose fastest approach is slower than this is plastic and closes every touching contact of its impact set, logged as `zeno`: where every frictional contact of it also slips slower than this, they are brought to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0, by the projection that never adds energy; law `close`; a frictionless contact keeps its slip); where one slides faster, friction within its cone cannot stop it, and the plastic Anitescu-Potra impact (e = 0) lands it sliding (law `plastic`); 0 turns the rule off", ""},
     {"simulation.contact", "detect_rest", "bool", "true",
-     "after an event that leaves every velocity and acceleration too small to move anything by more than the two "
-     "tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
+     "after an event, or a step of the smooth phase, that leaves every velocity and acceleration too small to move "
+     "anything by more than the two tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
      "integrates to the end", ""},
     {"simulation.contact", "max_events", "integer 1..1e15", "100000", "events after which the run stops with an error", ""},
     {"simulation.contact", "baumgarte", "number >= 0", "20",

@@ -746,6 +746,18 @@ TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
   EXPECT_LT(r.v.back().norm(), 1e-6);
   EXPECT_NEAR(r.q.back()[2], 0.005, 1e-6);
   EXPECT_GT(std::abs(final_rotation(r)(2, 2)), 1 - 1e-9);
+  // Its last rocking dies out within a smooth phase (Baumgarte's correction on the four rim
+  // points), not at an event: rest is found after a step, well before t_end, and every row after
+  // it is the resting state.
+  ASSERT_GE(r.events.size(), 2u);
+  const Event& rest = r.events.back();
+  ASSERT_EQ(rest.kind, EventKind::rest);
+  EXPECT_GT(rest.t, r.events[r.events.size() - 2].t + 0.01);
+  EXPECT_LT(rest.t, r.scene.system.simulation.t_end - 0.1);
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    if (r.t[k] <= rest.t) continue;
+    EXPECT_EQ(r.q[k], r.q.back()) << "row at t = " << r.t[k];
+  }
 }
 
 // Under the Routh law the coin rolls flat on its rim before the slap, and the step size collapses
