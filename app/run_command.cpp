@@ -126,6 +126,7 @@ int run_command(const RunOptions& options) {
       spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
                    stats.variation_weighted);
       if (!system.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
+      spdlog::info("largest rise of kinetic plus potential energy above the start's: {:.3g} J", stats.max_energy_gain);
     }
     if (options.plot && !plot_run(dir, scene)) return kExitOutput;
     metadata.finish();

@@ -20,6 +20,7 @@ std::string_view stop_reason_code(StopReason reason) {
     case StopReason::step_problem_failed: return "step_problem_failed";
     case StopReason::initial_penetration: return "initial_penetration";
     case StopReason::unstable_step: return "unstable_step";
+    case StopReason::energy_gain: return "energy_gain";
   }
   return "?";
 }

@@ -55,6 +55,7 @@ struct RunStats {
   double min_phi = 0.0;             // the deepest penetration seen [m]
   double max_residual = 0.0;        // fixed-step: worst LCP residual or QP gap bound
   double max_pin_drift = 0.0;       // fixed-step with pins: largest |phi| of a pin row [m]
+  double max_energy_gain = 0.0;     // fixed-step: largest rise of kinetic + potential energy above the start's [J]
   double variation_v = 0.0;         // fixed-step: total variation of v^l
   double variation_weighted = 0.0;  // fixed-step: total variation of v^{l,alpha}
 };

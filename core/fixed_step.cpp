@@ -11,6 +11,12 @@ void StepOutput::emit(const Model& model, const SampleSink& sink, double t, cons
                       const Eigen::VectorXd& v) {
   const auto [kinetic, potential] = energies(model, q, v);
   if (sink) sink(Sample{t, q, v, kinetic, potential});
+  if (next_ == 0) {
+    kinetic0_ = kinetic;
+    potential0_ = potential_min_ = potential;
+  }
+  potential_min_ = std::min(potential_min_, potential);
+  energy_ = kinetic + potential;
   ++next_;
 }
 
@@ -66,11 +72,39 @@ std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& 
          " s (--step) or the event-driven integrator";
 }
 
+std::string step_key(Integrator integrator) {
+  return integrator == Integrator::time_stepping ? "simulation.time_stepping.h" : "simulation.drumwright.h";
+}
+
+namespace {
+
+// The work of lifting every body by `distance` against gravity [J]: how much energy a scheme that
+// pushes contacts out of penetration may add.
+double lift_work(const Model& model, double distance) {
+  double mass = 0.0;
+  for (const Body& b : model.bodies) mass += b.mass;
+  return mass * model.gravity.norm() * distance;
+}
+
+void check_energy(const System& system, const FixedStepRun& run, double h, const std::string& name, double allowance) {
+  const double gain = run.output.gain();
+  if (!(gain > run.output.available() + allowance)) return;
+  throw SimulationError(run.t, StopReason::energy_gain,
+                        name + ": by t = " + format_time(run.t) + " s kinetic plus potential energy rose " + format_time(gain) +
+                            " J above the start's, more than the " + format_time(run.output.available()) +
+                            " J the system had to move with (its kinetic energy at the start and the potential energy "
+                            "lost since): the step h = " + format_time(h) + " s (" + step_key(system.integrator) +
+                            ") is too long for this scene; take a shorter --step or the event-driven integrator");
+}
+
+}  // namespace
+
 RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
                          const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step) {
   const SimulationSettings& settings = system.simulation;
   FixedStepRun run(system, initial);
   run.output.first(system.model, io.callbacks.sample, run.q, run.v);
+  const double allowance = lift_work(system.model, system.contact.distance_tolerance);
   // Steps end within a billionth of a step of t_end; a step longer than the run is one short step.
   const double end_tolerance = 1e-9 * std::min(h, settings.t_end);
   try {
@@ -79,6 +113,8 @@ RunStats run_fixed_steps(const System& system, const State& initial, double h, c
       step(run, hs);
       if (!run.q.allFinite() || !run.v.allFinite())
         throw SimulationError(run.t, StopReason::not_finite, name + ": the state is not finite");
+      run.stats.max_energy_gain = std::max(run.stats.max_energy_gain, run.output.gain());
+      if (settings.energy_check && !io.force) check_energy(system, run, h, name, allowance);
       if (io.callbacks.stop && io.callbacks.stop()) break;
     }
   } catch (const SimulationError&) {

@@ -20,6 +20,7 @@ struct SimulationSettings {
   OdeTolerances ode;              // the event loop's Dormand-Prince tolerances
   long max_steps = 10'000'000;    // accepted plus rejected steps before giving up
   long stall_window = 10'000;     // event loop: steps that must advance time by 1e-6 t_end (0: never stall)
+  bool energy_check = true;       // fixed-step: stop where the rows gain energy (core/fixed_step.hpp)
 };
 
 struct State {
@@ -53,6 +54,7 @@ enum class StopReason {
   step_problem_failed,  // a fixed-step scheme's LCP or QP had no solution
   initial_penetration,  // the initial state penetrates beyond the distance tolerance
   unstable_step,        // a fixed-step scheme's step is too long for its explicit joint damping
+  energy_gain,          // a fixed-step scheme added more energy than the system had to move with
 };
 std::string_view stop_reason_code(StopReason reason);
 

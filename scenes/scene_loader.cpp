@@ -399,6 +399,7 @@ SimulationSettings read_simulation(const Field& f) {
   if (f.has("stall_window")) {
     s.stall_window = f.child("stall_window").integer_in(0, kMaxCount);
   }
+  if (f.has("energy_check")) s.energy_check = f.child("energy_check").boolean();
   return s;
 }
 

@@ -29,13 +29,13 @@ TEST(Events, ImpactsAreTheKindsThatChangeTheVelocity) {
 // runs.csv's reason column: one short, distinct code per reason.
 TEST(Events, StopReasonsHaveDistinctCodes) {
   std::set<std::string_view> codes;
-  for (int k = 0; k <= static_cast<int>(StopReason::unstable_step); ++k) {
+  for (int k = 0; k <= static_cast<int>(StopReason::energy_gain); ++k) {
     const std::string_view code = stop_reason_code(static_cast<StopReason>(k));
     EXPECT_NE(code, "?");
     EXPECT_EQ(code.find_first_of(", \n"), std::string_view::npos) << code;
     codes.insert(code);
   }
-  EXPECT_EQ(codes.size(), static_cast<size_t>(StopReason::unstable_step) + 1);
+  EXPECT_EQ(codes.size(), static_cast<size_t>(StopReason::energy_gain) + 1);
   EXPECT_EQ(stop_reason_code(StopReason::stalled), "stalled");
 }
 

@@ -2,6 +2,7 @@
 // loop's last step shortened to t_end, the statistics each finished step adds.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 
 #include "core/fixed_step.hpp"
@@ -74,7 +75,8 @@ TEST(FixedStep, TheLoopEndsExactlyAtTEndAndCountsItsSteps) {
   RunCallbacks cb;
   cb.sample = [&](const Sample& row) { rows.push_back(row.t); };
   const StepSink steps;
-  const ExternalForce force;
+  // The velocity doubles each step: the work of an applied force, so the energy check stays off.
+  const ExternalForce force = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd&) {};
   const FixedStepIO io{cb, steps, force};
   const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0, 0)};
   const RunStats stats = run_fixed_steps(s, initial, 0.3, io, "test", [&](FixedStepRun& run, double h) {
@@ -154,6 +156,68 @@ TEST(FixedStep, AStepLongerThanTheRunIsOneShortStep) {
     finish_step(s, io, run, run.t + h, q1, v1, on_step);
   });
   EXPECT_EQ(hs, (std::vector<double>{1.0}));
+}
+
+// A point mass (1 kg, g = 9.81 m/s^2 along -y) moved by `step`, rows every 0.5 s; the run's
+// statistics, or the error that stopped it.
+struct EnergyRun {
+  RunStats stats;
+  std::optional<SimulationError> error;
+};
+using PointMassStep = std::function<void(Eigen::VectorXd& q, Eigen::VectorXd& v)>;  // in place, h = 0.25 s
+EnergyRun run_point_mass(const Eigen::Vector3d& v0, const PointMassStep& step,
+                         const ExternalForce& force = {}) {
+  System s = point_mass(2.0, 0.5);
+  s.integrator = Integrator::time_stepping;
+  const RunCallbacks cb;
+  const StepSink steps;
+  const FixedStepIO io{cb, steps, force};
+  const State initial{Eigen::Vector3d::Zero(), v0};
+  EnergyRun out;
+  try {
+    out.stats = run_fixed_steps(s, initial, 0.25, io, "scheme", [&](FixedStepRun& run, double h) {
+      Eigen::VectorXd q1 = run.q, v1 = run.v;
+      step(q1, v1);
+      const Eigen::VectorXd on_step = v1;
+      finish_step(s, io, run, run.t + h, q1, v1, on_step);
+    });
+  } catch (const SimulationError& e) {
+    out.error = e;
+  }
+  return out;
+}
+
+// Kinetic plus potential energy may rise above the start's by what the system had to move with
+// (its kinetic energy at the start, 0.5 J here, and the potential energy lost since) plus the work
+// of lifting every body by the distance tolerance (1 kg by 1e-6 m: 9.81e-6 J); beyond that the
+// run stops (energy_gain), unless applied forces may have done the work.
+TEST(FixedStep, ARunThatGainsMoreEnergyThanItHadStops) {
+  const Eigen::Vector3d sideways(1, 0, 0);
+  // Exact free fall: energy kept to rounding.
+  const EnergyRun fall = run_point_mass(Eigen::Vector3d::Zero(), [](Eigen::VectorXd& q, Eigen::VectorXd& v) {
+    const double h = 0.25;
+    q(1) += h * v(1) - 0.5 * 9.81 * h * h;
+    v(1) -= 9.81 * h;
+  });
+  EXPECT_FALSE(fall.error);
+  EXPECT_LT(fall.stats.max_energy_gain, 1e-12);
+  // Speed grows 1.5-fold per step: 0.5 J becomes 2.53 J at the row of t = 0.5 s, 2.03 J above the start.
+  const auto faster = [](Eigen::VectorXd&, Eigen::VectorXd& v) { v *= 1.5; };
+  const EnergyRun blows_up = run_point_mass(sideways, faster);
+  ASSERT_TRUE(blows_up.error);
+  EXPECT_EQ(blows_up.error->reason(), StopReason::energy_gain);
+  EXPECT_DOUBLE_EQ(blows_up.error->time(), 0.5);
+  const std::string why = blows_up.error->what();
+  EXPECT_NE(why.find("rose 2.03125 J above the start's, more than the 0.5 J"), std::string::npos) << why;
+  EXPECT_NE(why.find("simulation.time_stepping.h"), std::string::npos) << why;
+  const ExternalForce pushed = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) { tau(0) = 1; };
+  EXPECT_FALSE(run_point_mass(sideways, faster, pushed).error);
+  // Lifts within the distance tolerance (pushing contacts out of penetration) are allowed.
+  const auto lift = [](double dy) { return [dy](Eigen::VectorXd& q, Eigen::VectorXd&) { q(1) = dy; }; };
+  const EnergyRun small_lift = run_point_mass(Eigen::Vector3d::Zero(), lift(0.9e-6));
+  EXPECT_FALSE(small_lift.error);
+  EXPECT_NEAR(small_lift.stats.max_energy_gain, 9.81 * 0.9e-6, 1e-15);
+  EXPECT_TRUE(run_point_mass(Eigen::Vector3d::Zero(), lift(1.1e-6)).error);
 }
 
 TEST(FixedStep, TouchingPicksContactsAndRecordsTheDeepest) {

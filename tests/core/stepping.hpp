@@ -47,6 +47,12 @@ inline SteppedRun run(const Scene& scene, Integrator integrator, const StepSink&
   return r;
 }
 
+// The scene with its energy check off (simulation.energy_check), to look at a scheme's artifact.
+inline Scene unchecked(Scene scene) {
+  scene.system.simulation.energy_check = false;
+  return scene;
+}
+
 inline Scene shipped(const std::string& name, const std::vector<SceneOverride>& overrides = {}) {
   return load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml", overrides);
 }
