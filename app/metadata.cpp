@@ -80,6 +80,7 @@ Json settings(const Metadata& m, const Scene& scene) {
                          {"B_n", sys.drumwright.B_n},
                          {"B_t", sys.drumwright.tangent_damping()},
                          {"friction_directions", sys.drumwright.friction_directions}};
+  if (sys.integrator != Integrator::event_driven) out["energy_check"] = sim.energy_check;
   out["t_end"] = sim.t_end;
   out["output_interval"] = sim.output_interval;
   out["rtol"] = sim.ode.rtol;

@@ -38,6 +38,7 @@ TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
   EXPECT_EQ(m["settings"]["law"], "anitescu-potra");  // --law over the scene's routh
   EXPECT_EQ(m["settings"]["seed"], 42);
   EXPECT_EQ(m["settings"]["integrator"], "event-driven");
+  EXPECT_FALSE(m["settings"].contains("energy_check"));
   EXPECT_EQ(m["settings"]["rtol"], s.system.simulation.ode.rtol);
   EXPECT_EQ(m["settings"]["contact"]["v_zeno"], s.system.contact.v_zeno);
   EXPECT_EQ(m["settings"]["contact"]["painleve_step"], s.system.contact.painleve_step);
@@ -135,6 +136,7 @@ TEST(Metadata, BatchAndConvergeWriteItToo) {
   EXPECT_EQ(c["command"], "converge");
   EXPECT_EQ(c["settings"]["integrator"], "time-stepping");
   EXPECT_EQ(c["settings"]["time_stepping"]["h"], 0.01);
+  EXPECT_EQ(c["settings"]["energy_check"], true);  // fixed-step integrators only
 }
 
 // provenance_json is metadata.json less what differs between runs of the same batch (command line,
