@@ -135,7 +135,10 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
 // contacts. Where every frictional contact also slips slower than v_zeno, it brings them to rest:
 // the projection, on the normal rows and the frictional contacts' tangent rows (a frictionless
 // contact keeps its slip, and no spin is added). Its impulses may pull, and leave the friction
-// cone, by what such slow velocities carry. Where a contact slides faster (a corner landing at
+// cone, by what such slow velocities carry; over nearly dependent normal rows (a coin's curved
+// contact and the rim point beside it) they come in large opposite pairs that cancel (-207 and
+// +207 N s in coin_spin), which the velocity does not show but events.csv does (README, "Not fixed
+// yet"). Where a contact slides faster (a corner landing at
 // 0.5 mm/s while it slides at 1 m/s), stopping it would take a friction impulse far outside the
 // cone; the impact is then the plastic Anitescu-Potra LCP (e = 0), friction in its polygon, and
 // the contact lands sliding.
