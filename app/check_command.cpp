@@ -55,9 +55,7 @@ std::string describe_scene(const Scene& scene) {
   for (const MeshSource& mesh : scene.meshes) s << "mesh file    " << mesh.path << " (sha256 " << mesh.sha256.substr(0, 12) << ")\n";
   s << "planar       " << (m.planar ? "yes" : "no") << '\n';
   s << "gravity      " << vec(m.gravity) << " m/s^2\n";
-  double total_mass = 0;
-  for (const Body& b : m.bodies) total_mass += b.mass;
-  s << "bodies       " << m.bodies.size() << ", total mass " << total_mass << " kg\n";
+  s << "bodies       " << m.bodies.size() << ", total mass " << m.total_mass() << " kg\n";
   for (const Body& b : m.bodies) {
     s << "  " << b.name << ": " << joint_type_name(b.joint.type) << " joint to "
       << (b.parent < 0 ? std::string("world") : m.bodies[b.parent].name) << ", mass " << b.mass << " kg, com "

@@ -72,19 +72,16 @@ std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& 
          " s (--step) or the event-driven integrator";
 }
 
-std::string step_key(Integrator integrator) {
-  return integrator == Integrator::time_stepping ? "simulation.time_stepping.h" : "simulation.drumwright.h";
+std::string step_text(Integrator integrator, double h) {
+  return "the step h = " + format_time(h) + " s (simulation." +
+         (integrator == Integrator::time_stepping ? "time_stepping" : "drumwright") + ".h)";
 }
 
 namespace {
 
 // The work of lifting every body by `distance` against gravity [J]: how much energy a scheme that
 // pushes contacts out of penetration may add.
-double lift_work(const Model& model, double distance) {
-  double mass = 0.0;
-  for (const Body& b : model.bodies) mass += b.mass;
-  return mass * model.gravity.norm() * distance;
-}
+double lift_work(const Model& model, double distance) { return model.total_mass() * model.gravity.norm() * distance; }
 
 void check_energy(const System& system, const FixedStepRun& run, double h, const std::string& name, double allowance) {
   const double gain = run.output.gain();
@@ -93,8 +90,8 @@ void check_energy(const System& system, const FixedStepRun& run, double h, const
                         name + ": by t = " + format_time(run.t) + " s kinetic plus potential energy rose " + format_time(gain) +
                             " J above the start's, more than the " + format_time(run.output.available()) +
                             " J the system had to move with (its kinetic energy at the start and the potential energy "
-                            "lost since): the step h = " + format_time(h) + " s (" + step_key(system.integrator) +
-                            ") is too long for this scene; take a shorter --step or the event-driven integrator");
+                            "lost since): " + step_text(system.integrator, h) +
+                            " is too long for this scene; take a shorter --step or the event-driven integrator");
 }
 
 }  // namespace

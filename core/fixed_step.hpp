@@ -60,9 +60,9 @@ class StepOutput {
   double kinetic0_ = 0.0, potential0_ = 0.0, potential_min_ = 0.0, energy_ = 0.0;
 };
 
-// The key of a fixed-step integrator's step h: "simulation.time_stepping.h" or
-// "simulation.drumwright.h".
-std::string step_key(Integrator integrator);
+// How messages name a fixed-step integrator's step: "the step h = 0.01 s
+// (simulation.drumwright.h)", or simulation.time_stepping.h.
+std::string step_text(Integrator integrator, double h);
 
 // The state of a fixed-step run and its bookkeeping.
 struct FixedStepRun {

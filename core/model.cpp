@@ -49,6 +49,12 @@ int Model::body_index(const std::string& name) const {
   return -1;
 }
 
+double Model::total_mass() const {
+  double mass = 0.0;
+  for (const Body& b : bodies) mass += b.mass;
+  return mass;
+}
+
 void finalize_model(Model& model) {
   model.nq = model.nv = 0;
   model.q_names.clear();

@@ -35,6 +35,7 @@ struct Model {
   std::vector<std::string> v_names;  // one per entry of v
 
   int body_index(const std::string& name) const;  // -1 if absent
+  double total_mass() const;                       // every body's mass [kg]
 };
 
 // "" when a rigid body can have this rotational inertia (positive semi-definite, principal moments

@@ -38,8 +38,8 @@ RunStats simulate(const System& system, const ImpactLaw& law, const State& initi
     const double h = ts ? system.time_stepping.h : system.drumwright.h;
     if (const std::string why = explicit_damping_problem(system.model, initial.q, h); !why.empty())
       throw SimulationError(0.0, StopReason::unstable_step,
-                            std::string(integrator_name(system.integrator)) + ": the step h = " + format_time(h) + " s (" +
-                                step_key(system.integrator) + ") " + why);
+                            std::string(integrator_name(system.integrator)) + ": " + step_text(system.integrator, h) +
+                                " " + why);
   }
   switch (system.integrator) {
     case Integrator::time_stepping: return simulate_time_stepping(system, initial, callbacks);

@@ -44,6 +44,14 @@ TEST(Model, CoordinatesAreAssignedJointByJointWithTheirNames) {
   EXPECT_EQ(q0.norm(), 1.0);
 }
 
+TEST(Model, TotalMassSumsEveryBodyMasslessLinksToo) {
+  Model m = two_bodies(JointType::free, JointType::revolute);
+  EXPECT_EQ(m.total_mass(), 0.0);
+  m.bodies[0].mass = 1.5;
+  m.bodies[1].mass = 0.25;
+  EXPECT_EQ(m.total_mass(), 1.75);
+}
+
 TEST(Model, PlanarityIsInferred) {
   EXPECT_TRUE(two_bodies(JointType::planar, JointType::revolute).planar);
   EXPECT_TRUE(two_bodies(JointType::planar, JointType::prismatic, Vec3::UnitX()).planar);
