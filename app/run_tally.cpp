@@ -19,6 +19,7 @@ void RunTally::event(const Event& e) {
   ++events_;
   if (e.kind == EventKind::rest) t_rest_ = e.t;
   if (e.kind == EventKind::step) ++time_steps_;
+  if (closes_dependent_rows(e) && dependent_closes_++ == 0) first_dependent_close_ = e;
   if (!is_impact(e.kind)) return;
   ++impacts_;
   for (size_t a = 0; a < e.contacts.size(); ++a) {
@@ -85,6 +86,7 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["impacts"] = tally.impacts();
   j["events"] = tally.events();
   j["time_steps"] = tally.time_steps();
+  j["dependent_closes"] = tally.dependent_closes();
   j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
   j["final_kinetic_energy"] = tally.kinetic_energy();
   const std::vector<bool> flags = tally.closed();

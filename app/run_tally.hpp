@@ -19,6 +19,10 @@ class RunTally {
   long impacts() const { return impacts_; }
   long events() const { return events_; }
   long time_steps() const { return time_steps_; }  // `step` events: where the run left the exact path
+  // Zeno closes that held nearly dependent contacts (closes_dependent_rows), and the first of them
+  // (meaningful where the count is above 0).
+  long dependent_closes() const { return dependent_closes_; }
+  const Event& first_dependent_close() const { return first_dependent_close_; }
   double t_final() const { return t_final_; }
   double t_rest() const { return t_rest_; }  // < 0: never came to rest
   const Eigen::VectorXd& q() const { return q_; }
@@ -31,7 +35,8 @@ class RunTally {
 
  private:
   const Scene& scene_;
-  long impacts_ = 0, events_ = 0, time_steps_ = 0;
+  long impacts_ = 0, events_ = 0, time_steps_ = 0, dependent_closes_ = 0;
+  Event first_dependent_close_;
   double t_final_ = 0, t_rest_ = -1;
   std::vector<long> contact_impacts_;
   std::vector<long> contact_lifts_;  // impacts that left the contact separating
@@ -40,7 +45,7 @@ class RunTally {
 };
 
 // DIR/summary.json of `run`: status ("ok" or "failed"), the stop reason's code and message of a
-// failed run, t_final, impacts, events, time_steps, t_rest (null if never at rest), the final kinetic energy,
+// failed run, t_final, impacts, events, time_steps, dependent_closes, t_rest (null if never at rest), the final kinetic energy,
 // each contact's closed flag and each outcome's value.
 std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
                              const std::string& message);

@@ -61,11 +61,13 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
 // Brings the contacts in `set` to rest by the projection in the kinetic metric,
 // v+ = v - M^-1 J^T (J M^-1 J^T)^+ J v, which never adds energy: each contact's normal row, and its
 // tangent rows where `tangential` says (empty: every contact's). Returns the impulses,
-// rows_per_contact per contact in set's order, zero in the rows left out. M^-1 is applied block by
+// rows_per_contact per contact in set's order, zero in the rows left out; `rowwise_loss`, if given,
+// gets the energy stopping each row alone would remove, sum of b_k^2 / (2 W_kk) with b = J v
+// (Event::rowwise_loss). M^-1 is applied block by
 // block (impact/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
 // factorization per Zeno event was a sixth of the 50-sphere pile's time.
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
-                                Eigen::VectorXd& v) {
+                                Eigen::VectorXd& v, double* rowwise_loss = nullptr) {
   const int r = data.jac.rows_per_contact;
   std::vector<int> rows;  // into the r-per-contact layout of the result
   for (size_t a = 0; a < set.size(); ++a)
@@ -74,7 +76,13 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   for (size_t j = 0; j < rows.size(); ++j) J.row(j) = data.jac.of(set[rows[j] / r]).row(rows[j] % r);
   Eigen::MatrixXd Minv_JT, W;
   block_delassus(data.body.M_llt, J, J, W, &Minv_JT);
-  const Eigen::VectorXd P = -W.completeOrthogonalDecomposition().solve(J * v);
+  const Eigen::VectorXd b = J * v;
+  const Eigen::VectorXd P = -W.completeOrthogonalDecomposition().solve(b);
+  if (rowwise_loss) {
+    *rowwise_loss = 0.0;
+    for (int k = 0; k < b.size(); ++k)
+      if (W(k, k) > 0) *rowwise_loss += b[k] * b[k] / (2 * W(k, k));
+  }
   v += Minv_JT * P;
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(r * static_cast<Eigen::Index>(set.size()));
   for (size_t j = 0; j < rows.size(); ++j) impulse[rows[j]] = P[j];
@@ -137,8 +145,8 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
 // contact keeps its slip, and no spin is added). Its impulses may pull, and leave the friction
 // cone, by what such slow velocities carry; over nearly dependent normal rows (a coin's curved
 // contact and the rim point beside it) they come in large opposite pairs that cancel (-207 and
-// +207 N s in coin_spin), which the velocity does not show but events.csv does (README, "Not fixed
-// yet"). Where a contact slides faster (a corner landing at
+// +207 N s in coin_spin), and then remove energy the slow contact velocities do not carry
+// (closes_dependent_rows flags them; README, "Not fixed yet"). Where a contact slides faster (a corner landing at
 // 0.5 mm/s while it slides at 1 m/s), stopping it would take a friction impulse far outside the
 // cone; the impact is then the plastic Anitescu-Potra LCP (e = 0), friction in its polygon, and
 // the contact lands sliding.
@@ -150,7 +158,7 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
   if (slips_slow(sys, data, set, v)) {
     std::vector<bool> frictional(set.size());
     for (size_t a = 0; a < set.size(); ++a) frictional[a] = sys.contacts.contact(set[a]).mu > 0;
-    const Eigen::VectorXd impulse = project_to_rest(data, set, frictional, v);
+    const Eigen::VectorXd impulse = project_to_rest(data, set, frictional, v, &e.rowwise_loss);
     for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
   } else {
     const ImpactResult plastic =

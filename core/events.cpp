@@ -52,4 +52,9 @@ bool is_impact(EventKind kind) {
   return kind == EventKind::impact || kind == EventKind::zeno || kind == EventKind::iwc;
 }
 
+bool closes_dependent_rows(const Event& e) {
+  return e.kind == EventKind::zeno && e.law == "close" &&
+         e.kinetic_before - e.kinetic_after > kDependentCloseRatio * e.rowwise_loss;
+}
+
 }  // namespace impactsim

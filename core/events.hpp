@@ -41,7 +41,18 @@ struct Event {
   std::vector<double> impulse_n{};  // per entry of `contacts`, N s (impacts only)
   std::vector<double> normal_velocity_after{};  // per entry of `contacts`, J_n v+ in m/s (> 0: separating; impacts only)
   std::vector<int> ordering{};      // sequential and propagative laws: the contacts in the order resolved
+  // A Zeno `close` (a projection to rest): the kinetic energy stopping each of its rows alone would
+  // remove, the sum over rows of b_k^2 / (2 W_kk) [J]; 0 for every other event.
+  double rowwise_loss = 0.0;
 };
+
+// A Zeno close whose projection removed more than this many times its rowwise_loss held nearly
+// dependent contacts at once (two contacts a hair apart), and took energy that the slow contact
+// velocities it was meant to stop do not carry. Over the close events of the shipped scenes the
+// ratio is at most 13 where the rows are independent, and 500 to 6e7 where they are not.
+constexpr double kDependentCloseRatio = 100.0;
+// Whether e is such a close.
+bool closes_dependent_rows(const Event& e);
 
 // The statistics of one run, whichever integrator ran it.
 struct RunStats {

@@ -57,7 +57,7 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
   EXPECT_EQ(tally.outcome_values(tally.closed()), (std::vector<double>{0.0, 1.0, 0.0, 1.0, 1.0, 2.0, 3.0}));
 
   const std::string json = run_summary_json(scene, tally, "", "");
-  for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"t_rest\": 0.3",
+  for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"dependent_closes\": 0", "\"t_rest\": 0.3",
                                "\"final_kinetic_energy\": 0.0", "\"first_lift_A\": 1", "\"lifts_B\": 1", "\"impacts_B\": 3", "\"A\": 1"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
   EXPECT_EQ(json.find("reason"), std::string::npos) << json;
@@ -68,6 +68,34 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
   EXPECT_EQ((++closed.begin()).key(), "B");
   EXPECT_EQ(closed["A"], 1);
   EXPECT_EQ(closed["B"], 1);
+}
+
+// A Zeno close that removed more than kDependentCloseRatio times what stopping each row alone would
+// is counted, and the first one kept; an ordinary close (ratio 2.7, zeno_block's) and a plastic
+// Zeno impact are not.
+TEST(RunTally, CountsZenoClosesOverNearlyDependentContacts) {
+  const Scene scene = load_scene(testing::scene("rocking_block.yaml"));
+  RunTally tally(scene, scene.initial);
+  Event ordinary = event(EventKind::zeno, 0.5, {0, 1});
+  ordinary.law = "close";
+  ordinary.kinetic_before = 2.7e-6;
+  ordinary.rowwise_loss = 1e-6;
+  tally.event(ordinary);
+  Event dependent = ordinary;
+  dependent.t = 0.7;
+  dependent.kinetic_before = 0.1035;
+  dependent.kinetic_after = 0.0859;
+  dependent.rowwise_loss = 1.78e-7;
+  tally.event(dependent);
+  Event plastic = dependent;
+  plastic.law = "plastic";
+  tally.event(plastic);
+  Event later = dependent;
+  later.t = 0.9;
+  tally.event(later);
+  EXPECT_EQ(tally.dependent_closes(), 2);
+  EXPECT_EQ(tally.first_dependent_close().t, 0.7);
+  EXPECT_NE(run_summary_json(scene, tally, "", "").find("\"dependent_closes\": 2"), std::string::npos);
 }
 
 TEST(RunTally, OutcomesAreMeasuredAtTheLastStateAndFailuresSayWhy) {

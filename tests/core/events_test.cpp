@@ -45,5 +45,23 @@ TEST(Events, TimesPrintWithTwelveSignificantDigits) {
   EXPECT_EQ(format_time(2.5e-13), "2.5e-13");
 }
 
+// A Zeno close flagged as holding nearly dependent rows: energy removed above kDependentCloseRatio
+// times its rowwise_loss; never another kind of event or a plastic Zeno impact.
+TEST(Events, DependentClosesRemoveFarMoreThanTheirRowsCarry) {
+  Event e{.t = 1.0, .kind = EventKind::zeno, .law = "close", .kinetic_before = 1.0, .kinetic_after = 1.0 - 99e-6};
+  e.rowwise_loss = 1e-6;
+  EXPECT_FALSE(closes_dependent_rows(e));  // 99 times
+  e.kinetic_after = 1.0 - 101e-6;
+  EXPECT_TRUE(closes_dependent_rows(e));
+  e.law = "plastic";
+  EXPECT_FALSE(closes_dependent_rows(e));
+  e.law = "close";
+  e.kind = EventKind::impact;
+  EXPECT_FALSE(closes_dependent_rows(e));
+  // Nothing to stop, nothing removed (b = 0): not flagged.
+  Event still{.t = 1.0, .kind = EventKind::zeno, .law = "close", .kinetic_before = 0.5, .kinetic_after = 0.5};
+  EXPECT_FALSE(closes_dependent_rows(still));
+}
+
 }  // namespace
 }  // namespace impactsim

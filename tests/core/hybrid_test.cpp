@@ -760,6 +760,42 @@ TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
   }
 }
 
+// The Zeno rule's close over the coin's curved contact and the rim point beside it (nearly
+// dependent rows) removes 0.0176 J, about 1e5 times what stopping each of its rows alone would;
+// over the zeno_block's two independent corners it removes a few times that. Every close removes
+// at least the largest single row's share, so at least rowwise_loss / rows.
+TEST(Hybrid, ZenoClosesOverNearlyDependentContactsAreFlagged) {
+  const SceneRun coin = run("coin_spin");
+  const std::vector<Event> closes = of_kind(coin, EventKind::zeno);
+  long dependent = 0;
+  const Event* pair = nullptr;  // the close over the curved contact and one rim point
+  for (const Event& e : closes) {
+    if (e.law != "close") continue;
+    const double removed = e.kinetic_before - e.kinetic_after;
+    EXPECT_GE(e.rowwise_loss, 0.0);
+    EXPECT_GE(removed, e.rowwise_loss / (3.0 * static_cast<double>(e.contacts.size())) - 1e-15) << "t = " << e.t;
+    if (!closes_dependent_rows(e)) continue;
+    ++dependent;
+    if (e.contacts.size() == 2 && !pair) pair = &e;
+  }
+  EXPECT_GE(dependent, 1);
+  ASSERT_NE(pair, nullptr);
+  EXPECT_EQ(coin.scene.system.contacts.contact(pair->contacts[0]).name, "coin_shape@ground");
+  EXPECT_TRUE(names_a_rim_point(coin, *pair));
+  EXPECT_GT(pair->kinetic_before - pair->kinetic_after, 0.01);
+  EXPECT_GT(pair->kinetic_before - pair->kinetic_after, 1e4 * pair->rowwise_loss);
+  const SceneRun block = run("zeno_block");
+  int block_closes = 0;
+  for (const Event& e : of_kind(block, EventKind::zeno)) {
+    if (e.law != "close") continue;
+    ++block_closes;
+    EXPECT_FALSE(closes_dependent_rows(e));
+    EXPECT_LT(e.kinetic_before - e.kinetic_after, 13.0 * e.rowwise_loss);
+    EXPECT_GT(e.rowwise_loss, 0.0);
+  }
+  EXPECT_GE(block_closes, 1);
+}
+
 // Under the Routh law the coin rolls flat on its rim before the slap, and the step size collapses
 // as its contact point whirls ever faster (Euler's disk). M is well conditioned there, so the run
 // steps through instead of stopping (painleve_step: 0 restores the stop), and the face still lands.
