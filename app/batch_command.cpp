@@ -34,7 +34,7 @@ std::string format_number(double x, int precision) { return std::string(NumberTe
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const std::string& d : draw_columns(scene)) c.push_back(d);
-  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "t_rest"}) c.push_back(n);
+  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "dependent_closes", "t_rest"}) c.push_back(n);
   for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
@@ -130,7 +130,8 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   }
   for (const std::string& c :
        {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
-        std::to_string(tally.events()), std::to_string(tally.time_steps()), tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
+        std::to_string(tally.events()), std::to_string(tally.time_steps()), std::to_string(tally.dependent_closes()),
+        tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
     cells.push_back(c);
   for (double x : tally.q()) cells.push_back(format_number(x, precision));
   for (double x : tally.v()) cells.push_back(format_number(x, precision));
@@ -300,6 +301,11 @@ int batch_command(const BatchOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
                path.string(), counts.text(), wall, (end - next) / std::max(wall, 1e-9));
+  if (counts.dependent_close_runs > 0)
+    spdlog::warn("{} of {} runs have Zeno closes that held nearly dependent contacts and removed energy their "
+                 "contacts' slow velocities do not carry (dependent_closes in runs.csv): their motion after them is "
+                 "partly the Zeno rule's (README, \"Not fixed yet: the Zeno rule's own projection\")",
+                 counts.dependent_close_runs, counts.runs);
   if (o.plot) {
     if (!run_plot_tool("batch", dir)) return kExitOutput;
     for (long run = first; run < std::min(end, o.trajectories); ++run) {

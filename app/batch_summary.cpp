@@ -49,7 +49,7 @@ FailureCounts write_summary(const std::filesystem::path& dir, const std::string&
   long& runs = counts.runs;
   long& failed = counts.failed;
   std::vector<ColumnStats> stats;
-  size_t reason_column = std::string::npos;
+  size_t reason_column = std::string::npos, dependent_column = std::string::npos;
   for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
     std::vector<std::string> cells = split_cells(line);
     if (header.empty()) {
@@ -57,10 +57,13 @@ FailureCounts write_summary(const std::filesystem::path& dir, const std::string&
       stats.resize(header.size());
       for (size_t c = 0; c < header.size(); ++c)
         if (header[c] == "reason") reason_column = c;
+        else if (header[c] == "dependent_closes") dependent_column = c;
       return;
     }
     if (cells.size() != header.size()) return;
     ++runs;
+    if (dependent_column < cells.size() && !cells[dependent_column].empty() && cells[dependent_column] != "0")
+      ++counts.dependent_close_runs;
     for (size_t c = 0; c < header.size(); ++c) {
       if (header[c] == "run" || header[c] == "seed" || header[c] == "reason" || header[c] == "message" ||
           cells[c].empty())

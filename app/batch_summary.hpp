@@ -28,6 +28,7 @@ struct ColumnStats {
 // How many runs a batch holds and how many failed, by reason (runs.csv's `reason` column).
 struct FailureCounts {
   long runs = 0, failed = 0;
+  long dependent_close_runs = 0;  // runs whose dependent_closes column is above 0 (RunTally)
   std::map<std::string, long> by_reason;
   std::string text() const;  // "2 of 40 runs failed (step_limit 1, stalled 1)", or "40 runs, none failed"
 };
