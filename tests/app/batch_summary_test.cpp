@@ -73,6 +73,23 @@ TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
                                             "columns"}));
 }
 
+// The runs with Zeno closes over nearly dependent contacts (dependent_closes above 0), which batch
+// warns about; a failed run's empty cell and a zero are not counted, nor is a partial row.
+TEST(BatchSummary, CountsTheRunsWithDependentCloses) {
+  const fs::path dir = fresh_dir("summary_dependent");
+  std::ofstream(dir / "runs.csv", std::ios::binary) << "run,seed,status,reason,dependent_closes,message\n"
+                                                       "0,11,ok,,0,\n"
+                                                       "1,12,ok,,3,\n"
+                                                       "2,13,failed,invalid_draw,,bad draw\n"
+                                                       "3,14,ok,,1,\n"
+                                                       "4,15,ok,,2";  // partial: left out
+  const FailureCounts counts = write_summary(dir);
+  EXPECT_EQ(counts.runs, 4);
+  EXPECT_EQ(counts.dependent_close_runs, 2);
+  const nlohmann::json s = nlohmann::json::parse(read_all(dir / "summary.json"));
+  EXPECT_EQ(s.at("columns").at("dependent_closes").at("counts"), (nlohmann::json{{"0", 1}, {"1", 1}, {"3", 1}}));
+}
+
 TEST(BatchSummary, AnUnwritableDirectoryThrowsNamingTheFile) {
   EXPECT_THROW(write_summary("/proc/impactsim-no-such-dir"), std::runtime_error);
 }

@@ -15,6 +15,24 @@ namespace {
 
 using namespace impactsim::testing;
 
+// coin_spin's Zeno closes over its curved contact and a rim point beside it are counted in
+// summary.json and warned about, naming the first; the rocking block has none and no warning.
+TEST(Run, ZenoClosesOverNearlyDependentContactsAreWarnedAbout) {
+  const fs::path coin = fresh_dir("run_dependent_closes");
+  const Result r = impactsim("run " + scene("coin_spin.yaml") + " -o " + coin.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find("4 Zeno close(s) held nearly dependent contacts"), std::string::npos) << all;
+  EXPECT_NE(all.find("the first at t = 2.12672670488 s on coin_shape@ground, coin_shape.rim-z2@ground"), std::string::npos)
+      << all;
+  EXPECT_EQ(nlohmann::json::parse(read_all(coin / "summary.json")).at("dependent_closes"), 4);
+  const fs::path block = fresh_dir("run_no_dependent_closes");
+  const Result b = impactsim("run " + scene("zeno_block.yaml") + " -o " + block.string());
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ((b.out + b.err).find("Zeno close(s)"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(read_all(block / "summary.json")).at("dependent_closes"), 0);
+}
+
 TEST(Run, RunWritesTheTrajectoryOfTheDefaultScene) {
   const fs::path dir = fresh_dir("run");
   const Result r = impactsim("run " + scene("double_pendulum.yaml") + " -o " + dir.string());
