@@ -79,6 +79,11 @@ double potential_energy(const Model& model, const Kinematics& kin) {
 
 std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Kinematics kin(model);
+  return energies(model, q, v, kin);
+}
+
+std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   Kinematics& kin) {
   update_kinematics(model, q, kin);
   update_velocities(model, q, v, kin);
   return {kinetic_energy(model, kin), potential_energy(model, kin)};

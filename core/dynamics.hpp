@@ -34,6 +34,9 @@ double kinetic_energy(const Model& model, const Kinematics& kin);
 double potential_energy(const Model& model, const Kinematics& kin);
 // Both energies at (q, v) [J], for output and checks; allocates its own Kinematics.
 std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+// The same in the caller's scratch `kin` (made for `model`): no allocation, for per-step checks.
+std::pair<double, double> energies(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   Kinematics& kin);
 // Total spatial momentum [angular about the world origin; linear], world axes.
 Vec6 spatial_momentum(const Model& model, const Kinematics& kin);
 

@@ -9,15 +9,22 @@ namespace impactsim {
 
 void StepOutput::emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q,
                       const Eigen::VectorXd& v) {
-  const auto [kinetic, potential] = energies(model, q, v);
-  if (sink) sink(Sample{t, q, v, kinetic, potential});
-  if (next_ == 0) {
+  if (sink) {
+    const auto [kinetic, potential] = energies(model, q, v);
+    sink(Sample{t, q, v, kinetic, potential});
+  }
+  ++next_;
+}
+
+void EnergyAccount::add(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const auto [kinetic, potential] = energies(model, q, v, kin_);
+  if (!started_) {
     kinetic0_ = kinetic;
     potential0_ = potential_min_ = potential;
+    started_ = true;
   }
   potential_min_ = std::min(potential_min_, potential);
   energy_ = kinetic + potential;
-  ++next_;
 }
 
 void StepOutput::first(const Model& model, const SampleSink& sink, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
@@ -39,7 +46,7 @@ void StepOutput::step(const Model& model, const SimulationSettings& settings, co
 }
 
 FixedStepRun::FixedStepRun(const System& system, const State& initial)
-    : q(initial.q), v(initial.v), v_weighted(initial.v), output(system.model) {}
+    : q(initial.q), v(initial.v), v_weighted(initial.v), output(system.model), energy(system.model) {}
 
 FixedStepScratch::FixedStepScratch(const System& system) : contact(system.model, system.contacts), pin_kin(system.model) {}
 
@@ -84,11 +91,11 @@ namespace {
 double lift_work(const Model& model, double distance) { return model.total_mass() * model.gravity.norm() * distance; }
 
 void check_energy(const System& system, const FixedStepRun& run, double h, const std::string& name, double allowance) {
-  const double gain = run.output.gain();
-  if (!(gain > run.output.available() + allowance)) return;
+  const double gain = run.energy.gain();
+  if (!(gain > run.energy.available() + allowance)) return;
   throw SimulationError(run.t, StopReason::energy_gain,
                         name + ": by t = " + format_time(run.t) + " s kinetic plus potential energy rose " + format_time(gain) +
-                            " J above the start's, more than the " + format_time(run.output.available()) +
+                            " J above the start's, more than the " + format_time(run.energy.available()) +
                             " J the system had to move with (its kinetic energy at the start and the potential energy "
                             "lost since): " + step_text(system.integrator, h) +
                             " is too long for this scene; take a shorter --step or the event-driven integrator");
@@ -101,6 +108,7 @@ RunStats run_fixed_steps(const System& system, const State& initial, double h, c
   const SimulationSettings& settings = system.simulation;
   FixedStepRun run(system, initial);
   run.output.first(system.model, io.callbacks.sample, run.q, run.v);
+  run.energy.add(system.model, run.q, run.v);
   const double allowance = lift_work(system.model, system.contact.distance_tolerance);
   // Steps end within a billionth of a step of t_end; a step longer than the run is one short step.
   const double end_tolerance = 1e-9 * std::min(h, settings.t_end);
@@ -110,7 +118,8 @@ RunStats run_fixed_steps(const System& system, const State& initial, double h, c
       step(run, hs);
       if (!run.q.allFinite() || !run.v.allFinite())
         throw SimulationError(run.t, StopReason::not_finite, name + ": the state is not finite");
-      run.stats.max_energy_gain = std::max(run.stats.max_energy_gain, run.output.gain());
+      run.energy.add(system.model, run.q, run.v);
+      run.stats.max_energy_gain = std::max(run.stats.max_energy_gain, run.energy.gain());
       if (settings.energy_check && !io.force) check_energy(system, run, h, name, allowance);
       if (io.callbacks.stop && io.callbacks.stop()) break;
     }

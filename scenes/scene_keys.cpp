@@ -142,7 +142,7 @@ const std::vector<SceneKey> kKeys = {
      "event-driven: every this many steps a run must have advanced 1e-6 `t_end` (else it stops as stalled) and be on "
      "pace to reach `t_end` within 20 times the steps `max_steps` leaves (else it stops now); 0 never", ""},
     {"simulation", "energy_check", "bool", "true",
-     "fixed-step integrators: stop (`energy_gain`, exit 3) at the first row whose kinetic plus potential energy is above "
+     "fixed-step integrators: stop (`energy_gain`, exit 3) at the end of the first step whose kinetic plus potential energy is above "
      "the start's by more than the system had to move with (its kinetic energy at the start and the potential energy "
      "lost since) plus the work of lifting every body by `distance_tolerance`: the step is too long for the scene; "
      "false lets such a run go on (to look at a scheme's artifact)", ""},
