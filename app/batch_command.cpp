@@ -302,10 +302,9 @@ int batch_command(const BatchOptions& o) {
   spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
                path.string(), counts.text(), wall, (end - next) / std::max(wall, 1e-9));
   if (counts.dependent_close_runs > 0)
-    spdlog::warn("{} of {} runs have Zeno closes that held nearly dependent contacts and removed energy their "
-                 "contacts' slow velocities do not carry (dependent_closes in runs.csv): their motion after them is "
-                 "partly the Zeno rule's (README, \"Not fixed yet: the Zeno rule's own projection\")",
-                 counts.dependent_close_runs, counts.runs);
+    spdlog::warn("{} of {} runs have Zeno closes that {}: their motion after them is partly the Zeno rule's {}",
+                 counts.dependent_close_runs, counts.runs, RunTally::dependent_close_meaning("runs.csv"),
+                 RunTally::kDependentCloseReadme);
   if (o.plot) {
     if (!run_plot_tool("batch", dir)) return kExitOutput;
     for (long run = first; run < std::min(end, o.trajectories); ++run) {

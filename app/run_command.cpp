@@ -28,11 +28,10 @@ void warn_dependent_closes(const Scene& scene, const RunTally& tally) {
   for (size_t k = 0; k < shown; ++k) names += (k ? ", " : "") + scene.system.contacts.contact(e.contacts[k]).name;
   if (shown < e.contacts.size()) names += " and " + std::to_string(e.contacts.size() - shown) + " more";
   const double removed = e.kinetic_before - e.kinetic_after;
-  spdlog::warn("{} Zeno close(s) held nearly dependent contacts and removed energy that their contacts' slow "
-               "velocities do not carry (dependent_closes in summary.json); the first at t = {} s on {}: {:.3g} J, "
-               "{:.3g} times what stopping each contact row alone would remove. The motion after it is partly the "
-               "Zeno rule's (README, \"Not fixed yet: the Zeno rule's own projection\")",
-               tally.dependent_closes(), format_time(e.t), names, removed, removed / e.rowwise_loss);
+  spdlog::warn("{} Zeno close(s) {}; the first at t = {} s on {}: {:.3g} J, {:.3g} times what stopping each "
+               "contact row alone would remove. The motion after it is partly the Zeno rule's {}",
+               tally.dependent_closes(), RunTally::dependent_close_meaning("summary.json"), format_time(e.t), names,
+               removed, removed / e.rowwise_loss, RunTally::kDependentCloseReadme);
 }
 
 }  // namespace

@@ -7,6 +7,14 @@
 
 namespace impactsim {
 
+const char* const RunTally::kDependentCloseReadme =
+    "(README, \"Not fixed yet: the Zeno rule's own projection\")";
+
+std::string RunTally::dependent_close_meaning(const std::string& file) {
+  return "held nearly dependent contacts and removed energy that their contacts' slow velocities do not carry "
+         "(dependent_closes in " + file + ")";
+}
+
 RunTally::RunTally(const Scene& scene, const State& initial)
     : scene_(scene),
       contact_impacts_(scene.system.contacts.size(), 0),

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/run_tally.hpp"
 #include "tests/app/batch.hpp"
 #include "tests/app/hdf5_read.hpp"
 
@@ -82,6 +83,21 @@ fs::path failing_scene() {
   text.replace(text.find(zeno), zeno.size(), zeno + "\n    max_events: 4");
   std::ofstream(path) << text;
   return path;
+}
+
+// A batch whose runs have Zeno closes over nearly dependent contacts says how many, in the words
+// and with the README pointer `run` uses, naming runs.csv's column (coin_spin's runs have 1 to 4).
+TEST(Batch, WarnsAboutRunsWithDependentCloses) {
+  const fs::path dir = fresh_path("dependent_closes");
+  const Result r = impactsim("batch " + scene("coin_spin.yaml") + " --runs 1 -o " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 of 1 runs have Zeno closes that " + RunTally::dependent_close_meaning("runs.csv")),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(RunTally::kDependentCloseReadme), std::string::npos) << r.err;
+  const std::vector<std::string> lines = split_lines(read_all(dir / "runs.csv"));
+  ASSERT_EQ(lines.size(), 2u);
+  const std::vector<std::string> header = split(lines[0]), row = split(lines[1]);
+  EXPECT_GE(std::stoi(row[std::find(header.begin(), header.end(), "dependent_closes") - header.begin()]), 1);
 }
 
 // A failed run's row carries the reason and the state where it stopped, never the initial state,
