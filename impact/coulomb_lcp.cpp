@@ -65,6 +65,9 @@ CoulombLcp build_coulomb_lcp(const Eigen::MatrixXd& W_bar, const Eigen::VectorXd
 CoulombLcp build_coulomb_lcp_in_contact_space(const Eigen::MatrixXd& A, const Eigen::VectorXd& u0,
                                               const CoulombLayout& layout) {
   const int m = layout.normals, s = layout.blocks(), td = layout.tangent_dim(), k = layout.k();
+  // Without friction blocks T is the identity and T^T A T is A to the bit; the dense triple product
+  // was two thirds of a frictionless 201-contact step's LCP setup (2 x 201^3 multiply-adds).
+  if (s == 0) return build_coulomb_lcp(A, u0, layout);
   Eigen::MatrixXd T = Eigen::MatrixXd::Zero(m + s * td, m + s * k);
   T.topLeftCorner(m, m).setIdentity();
   for (int b = 0; b < s; ++b) T.block(m + b * td, m + b * k, td, k) = layout.D;

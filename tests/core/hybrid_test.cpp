@@ -456,7 +456,7 @@ TEST(Hybrid, AFrictionalSpherePileSettles) {
 // fired every 1.4e-12 s), Anitescu-Potra steps carry the run on. With painleve_step = 0 the run
 // stops there, naming the key: the 10-sphere pile with mu = 0.3 stalls at t = 0.439 s, a stick
 // guard firing 300 times in 3e-11 s. By default twelve frictional spheres
-// (tests/scenes/contact/frictional_pile_12.yaml) reach t_end through 13 steps. No step adds energy
+// (tests/scenes/contact/frictional_pile_12.yaml) reach t_end through some 500 steps. No step adds energy
 // (the weight's work is the potential energy it loses, less the scheme's h^2 g^2 m / 2 per body;
 // friction dissipates), and nothing sinks a contact (at t = 0.4695 s the projection that brings
 // slow slips to rest once gave a sliding contact an approach of 8e-4 m/s, and it sank 5 um).
