@@ -93,14 +93,46 @@ struct Tableau {
     if (!first)
       for (int i : ties)
         if (basis[i] == z0()) return i;
-    for (int k = 0; k < n() && ties.size() > 1; ++k) {
+    return lexicographic_tie_break(c, ties);
+  }
+
+  // The lexicographic rule over the columns of w (B^-1), in order, until one row is left. A basic
+  // column is the unit vector e_r (r its basic row): its ratios are 0 on every tied row but r, and
+  // 1 / a_r > 0 on r, so it drops r alone when r is tied, which is read off in O(1) rather than a
+  // pass over the ties (a time-stepping LCP of a row of 100 balls: 51 ties a pivot on average, 97
+  // columns read for each, almost all basic; that pass was half the run). A nonbasic column is read
+  // in full. The rows left and their order are those of reading every column in full.
+  int lexicographic_tie_break(const Candidates& c, std::vector<int>& ties) const {
+    thread_local std::vector<int> row_of;
+    thread_local std::vector<char> tied;
+    const int n = this->n();
+    row_of.assign(2 * n + 1, -1);
+    for (int r = 0; r < n; ++r) row_of[basis[r]] = r;
+    tied.assign(n, 0);
+    for (int i : ties) tied[i] = 1;
+    size_t live = ties.size();
+    for (int k = 0; k < n && live > 1; ++k) {
+      const int r = row_of[k];
+      if (r >= 0) {
+        // smallest = min(0, 1 / a_r) = 0; r goes where 1 / a_r > 0 + 1e-13 (1 + |0|).
+        if (tied[r] && 1.0 / c.a[r] > 1e-13) {
+          tied[r] = 0;
+          --live;
+        }
+        continue;
+      }
+      std::erase_if(ties, [&](int i) { return !tied[i]; });
       double smallest = INFINITY;
       for (int i : ties) smallest = std::min(smallest, T(i, k) / c.a[i]);
       std::erase_if(ties, [&](int i) {
         const double x = T(i, k) / c.a[i];
-        return x > smallest + 1e-13 * (1 + std::abs(smallest));
+        if (x <= smallest + 1e-13 * (1 + std::abs(smallest))) return false;
+        tied[i] = 0;
+        return true;
       });
+      live = ties.size();
     }
+    std::erase_if(ties, [&](int i) { return !tied[i]; });
     return ties[0];
   }
 

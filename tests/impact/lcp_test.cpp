@@ -7,6 +7,8 @@
 #include <fstream>
 #include <random>
 
+#include <Eigen/Cholesky>
+
 #include "impact/lcp.hpp"
 #include "tests/impact/lcp_file.hpp"
 
@@ -100,6 +102,44 @@ TEST(Lcp, TiesAreBrokenWithoutCycling) {
   ASSERT_TRUE(s.ok());
   EXPECT_NEAR(s.z.sum(), 1.0, 1e-12);
   EXPECT_LT(s.pivots, 10);
+}
+
+// A time step of a row of resting balls struck at one end (unit masses, planar: x and z per ball).
+// Ground rows read z (W = 1 each, and w = -g h alike), neighbour rows x_k - x_{k-1} (a chain) with
+// w = 0 but for the struck pair: the ratio tests tie at every pivot and the lexicographic rule
+// decides, over a tableau whose w columns are mostly still basic (what a row of 100 balls under
+// time-stepping solves 1,000 times). W is positive definite, so the solution is unique: Lemke must
+// reach it without cycling, and it must agree with the solve on its support.
+TEST(Lcp, DegenerateRowIsSolvedThroughLexicographicTies) {
+  for (int balls : {10, 50, 101}) {
+    const int n = 2 * balls - 1;  // balls ground rows, then balls - 1 neighbour rows
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, 2 * balls);
+    for (int k = 0; k < balls; ++k) J(k, 2 * k + 1) = 1.0;
+    for (int k = 1; k < balls; ++k) {
+      J(balls + k - 1, 2 * k) = 1.0;
+      J(balls + k - 1, 2 * (k - 1)) = -1.0;
+    }
+    const Eigen::MatrixXd W = J * J.transpose();
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+    w.head(balls).setConstant(-9.81e-3);
+    w[balls] = -2.0;
+    const LcpSolution s = solve_lemke(W, w);
+    ASSERT_TRUE(s.ok()) << balls;
+    EXPECT_LT(s.residual, 1e-12) << balls;
+    EXPECT_LE(s.pivots, 2 * n + 1) << balls;
+    std::vector<int> S;
+    for (int i = 0; i < n; ++i)
+      if (s.z[i] > 0) S.push_back(i);
+    ASSERT_FALSE(S.empty());
+    Eigen::MatrixXd Wss;
+    Eigen::VectorXd rs;
+    support_system(W, -w, S, Wss, rs);
+    const Eigen::VectorXd zs = Wss.llt().solve(rs);
+    for (size_t a = 0; a < S.size(); ++a) EXPECT_NEAR(s.z[S[a]], zs[a], 1e-12 * (1 + zs.cwiseAbs().maxCoeff()));
+    EXPECT_GE((W * s.z + w).minCoeff(), -1e-12);
+    // Every ground row carries its ball's weight.
+    for (int k = 0; k < balls; ++k) EXPECT_NEAR(s.z[k], 9.81e-3, 1e-15) << k;
+  }
 }
 
 // A resting box's four coplanar corners: J_n M^-1 J_n^T has rank 3, and rounding leaves entries of
