@@ -16,6 +16,10 @@ namespace {
 // the largest count as zero: a nearly redundant contact set (a row of leaning dominoes) must not
 // turn rounding and drift correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
 constexpr double kRankThreshold = 1e-7;
+// A large model's non-symmetric A (frictional slides) is solved by LU where every pivot of U is
+// above this fraction of the largest: far from the decomposition's rank threshold, where its
+// least-norm answer is A^-1 target too. Below, the orthogonal decomposition decides the rank.
+constexpr double kLuPivotFloor = 1e-5;
 
 // A closed contact sliding with friction: its force row differs from its constrained row (G_n = J_n -
 // mu s^T J_t), which makes the mode's force system non-symmetric.
@@ -296,6 +300,20 @@ void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, 
   }
 }
 
+// lambda = A^-1 target by LU where its pivots are well spread (kLuPivotFloor); false otherwise. A
+// sliding pile's force system is mostly of full rank, and LU costs a third of the orthogonal
+// decomposition (which was a third of a frictional pile's run). The pivots, not LU's condition
+// estimate: that estimate cost as much as the factorization.
+bool solved_by_lu(const Eigen::MatrixXd& A, const Eigen::VectorXd& target, Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
+                  Eigen::VectorXd& lambda) {
+  if (A.rows() == 0) return false;
+  lu.compute(A);
+  const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
+  if (!(pivots.minCoeff() > kLuPivotFloor * pivots.maxCoeff())) return false;
+  lambda = lu.solve(target);
+  return lambda.allFinite();
+}
+
 // A's forces as a whole: true where A is symmetric and an LDL^T finds it well conditioned at full
 // rank (from kBlockwiseFrom velocities on the pivoted one, whose factor then serves the singular
 // case too). Otherwise false, with w.solver naming the least-norm solve that follows: pivoted
@@ -317,6 +335,9 @@ bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) 
       w.lambda = w.ldlt.solve(w.target);
       return true;
     }
+  } else if (blockwise && solved_by_lu(w.A, w.target, w.lu, w.lambda)) {
+    w.solver = Solver::lu;
+    return true;
   }
   w.solver = Solver::cod;
   return false;
@@ -343,6 +364,7 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
   };
   const size_t n = w.island_rows.size();
   w.island_cod.resize(n);
+  w.island_lu.resize(n);
   w.island_pivoted.resize(n);
   w.island_solver.resize(n);
   w.lambda.resize(w.A.rows());
@@ -363,6 +385,12 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
       w.target_island = w.shifted(rows);
       pivoted.solve(w.target_island, w.lambda_island);
     } else {
+      w.target_island = w.target(rows);
+      if (!w.island_symmetric[j] && solved_by_lu(w.A_island, w.target_island, w.island_lu[j], w.lambda_island)) {
+        w.island_solver[j] = Solver::lu;
+        w.lambda(rows) = w.lambda_island;
+        continue;
+      }
       w.island_solver[j] = Solver::cod;
       shift();
       w.target_island = w.shifted(rows);
@@ -533,10 +561,12 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
     const auto local = std::lower_bound(rows.begin(), rows.end(), static_cast<int>(k)) - rows.begin();
     const Eigen::VectorXd unit = Eigen::VectorXd::Unit(static_cast<Eigen::Index>(rows.size()), local);
     if (w.island_solver[j] == ModeForceScratch::Solver::pivoted) w.island_pivoted[j].solve(unit, x);
+    else if (w.island_solver[j] == ModeForceScratch::Solver::lu) x = w.island_lu[j].solve(unit);
     else x = w.island_cod[j].solve(unit);
     return x[local] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[local];
   }
   if (w.solver == ModeForceScratch::Solver::pivoted) w.pivoted.solve(Eigen::VectorXd::Unit(w.A.rows(), k), x);
+  else if (w.solver == ModeForceScratch::Solver::lu) x = w.lu.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
   else x = w.cod.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
   return x[k] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[k];
 }

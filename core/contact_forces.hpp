@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <Eigen/QR>
 
 #include "core/contact_data.hpp"
@@ -73,9 +74,13 @@ struct ModeForceScratch {
   std::vector<int> row_island;
   // Which case gave the forces: definite (A symmetric positive definite: Eigen's LDL^T, or from
   // kBlockwiseFrom velocities on the pivoted one at full rank), pivoted (A symmetric and singular,
-  // from kBlockwiseFrom velocities on), cod (any other A) or islands (island by island, each
-  // island's case in island_solver: definite, pivoted or cod, by the same rules on its own rows).
-  enum class Solver { definite, pivoted, cod, islands } solver = Solver::definite;
+  // from kBlockwiseFrom velocities on), lu (A not symmetric and well conditioned, from
+  // kBlockwiseFrom velocities on: partial-pivoting LU), cod (any other A) or islands (island by
+  // island, each island's case in island_solver: definite, pivoted, lu or cod, by the same rules
+  // on its own rows).
+  enum class Solver { definite, pivoted, lu, cod, islands } solver = Solver::definite;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> island_lu;
   std::vector<Solver> island_solver;
   std::vector<bool> island_symmetric;  // no frictional slide among the island's contacts
   std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;

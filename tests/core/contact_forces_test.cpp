@@ -215,6 +215,48 @@ TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
 }
 
+// Sliding bodies on two corners: each island's non-symmetric force system has full rank, and from
+// kBlockwiseFrom velocities on it is solved by LU (a third of the orthogonal decomposition's cost),
+// which must give what the decomposition gives the same body alone: the forces, the motion and
+// the Painleve margin, to rounding. One island alone (every other body lifted) is the whole A, by LU.
+TEST(ContactForces, WellConditionedSlidingSystemsOfLargeModelsAreSolvedByLu) {
+  const double mu = 0.4;
+  const std::vector<double> corners{-0.5, 0.5};
+  auto sliding = [](const RestingBodies& r) {
+    ContactModes modes = ContactModes::all_open(r.contacts.size());
+    for (auto& m : modes.mode) m = ContactMode::slide;
+    return modes;
+  };
+  const RestingBodies alone(1, corners, mu), row(22, corners, mu);
+  ASSERT_GE(row.model.nv, kBlockwiseFrom);
+  ModeForces f1, f22;
+  ASSERT_TRUE(alone.forces(sliding(alone), f1));
+  ASSERT_TRUE(row.forces(sliding(row), f22));
+  using Solver = ModeForceScratch::Solver;
+  EXPECT_EQ(f1.scratch.solver, Solver::cod);
+  EXPECT_EQ(f22.scratch.solver, Solver::islands);
+  EXPECT_EQ(f22.scratch.island_solver, std::vector<Solver>(22, Solver::lu));
+  for (int k = 0; k < 2; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+  EXPECT_LT((f22.vdot.head(3) - f1.vdot).cwiseAbs().maxCoeff(), 1e-12);
+  Eigen::VectorXd x;
+  const double margin = painleve_margin(f1, 0, x);
+  ASSERT_TRUE(std::isfinite(margin));
+  EXPECT_NEAR(painleve_margin(f22, 0, x), margin, 1e-12 * std::abs(margin));
+  for (int i = 0; i < 22; ++i) {
+    const double m = 1.0 + 0.1 * i;
+    EXPECT_NEAR(f22.lambda_n.segment(2 * i, 2).sum(), m * g, 1e-9) << i;
+    EXPECT_NEAR(f22.vdot[3 * i + 1], 0.0, 1e-9) << i;
+    EXPECT_NEAR(f22.vdot[3 * i], -mu * g, 1e-9) << i;
+  }
+  ContactModes one_body = sliding(row);
+  for (int i = 2; i < row.contacts.size(); ++i) one_body.mode[i] = ContactMode::open;
+  ModeForces f;
+  ASSERT_TRUE(row.forces(one_body, f));
+  EXPECT_EQ(f.scratch.solver, Solver::lu);
+  for (int k = 0; k < 2; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+  EXPECT_NEAR(painleve_margin(f, 0, x), margin, 1e-12 * std::abs(margin));
+}
+
 // Islands of both kinds in one force system: a sticking body's island is symmetric and takes the
 // pivoted LDL^T (singular: three corners hold two degrees of freedom and friction one more), a
 // sliding body's takes the complete orthogonal decomposition. Each carries the forces it carries
