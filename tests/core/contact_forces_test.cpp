@@ -173,70 +173,30 @@ TEST(ContactForces, ADefiniteContactSetIsSolvedExactlyAtAnySize) {
   expect_equal_shares(22, {-0.5, 0.5});
 }
 
-// Sliding bodies that share no contact: from kBlockwiseFrom velocities on, the singular
-// non-symmetric force system is solved island by island, and each body carries the forces it
-// carries alone (there, one dense decomposition): its weight, -mu times it along the slip, and the
-// same Painleve margin.
-TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
-  const double mu = 0.4;
-  const std::vector<double> corners{-0.5, 0.0, 0.5};
-  auto sliding = [](const RestingBodies& r) {
-    ContactModes modes = ContactModes::all_open(r.contacts.size());
-    for (auto& m : modes.mode) m = ContactMode::slide;
-    return modes;
-  };
-  const RestingBodies alone(1, corners, mu), row(22, corners, mu);
-  ASSERT_GE(row.model.nv, kBlockwiseFrom);
-  ModeForces f1, f22;
-  ASSERT_TRUE(alone.forces(sliding(alone), f1));
-  ASSERT_TRUE(row.forces(sliding(row), f22));
-  using Solver = ModeForceScratch::Solver;
-  EXPECT_EQ(f1.scratch.solver, Solver::cod);
-  EXPECT_EQ(f22.scratch.solver, Solver::islands);
-  EXPECT_EQ(f22.scratch.island_solver, std::vector<Solver>(22, Solver::cod));
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
-  EXPECT_LT((f22.vdot.head(3) - f1.vdot).cwiseAbs().maxCoeff(), 1e-12);
-  Eigen::VectorXd x;
-  const double margin = painleve_margin(f1, 0, x);
-  EXPECT_TRUE(std::isfinite(margin));
-  EXPECT_NEAR(painleve_margin(f22, 0, x), margin, 1e-12 * std::abs(margin));
-  for (int i = 0; i < 22; ++i) {
-    const double m = 1.0 + 0.1 * i;
-    EXPECT_NEAR(f22.lambda_n.segment(3 * i, 3).sum(), m * g, 1e-9) << i;  // the weight
-    EXPECT_NEAR(f22.vdot[3 * i + 1], 0.0, 1e-9) << i;                      // held on the ground
-    EXPECT_NEAR(f22.vdot[3 * i], -mu * g, 1e-9) << i;                      // friction against +x
-  }
-  // One island (every other body lifted): the whole system, as before.
-  ContactModes one_body = sliding(row);
-  for (int i = 3; i < row.contacts.size(); ++i) one_body.mode[i] = ContactMode::open;
-  ModeForces f;
-  ASSERT_TRUE(row.forces(one_body, f));
-  EXPECT_EQ(f.scratch.solver, Solver::cod);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+ContactModes all_sliding(const RestingBodies& r) {
+  ContactModes modes = ContactModes::all_open(r.contacts.size());
+  for (auto& m : modes.mode) m = ContactMode::slide;
+  return modes;
 }
 
-// Sliding bodies on two corners: each island's non-symmetric force system has full rank, and from
-// kBlockwiseFrom velocities on it is solved by LU (a third of the orthogonal decomposition's cost),
-// which must give what the decomposition gives the same body alone: the forces, the motion and
-// the Painleve margin, to rounding. One island alone (every other body lifted) is the whole A, by LU.
-TEST(ContactForces, WellConditionedSlidingSystemsOfLargeModelsAreSolvedByLu) {
+// 22 planar bodies sliding on `corners` each, sharing no contact (from kBlockwiseFrom velocities
+// on), against one body alone (below it: the complete orthogonal decomposition). Each island's
+// non-symmetric force system takes `island_solver`, and each body carries the forces it carries
+// alone: its weight, -mu times it along the slip, and the same motion and Painleve margin. One
+// island alone (every other body lifted) is the whole A, by the same solver.
+void expect_sliding_islands(const std::vector<double>& corners, ModeForceScratch::Solver island_solver) {
   const double mu = 0.4;
-  const std::vector<double> corners{-0.5, 0.5};
-  auto sliding = [](const RestingBodies& r) {
-    ContactModes modes = ContactModes::all_open(r.contacts.size());
-    for (auto& m : modes.mode) m = ContactMode::slide;
-    return modes;
-  };
+  const int n = static_cast<int>(corners.size());
   const RestingBodies alone(1, corners, mu), row(22, corners, mu);
   ASSERT_GE(row.model.nv, kBlockwiseFrom);
   ModeForces f1, f22;
-  ASSERT_TRUE(alone.forces(sliding(alone), f1));
-  ASSERT_TRUE(row.forces(sliding(row), f22));
+  ASSERT_TRUE(alone.forces(all_sliding(alone), f1));
+  ASSERT_TRUE(row.forces(all_sliding(row), f22));
   using Solver = ModeForceScratch::Solver;
   EXPECT_EQ(f1.scratch.solver, Solver::cod);
   EXPECT_EQ(f22.scratch.solver, Solver::islands);
-  EXPECT_EQ(f22.scratch.island_solver, std::vector<Solver>(22, Solver::lu));
-  for (int k = 0; k < 2; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+  EXPECT_EQ(f22.scratch.island_solver, std::vector<Solver>(22, island_solver));
+  for (int k = 0; k < n; ++k) EXPECT_NEAR(f22.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
   EXPECT_LT((f22.vdot.head(3) - f1.vdot).cwiseAbs().maxCoeff(), 1e-12);
   Eigen::VectorXd x;
   const double margin = painleve_margin(f1, 0, x);
@@ -244,17 +204,28 @@ TEST(ContactForces, WellConditionedSlidingSystemsOfLargeModelsAreSolvedByLu) {
   EXPECT_NEAR(painleve_margin(f22, 0, x), margin, 1e-12 * std::abs(margin));
   for (int i = 0; i < 22; ++i) {
     const double m = 1.0 + 0.1 * i;
-    EXPECT_NEAR(f22.lambda_n.segment(2 * i, 2).sum(), m * g, 1e-9) << i;
-    EXPECT_NEAR(f22.vdot[3 * i + 1], 0.0, 1e-9) << i;
-    EXPECT_NEAR(f22.vdot[3 * i], -mu * g, 1e-9) << i;
+    EXPECT_NEAR(f22.lambda_n.segment(n * i, n).sum(), m * g, 1e-9) << i;  // the weight
+    EXPECT_NEAR(f22.vdot[3 * i + 1], 0.0, 1e-9) << i;                      // held on the ground
+    EXPECT_NEAR(f22.vdot[3 * i], -mu * g, 1e-9) << i;                      // friction against +x
   }
-  ContactModes one_body = sliding(row);
-  for (int i = 2; i < row.contacts.size(); ++i) one_body.mode[i] = ContactMode::open;
+  ContactModes one_body = all_sliding(row);
+  for (int i = n; i < row.contacts.size(); ++i) one_body.mode[i] = ContactMode::open;
   ModeForces f;
   ASSERT_TRUE(row.forces(one_body, f));
-  EXPECT_EQ(f.scratch.solver, Solver::lu);
-  for (int k = 0; k < 2; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
+  EXPECT_EQ(f.scratch.solver, island_solver);
+  for (int k = 0; k < n; ++k) EXPECT_NEAR(f.lambda_n(k), f1.lambda_n(k), 1e-12) << k;
   EXPECT_NEAR(painleve_margin(f, 0, x), margin, 1e-12 * std::abs(margin));
+}
+
+// On three corners each body's force system is singular: the decomposition, island by island.
+TEST(ContactForces, SeparateSlidingBodiesTakeTheirForcesIslandByIsland) {
+  expect_sliding_islands({-0.5, 0.0, 0.5}, ModeForceScratch::Solver::cod);
+}
+
+// On two corners it has full rank and well spread pivots: LU (a third of the decomposition's cost)
+// must give what the decomposition gives, to rounding.
+TEST(ContactForces, WellConditionedSlidingSystemsOfLargeModelsAreSolvedByLu) {
+  expect_sliding_islands({-0.5, 0.5}, ModeForceScratch::Solver::lu);
 }
 
 // Islands of both kinds in one force system: a sticking body's island is symmetric and takes the

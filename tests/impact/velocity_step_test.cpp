@@ -102,15 +102,17 @@ TEST(VelocityStep, ContactImpulsesNeverDoPositiveWork) {
 
 // Twelve bodies of 6 velocities each (nv = 72, from kBlockwiseFrom on): W = J M^-1 J^T is formed
 // block by block. Each contact's rows touch one body (on the ground) or two (neighbours in a row).
+Eigen::MatrixXd normal_matrix(std::mt19937& gen, int rows, int cols) {
+  std::normal_distribution<double> n;
+  Eigen::MatrixXd A(rows, cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) A(i, j) = n(gen);
+  return A;
+}
+
 ContactSpace row_of_blocks(std::mt19937& gen, double mu) {
   const int bodies = 12, nv = 6 * bodies, m = 2 * bodies - 1;
-  std::normal_distribution<double> n;
-  auto random = [&](int rows, int cols) {
-    Eigen::MatrixXd A(rows, cols);
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j) A(i, j) = n(gen);
-    return A;
-  };
+  auto random = [&](int rows, int cols) { return normal_matrix(gen, rows, cols); };
   ContactSpace c;
   c.M = Eigen::MatrixXd::Zero(nv, nv);
   for (int b = 0; b < bodies; ++b) {
@@ -139,13 +141,11 @@ ContactSpace row_of_blocks(std::mt19937& gen, double mu) {
 // identity friction transform must give the dense product's answer.
 TEST(VelocityStep, BlockwiseDelassusMatchesTheDenseProduct) {
   std::mt19937 gen(11);
-  std::normal_distribution<double> n;
   for (int trial = 0; trial < 20; ++trial) {
     const ContactSpace c = row_of_blocks(gen, 0.0);
     const int nv = static_cast<int>(c.M.rows());
     ASSERT_GE(nv, kBlockwiseFrom);
-    Eigen::VectorXd b(nv);
-    for (int i = 0; i < nv; ++i) b(i) = n(gen);
+    const Eigen::VectorXd b = normal_matrix(gen, nv, 1);
     const VelocityStep s = solve_velocity_step(c, Eigen::MatrixXd(0, nv), b);
     ASSERT_TRUE(s.ok) << s.diagnostic;
     EXPECT_EQ(s.lcp_variables, c.contacts());
@@ -163,12 +163,10 @@ TEST(VelocityStep, BlockwiseDelassusMatchesTheDenseProduct) {
 // positive work.
 TEST(VelocityStep, BlockwiseFrictionalStepDissipates) {
   std::mt19937 gen(12);
-  std::normal_distribution<double> n;
   for (int trial = 0; trial < 20; ++trial) {
     const ContactSpace c = row_of_blocks(gen, 0.4);
     const int nv = static_cast<int>(c.M.rows());
-    Eigen::VectorXd b(nv);
-    for (int i = 0; i < nv; ++i) b(i) = n(gen);
+    const Eigen::VectorXd b = normal_matrix(gen, nv, 1);
     const VelocityStep s = solve_velocity_step(c, Eigen::MatrixXd(0, nv), b);
     ASSERT_TRUE(s.ok) << s.diagnostic;
     EXPECT_LT(s.residual, 1e-9);
