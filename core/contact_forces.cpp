@@ -385,11 +385,13 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
       w.target_island = w.shifted(rows);
       pivoted.solve(w.target_island, w.lambda_island);
     } else {
-      w.target_island = w.target(rows);
-      if (!w.island_symmetric[j] && solved_by_lu(w.A_island, w.target_island, w.island_lu[j], w.lambda_island)) {
-        w.island_solver[j] = Solver::lu;
-        w.lambda(rows) = w.lambda_island;
-        continue;
+      if (!w.island_symmetric[j]) {
+        w.target_island = w.target(rows);
+        if (solved_by_lu(w.A_island, w.target_island, w.island_lu[j], w.lambda_island)) {
+          w.island_solver[j] = Solver::lu;
+          w.lambda(rows) = w.lambda_island;
+          continue;
+        }
       }
       w.island_solver[j] = Solver::cod;
       shift();
@@ -549,6 +551,20 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   return true;
 }
 
+namespace {
+
+// x = A^-1 unit (A^+ unit where A is singular) by the factor the forces were solved with.
+void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted,
+                const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
+                const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& unit,
+                Eigen::VectorXd& x) {
+  if (solver == ModeForceScratch::Solver::pivoted) pivoted.solve(unit, x);
+  else if (solver == ModeForceScratch::Solver::lu) x = lu.solve(unit);
+  else x = cod.solve(unit);
+}
+
+}  // namespace
+
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   const ModeForceScratch& w = forces.scratch;
   if (w.solver == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();
@@ -560,14 +576,10 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
     const std::vector<int>& rows = w.island_rows[j];
     const auto local = std::lower_bound(rows.begin(), rows.end(), static_cast<int>(k)) - rows.begin();
     const Eigen::VectorXd unit = Eigen::VectorXd::Unit(static_cast<Eigen::Index>(rows.size()), local);
-    if (w.island_solver[j] == ModeForceScratch::Solver::pivoted) w.island_pivoted[j].solve(unit, x);
-    else if (w.island_solver[j] == ModeForceScratch::Solver::lu) x = w.island_lu[j].solve(unit);
-    else x = w.island_cod[j].solve(unit);
+    solve_unit(w.island_solver[j], w.island_pivoted[j], w.island_lu[j], w.island_cod[j], unit, x);
     return x[local] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[local];
   }
-  if (w.solver == ModeForceScratch::Solver::pivoted) w.pivoted.solve(Eigen::VectorXd::Unit(w.A.rows(), k), x);
-  else if (w.solver == ModeForceScratch::Solver::lu) x = w.lu.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
-  else x = w.cod.solve(Eigen::VectorXd::Unit(w.A.rows(), k));
+  solve_unit(w.solver, w.pivoted, w.lu, w.cod, Eigen::VectorXd::Unit(w.A.rows(), k), x);
   return x[k] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[k];
 }
 

@@ -10,7 +10,7 @@ namespace impactsim {
 void StepOutput::emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q,
                       const Eigen::VectorXd& v) {
   if (sink) {
-    const auto [kinetic, potential] = energies(model, q, v);
+    const auto [kinetic, potential] = energies(model, q, v, kin_);
     sink(Sample{t, q, v, kinetic, potential});
   }
   ++next_;

@@ -38,7 +38,7 @@ struct FixedStepIO {
 // Writes the output rows of a fixed-step run.
 class StepOutput {
  public:
-  explicit StepOutput(const Model& model) : q_(model.nq) {}
+  explicit StepOutput(const Model& model) : q_(model.nq), kin_(model) {}
   void first(const Model& model, const SampleSink& sink, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // The step from (t0, q0) to (t1, q1) on which the velocity is v.
   void step(const Model& model, const SimulationSettings& settings, const SampleSink& sink, double t0,
@@ -50,6 +50,7 @@ class StepOutput {
 
   long next_ = 0;
   Eigen::VectorXd q_;
+  Kinematics kin_;  // the rows' energies, without an allocation per row
 };
 
 // The energy account of a fixed-step run, kept at the end of every step (not at the output rows:

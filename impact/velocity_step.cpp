@@ -31,9 +31,11 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   Eigen::MatrixXd PJT, W;
   Eigen::MatrixXd Minv_nuT;
   Eigen::LLT<Eigen::MatrixXd> S_llt;
-  if (nu.rows() == 0 && M_llt.rows() >= kBlockwiseFrom) {
-    // Block by block: a contact's rows touch its two bodies' blocks, so a row of 100 balls costs
-    // O(contacts), not the dense 2 x 201^2 x 606 multiply-adds per step.
+  // Block by block: a contact's rows touch its two bodies' blocks, so a row of 100 balls costs
+  // O(contacts), not the dense 2 x 201^2 x 606 multiply-adds per step. Joints (nu) couple the
+  // blocks through P, so with them W stays one dense product.
+  const bool blockwise = nu.rows() == 0 && M_llt.rows() >= kBlockwiseFrom;
+  if (blockwise) {
     block_delassus(M_llt, J, J, W, &PJT);
   } else {
     PJT = solve_columns(M_llt, J.transpose());
@@ -51,7 +53,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   }
   Eigen::VectorXd f = Eigen::VectorXd::Zero(m + ft);
   if (m > 0) {
-    if (W.size() == 0) W.noalias() = J * PJT;
+    if (!blockwise) W.noalias() = J * PJT;
     const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(W, J * Pb, layout);
     const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
