@@ -1,6 +1,7 @@
 #include "core/contact_forces.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 #include "impact/coulomb_lcp.hpp"
@@ -300,18 +301,38 @@ void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, 
   }
 }
 
+// A hash of a force system's structure: the contact each of its rows comes from, in order. A
+// closed contact's modes are in it (a sticking contact owns tangent rows too, a slide one row), and
+// with the contacts those fix which rows A couples.
+std::uint64_t row_structure(const std::vector<int>& owner, const std::vector<int>* rows, int count) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a over the owners
+  for (int r = 0; r < count; ++r) {
+    h ^= static_cast<std::uint64_t>(owner[rows ? (*rows)[r] : r]) + 1;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
 // lambda = A^-1 target by LU where its pivots are well spread (kLuPivotFloor); false otherwise. A
 // sliding pile's force system is mostly of full rank, and LU costs a third of the orthogonal
 // decomposition (which was a third of a frictional pile's run). The pivots, not LU's condition
-// estimate: that estimate cost as much as the factorization.
-bool solved_by_lu(const Eigen::MatrixXd& A, const Eigen::VectorXd& target, Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
-                  Eigen::VectorXd& lambda) {
+// estimate: that estimate cost as much as the factorization. A structure whose LU failed is not
+// factored again (w.singular_structures): its failure costs half the decomposition that follows.
+bool solved_by_lu(const Eigen::MatrixXd& A, const Eigen::VectorXd& target, std::uint64_t structure,
+                  Eigen::PartialPivLU<Eigen::MatrixXd>& lu, Eigen::VectorXd& lambda, ModeForceScratch& w) {
   if (A.rows() == 0) return false;
+  std::vector<std::uint64_t>& singular = w.singular_structures;
+  if (std::find(singular.begin(), singular.end(), structure) != singular.end()) return false;
   lu.compute(A);
+  ++w.lu_factorizations;
   const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
-  if (!(pivots.minCoeff() > kLuPivotFloor * pivots.maxCoeff())) return false;
-  lambda = lu.solve(target);
-  return lambda.allFinite();
+  if (pivots.minCoeff() > kLuPivotFloor * pivots.maxCoeff()) {
+    lambda = lu.solve(target);
+    if (lambda.allFinite()) return true;
+  }
+  if (singular.size() == ModeForceScratch::kSingularStructures) singular.erase(singular.begin());
+  singular.push_back(structure);
+  return false;
 }
 
 // A's forces as a whole: true where A is symmetric and an LDL^T finds it well conditioned at full
@@ -335,7 +356,7 @@ bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) 
       w.lambda = w.ldlt.solve(w.target);
       return true;
     }
-  } else if (blockwise && solved_by_lu(w.A, w.target, w.lu, w.lambda)) {
+  } else if (blockwise && solved_by_lu(w.A, w.target, row_structure(w.Jc_owner, nullptr, rows), w.lu, w.lambda, w)) {
     w.solver = Solver::lu;
     return true;
   }
@@ -387,7 +408,8 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
     } else {
       if (!w.island_symmetric[j]) {
         w.target_island = w.target(rows);
-        if (solved_by_lu(w.A_island, w.target_island, w.island_lu[j], w.lambda_island)) {
+        const std::uint64_t structure = row_structure(w.Jc_owner, &rows, static_cast<int>(rows.size()));
+        if (solved_by_lu(w.A_island, w.target_island, structure, w.island_lu[j], w.lambda_island, w)) {
           w.island_solver[j] = Solver::lu;
           w.lambda(rows) = w.lambda_island;
           continue;

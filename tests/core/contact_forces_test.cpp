@@ -228,6 +228,35 @@ TEST(ContactForces, WellConditionedSlidingSystemsOfLargeModelsAreSolvedByLu) {
   expect_sliding_islands({-0.5, 0.5}, ModeForceScratch::Solver::lu);
 }
 
+// A force system whose LU failed is not factored again while its rows stay the same: the second
+// solve of 22 singular sliding islands goes straight to the decomposition, with the same bits, where
+// 22 regular ones are factored by LU each time.
+TEST(ContactForces, ASingularStructureIsFactoredByLuOnce) {
+  using Solver = ModeForceScratch::Solver;
+  for (const bool singular : {true, false}) {
+    const RestingBodies row(22, singular ? std::vector<double>{-0.5, 0.0, 0.5} : std::vector<double>{-0.5, 0.5}, 0.4);
+    const Solver expected = singular ? Solver::cod : Solver::lu;
+    ModeForces f;
+    ASSERT_TRUE(row.forces(all_sliding(row), f));
+    EXPECT_EQ(f.scratch.lu_factorizations, 22);
+    EXPECT_EQ(f.scratch.island_solver, std::vector<Solver>(22, expected));
+    EXPECT_EQ(f.scratch.singular_structures.size(), singular ? 22u : 0u);
+    const Eigen::VectorXd lambda_n = f.lambda_n, vdot = f.vdot;
+    ASSERT_TRUE(row.forces(all_sliding(row), f));
+    EXPECT_EQ(f.scratch.lu_factorizations, singular ? 22 : 44) << singular;
+    EXPECT_EQ(f.scratch.island_solver, std::vector<Solver>(22, expected));
+    EXPECT_EQ(f.lambda_n, lambda_n);
+    EXPECT_EQ(f.vdot, vdot);
+    // Another structure of the same bodies (the first body lifted off one corner) is factored anew.
+    ContactModes lifted = all_sliding(row);
+    lifted.mode[0] = ContactMode::open;
+    const long before = f.scratch.lu_factorizations;
+    ASSERT_TRUE(row.forces(lifted, f));
+    EXPECT_EQ(f.scratch.lu_factorizations, before + (singular ? 1 : 22));
+    EXPECT_EQ(f.scratch.island_solver[0], Solver::lu);  // two corners left: regular
+  }
+}
+
 // Islands of both kinds in one force system: a sticking body's island is symmetric and takes the
 // pivoted LDL^T (singular: three corners hold two degrees of freedom and friction one more), a
 // sliding body's takes the complete orthogonal decomposition. Each carries the forces it carries
