@@ -100,6 +100,57 @@ TEST(SlipStart, ABallThatTheCircularConeHoldsRolls) {
   EXPECT_LT(a_t.norm(), 1e-9);
 }
 
+// A box on four corners of different mu (0.05 to 0.2) under gravity tilted as above: too little
+// friction to hold it, and unequal friction turns it as it goes, so each corner slips its own way.
+// Four slips from rest in one search, which takes the Jacobian-keeping iterations
+// (kSlipJacobianReuseFrom) from the guess the sticking forces give (every corner along g_t). Each
+// corner must come out sliding with its contact acceleration along its slip (s x a_t = 0,
+// s . a_t > 0), friction -mu lambda_n s, and the weight carried.
+TEST(SlipStart, AFourCornerSlideFromRestTurnsEachSlipToItsAcceleration) {
+  const double mu[4] = {0.1, 0.2, 0.15, 0.05};
+  const char* corners[4] = {"[0.2, 0.15, -0.1]", "[-0.2, 0.15, -0.1]", "[-0.2, -0.15, -0.1]", "[0.2, -0.15, -0.1]"};
+  std::string text =
+      "name: four_corners\n"
+      "world:\n"
+      "  gravity: [0, 0, -9.81]\n"
+      "  shapes:\n"
+      "    - {name: ground, type: halfspace, normal: [0, 0, 1]}\n"
+      "bodies:\n"
+      "  - {name: box, joint: {type: free}, density: 500, shapes: [{name: box_shape, type: box, size: [0.4, 0.3, "
+      "0.2]}], initial: {z: 0.1}}\n"
+      "contacts:\n";
+  for (int i = 0; i < 4; ++i)
+    text += "  - {name: c" + std::to_string(i) + ", body: box, point: " + corners[i] + ", with: ground, mu: " +
+            std::to_string(mu[i]) + "}\n";
+  text += "simulation: {t_end: 1.0}\n";
+  Scene scene = load_scene_text(text, "four_corners");
+  static_assert(4 >= kSlipJacobianReuseFrom);
+  const double g_n = 9.81, g_t = 0.35 * 9.81, beta = 10 * kPi / 180;
+  scene.system.model.gravity = g_t * Vec3(std::cos(beta), std::sin(beta), 0) - g_n * Vec3::UnitZ();
+  const System& sys = scene.system;
+  ASSERT_EQ(sys.contacts.size(), 4);
+  ContactData data(sys.model, sys.contacts);
+  ModeForces forces;
+  ContactModes modes = ContactModes::all_open(4);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+  compute_event_data(sys, modes, scene.initial.q, v, data);
+  std::vector<Event> events;
+  choose_modes(sys, 0.0, {}, {}, v, modes, data, forces, [&](const Event& e) { events.push_back(e); });
+  const double weight = sys.model.bodies[0].mass * g_n;
+  double spread = 0;  // the largest angle between two corners' slips
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(modes.mode[i], ContactMode::slide) << i;
+    const Eigen::Vector2d s = modes.slip[i];
+    const Eigen::Vector2d a_t = tangential_acceleration(data.jac, i, forces.vdot);
+    EXPECT_NEAR(s[0] * a_t[1] - s[1] * a_t[0], 0.0, 1e-8 * g_n) << i;
+    EXPECT_GT(s.dot(a_t), 0.0) << i;
+    EXPECT_NEAR((forces.lambda_t.row(i).transpose() + mu[i] * forces.lambda_n[i] * s).norm(), 0.0, 1e-9 * weight) << i;
+    for (int j = 0; j < i; ++j) spread = std::max(spread, std::acos(std::min(1.0, s.dot(modes.slip[j]))));
+  }
+  EXPECT_NEAR(forces.lambda_n.sum(), weight, 1e-9 * weight);
+  EXPECT_GT(spread, 0.01);  // the box turns: the slips are not one direction
+}
+
 TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
   TiltedBall b(0.05);
   b.v(0) = 0.5;  // sliding along x well above the velocity tolerance
