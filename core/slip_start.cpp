@@ -64,45 +64,27 @@ class SlipResidual {
 bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
                        double tolerance) {
   const Eigen::Index m = theta.size();
-  Eigen::VectorXd trial(m), r_trial(m), k_trial(m), column(m), unused(m), step(m), d_theta(m);
+  Eigen::VectorXd trial(m), r_trial(m), k_trial(m), column(m), unused(m);
   Eigen::MatrixXd jacobian(m, m);
   if (!residual(theta, r, k)) return false;
   constexpr int kIterations = 50, kStalled = 3;
   constexpr double kDelta = 1e-7;  // rad
-  const bool reuse = m >= kSlipJacobianReuseFrom;
-  bool quotients = false;  // jacobian holds the difference quotients at theta (else Broyden's update of them)
-  bool valid = false;
   int stalled = 0;
   for (int iteration = 0; iteration < kIterations && r.norm() > tolerance && stalled < kStalled; ++iteration) {
-    if (!valid) {
-      for (Eigen::Index a = 0; a < m; ++a) {
-        trial = theta;
-        trial[a] += kDelta;
-        if (!residual(trial, column, unused)) return false;
-        jacobian.col(a) = (column - r) / kDelta;
-      }
-      valid = quotients = true;
+    for (Eigen::Index a = 0; a < m; ++a) {
+      trial = theta;
+      trial[a] += kDelta;
+      if (!residual(trial, column, unused)) return false;
+      jacobian.col(a) = (column - r) / kDelta;
     }
-    step = jacobian.colPivHouseholderQr().solve(-r);
+    const Eigen::VectorXd step = jacobian.colPivHouseholderQr().solve(-r);
     double scale = 1.0;
-    bool gained = false;
-    for (int halving = 0; halving < 30 && !gained; ++halving, scale *= 0.5) {
+    for (int halving = 0; halving < 30; ++halving, scale *= 0.5) {
       trial = theta + scale * step;
       if (!residual(trial, r_trial, k_trial)) return false;
-      gained = r_trial.norm() < r.norm();
+      if (r_trial.norm() < r.norm()) break;
     }
-    const bool from_quotients = quotients;
-    if (reuse && r_trial.norm() <= 0.5 * r.norm()) {
-      // Broyden's update: the Jacobian that maps the step taken onto the change it made in r.
-      d_theta = trial - theta;
-      const double dd = d_theta.squaredNorm();
-      if (dd > 0) jacobian += ((r_trial - r) - jacobian * d_theta) * (d_theta.transpose() / dd);
-      quotients = false;
-    } else {
-      valid = false;
-      if (!from_quotients && !gained) continue;  // the quotients again, from where it stood
-    }
-    if (from_quotients) stalled = r_trial.norm() > 0.999 * r.norm() ? stalled + 1 : 0;
+    stalled = r_trial.norm() > 0.999 * r.norm() ? stalled + 1 : 0;
     theta = trial;
     r = r_trial;
     k = k_trial;

@@ -46,14 +46,8 @@ using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen:
 // a thousandth: with no root near, the halvings only creep (a 12-sphere pile's nine slips stayed
 // at |r| = 0.0965 for 45 iterations of up to 40 force solves each, and the slip start repeats the
 // search for every contact it sticks, so one event took minutes). The contacts of one event are
-// usually few (an edge's two ends), and each iteration's m + 1 force solves are cheap. From
-// kSlipJacobianReuseFrom slips on (a face's four corners, a pile's slips starting together) the
-// m difference quotients would be most of the search's force solves: after an iteration that
-// halves |r| the next one takes Broyden's rank-one update of the Jacobian instead of new quotients
-// (and one that gains nothing on it moves nothing). Any other iteration is Newton's, and only
-// Newton's iterations count toward the stall. On return theta is the last iterate, r and k at it;
-// false only if residual failed.
-constexpr int kSlipJacobianReuseFrom = 3;
+// usually few (an edge's two ends, a face's four corners), so each iteration's m + 1 force solves
+// are cheap. On return theta is the last iterate, r and k at it; false only if residual failed.
 bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
                        double tolerance);
 
