@@ -585,7 +585,78 @@ void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted,
   else x = cod.solve(unit);
 }
 
+// d lambda over some rows of A (all, or one island's) whose factor is `solver`'s, for a change of
+// A's column k by wv d theta, lambda_k the force of that column: -lambda_k A^-1 wv. Where A is
+// singular the forces are ref + A^+ b (b = target - A ref, x = A^+ b), and Golub and Pereyra's
+// derivative of the pseudo-inverse at constant rank adds the turn of the null-space part,
+// (z . x)(e_k - A^+ A e_k) with z = A^+ wv. Its third term, A^+ A^+T e_k (wv . (b - A x)), is
+// zero: wv = J_c M^-1 dG^T lies in the range of J_c, which is A's wherever G keeps J_c's rank, and
+// the least-squares misfit b - A x is orthogonal to A's range (tested with a misfit). False for a
+// factor that cannot be a frictional slide's (A symmetric).
+bool turn_of_forces(ModeForceScratch::Solver solver, const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
+                    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::MatrixXd& A,
+                    Eigen::Index k, double lambda_k, const Eigen::VectorXd& wv, const Eigen::VectorXd& x,
+                    Eigen::VectorXd& dlambda) {
+  if (solver == ModeForceScratch::Solver::lu) {
+    dlambda = -lambda_k * lu.solve(wv);
+    return true;
+  }
+  if (solver != ModeForceScratch::Solver::cod) return false;
+  const Eigen::VectorXd z = cod.solve(wv);
+  dlambda = -lambda_k * z;
+  if (cod.rank() < A.rows()) {
+    Eigen::VectorXd null_part = -cod.solve(A.col(k));
+    null_part[k] += 1.0;
+    dlambda += z.dot(x) * null_part;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& body, const ContactJacobians& jac,
+                            const ContactModes& modes, int i, const ModeForces& forces, Eigen::VectorXd& dvdot) {
+  using Solver = ModeForceScratch::Solver;
+  const ModeForceScratch& w = forces.scratch;
+  const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
+  if (td != 2 || !frictional_slide(contacts, modes, i)) return false;
+  const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
+  if (k == static_cast<Eigen::Index>(w.closed.size())) return false;
+  // d d / d theta, as slip_direction turns with s.
+  const TangentVector u_t = jac.rows_times(i, 1, td, body.v);
+  const Eigen::Vector2d s = modes.slip[i], s_turn(-s[1], s[0]);
+  Eigen::Vector2d d_turn = s_turn;
+  if (u_t.norm() > 1e-12 && u_t.dot(s) > 0) {
+    const Eigen::Vector2d e = u_t + modes.slip_blend * s;
+    const Eigen::Vector2d d = e.normalized();
+    d_turn = (Eigen::Matrix2d::Identity() - d * d.transpose()) * (modes.slip_blend * s_turn) / e.norm();
+  }
+  // M^-1 dG_i^T with dG_i = -mu d_turn^T J_t,i, and wv = J_c M^-1 dG_i^T, A's column k's change.
+  Eigen::VectorXd Minv_dG = -contacts.contact(i).mu * (jac.of(i).middleRows(1, td).transpose() * d_turn);
+  body.M_llt.solveInPlace(Minv_dG);
+  const Eigen::Index rows = w.A.rows();
+  const Eigen::VectorXd wv = w.Jc.topRows(rows) * Minv_dG;
+  Eigen::VectorXd dlambda = Eigen::VectorXd::Zero(rows), part;
+  if (w.solver == Solver::islands) {  // wv is zero outside i's island
+    const int j = w.row_island[k];
+    const std::vector<int>& island = w.island_rows[j];
+    const auto local = std::lower_bound(island.begin(), island.end(), static_cast<int>(k)) - island.begin();
+    Eigen::VectorXd x;  // a least-norm solve's forces less the references (solve_by_island)
+    if (w.island_solver[j] == Solver::cod) x = w.lambda(island) - w.reference(island);
+    if (!turn_of_forces(w.island_solver[j], w.island_lu[j], w.island_cod[j], w.A(island, island), local, w.lambda[k],
+                        wv(island), x, part))
+      return false;
+    dlambda(island) = part;
+  } else {
+    Eigen::VectorXd x;
+    if (w.solver == Solver::cod) x = w.lambda - w.reference;
+    if (!turn_of_forces(w.solver, w.lu, w.cod, w.A, k, w.lambda[k], wv, x, dlambda)) return false;
+  }
+  dvdot = w.lambda[k] * Minv_dG;
+  if (nv >= kBlockwiseFrom) add_block_columns_product(body.M_llt.blocks(), w.touch.F, w.Minv_GT, dlambda, dvdot);
+  else dvdot.noalias() += w.Minv_GT * dlambda;
+  return dvdot.allFinite();
+}
 
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   const ModeForceScratch& w = forces.scratch;

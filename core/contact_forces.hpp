@@ -117,6 +117,18 @@ struct ModeForces {
 // x: scratch.
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x);
 
+// d vdot / d theta [units of v per s^2 per rad]: how the acceleration `forces` holds (computed by
+// constrained_acceleration in `modes` at the state of `body`) changes as closed frictional slide
+// i's slip direction modes.slip[i] = (cos theta, sin theta) turns, the modes held. Its force row
+// G_i = J_n,i - mu d^T J_t,i turns with d (slip_direction), so with y = lambda_i M^-1 dG_i^T,
+// d lambda = -A^-1 J_c y and d vdot = y + M^-1 G^T d lambda: one solve with the factor at hand,
+// where a difference quotient costs a whole force solve. Where A (or i's island of it) is singular
+// (redundant contacts) the forces are the least-norm ones about the references, and their
+// derivative has two more terms, each one more solve (contact_forces.cpp, turn_of_forces). False
+// where i is not a closed frictional slide in 3-D.
+bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& body, const ContactJacobians& jac,
+                            const ContactModes& modes, int i, const ModeForces& forces, Eigen::VectorXd& dvdot);
+
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of
 // its closed contacts; baumgarte [1/s] is the drift correction rate. False if M is singular.
 bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,

@@ -51,7 +51,26 @@ class SlipResidual {
     return true;
   }
 
+  // dr/d angles at the angles evaluated last (forces_ holds their forces), column a from how the
+  // acceleration turns with slip a: dr_b = s_b x J_t,b dvdot, and -k_b d theta_b from s_b's own turn.
+  bool jacobian(const Eigen::VectorXd& k, Eigen::MatrixXd& out) {
+    const auto m = static_cast<Eigen::Index>(contacts_.size());
+    out.resize(m, m);
+    for (Eigen::Index a = 0; a < m; ++a) {
+      if (!slip_turn_acceleration(sys_.contacts, data_.body, data_.jac, modes_, contacts_[a], forces_, dvdot_))
+        return false;
+      for (Eigen::Index b = 0; b < m; ++b) {
+        const int i = contacts_[b];
+        const TangentVector da_t = data_.jac.rows_times(i, 1, 2, dvdot_);
+        const Eigen::Vector2d& s = modes_.slip[i];
+        out(b, a) = s[0] * da_t[1] - s[1] * da_t[0] - (a == b ? k[b] : 0.0);
+      }
+    }
+    return true;
+  }
+
  private:
+  Eigen::VectorXd dvdot_;
   const System& sys_;
   const ContactData& data_;
   const std::vector<int>& contacts_;
@@ -63,6 +82,12 @@ class SlipResidual {
 
 bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
                        double tolerance) {
+  return solve_slip_angles(residual, [](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; }, theta, r, k,
+                           tolerance);
+}
+
+bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian_of, Eigen::VectorXd& theta,
+                       Eigen::VectorXd& r, Eigen::VectorXd& k, double tolerance) {
   const Eigen::Index m = theta.size();
   Eigen::VectorXd trial(m), r_trial(m), k_trial(m), column(m), unused(m);
   Eigen::MatrixXd jacobian(m, m);
@@ -71,7 +96,8 @@ bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen
   constexpr double kDelta = 1e-7;  // rad
   int stalled = 0;
   for (int iteration = 0; iteration < kIterations && r.norm() > tolerance && stalled < kStalled; ++iteration) {
-    for (Eigen::Index a = 0; a < m; ++a) {
+    const bool closed_form = jacobian_of(k, jacobian);  // before any trial moves the forces
+    for (Eigen::Index a = 0; !closed_form && a < m; ++a) {
       trial = theta;
       trial[a] += kDelta;
       if (!residual(trial, column, unused)) return false;
@@ -113,9 +139,12 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   }
   std::vector<int> sliding = from_rest, stuck;
   SlipResidual residual(sys, data, sliding, modes, forces);
+  const auto jacobian = [&residual](const Eigen::VectorXd& k_at, Eigen::MatrixXd& out) {
+    return residual.jacobian(k_at, out);
+  };
   if (!accelerate(sys, data, modes, forces)) return false;
   const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
-  if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
+  if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   // Slips that run against their acceleration (k < 0) while the others slide, or no consistent
   // slips at all: the contact with the most negative k (else the largest residual) sticks and the
   // rest are solved again (a pile's contacts that start to slide together).
@@ -133,7 +162,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     theta = kept;
     r.resize(n);
     k.resize(n);
-    if (!solve_slip_angles(residual, theta, r, k, tolerance)) return false;
+    if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   }
   if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance || !inside_cones(sys, stuck, forces)) {
     modes = chosen;  // no consistent slip found

@@ -41,6 +41,10 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
 // Step 2's search: (angles [rad]) -> r = s x a_t and k = s . a_t per slip; false if the forces fail.
 using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k)>;
 
+// Step 2's Jacobian dr/d angles at the angles `residual` evaluated last, from its k there; false
+// where it cannot be had in closed form (the search then takes difference quotients).
+using SlipAngleJacobian = FunctionRef<bool(const Eigen::VectorXd& k, Eigen::MatrixXd& jacobian)>;
+
 // Newton's method with a forward-difference Jacobian and step halving on |r|, from the angles
 // theta until |r| <= tolerance, 50 iterations, or 3 iterations in a row that cut |r| by less than
 // a thousandth: with no root near, the halvings only creep (a 12-sphere pile's nine slips stayed
@@ -50,5 +54,9 @@ using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen:
 // are cheap. On return theta is the last iterate, r and k at it; false only if residual failed.
 bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
                        double tolerance);
+// The same with each iteration's Jacobian from `jacobian` where it gives one: one force solve and
+// m solves with its factor in place of m + 1 force solves (slip_turn_acceleration).
+bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian, Eigen::VectorXd& theta,
+                       Eigen::VectorXd& r, Eigen::VectorXd& k, double tolerance);
 
 }  // namespace impactsim

@@ -342,6 +342,129 @@ TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
   }
 }
 
+// `bodies` free boxes (0.4 x 0.3 x 0.2 m) resting on `corners` of their bottom face each, friction
+// 0.1 to 0.35 from corner to corner, under gravity tilted 10 degrees off the normal towards the
+// tangent plane's x: every corner slides, each along its own slip angle. `dent` [m] moves the
+// fourth corner's point down out of the face's plane: its phi then disagrees with the others', and
+// with drift correction (baumgarte [1/s]) a singular A's target is out of its range.
+struct SlidingBoxes {
+  Model model;
+  ContactModel contacts;
+  std::unique_ptr<ContactData> data;
+  ContactModes modes;
+  double baumgarte;
+  SlidingBoxes(int bodies, int corners, const Vec3& velocity, double slip_blend, double dent, double baumgarte_rate)
+      : baumgarte(baumgarte_rate) {
+    for (int i = 0; i < bodies; ++i) {
+      Body b;
+      b.name = std::string("box").append(std::to_string(i));
+      b.joint.type = JointType::free;
+      b.mass = 12.0 + i;
+      b.inertia = Vec3(0.13, 0.2, 0.25).asDiagonal() * b.mass;
+      model.bodies.push_back(b);
+    }
+    model.gravity = Vec3(0.35 * g * std::cos(0.17), 0.35 * g * std::sin(0.17), -g);
+    finalize_model(model);
+    std::vector<Geometry> geometry(1);
+    geometry[0].name = "ground";
+    geometry[0].shape.type = ShapeType::halfspace;
+    geometry[0].shape.normal = Vec3::UnitZ();
+    const Vec3 at[4] = {{0.2, 0.15, -0.1}, {-0.2, 0.15, -0.1}, {-0.2, -0.15, -0.1}, {0.2, -0.15, -0.1 - dent}};
+    std::vector<ContactDef> defs;
+    for (int i = 0; i < bodies; ++i)
+      for (int k = 0; k < corners; ++k) defs.push_back({"c", i, at[k], 0.0, 0, 0.1 + 0.05 * ((i + k) % 6), 0.0});
+    contacts = ContactModel(geometry, defs, false);
+    data = std::make_unique<ContactData>(model, contacts);
+    Eigen::VectorXd q = neutral_configuration(model), v = Eigen::VectorXd::Zero(model.nv);
+    for (int i = 0; i < bodies; ++i) {
+      q[7 * i + 2] = 0.1;
+      v.segment<3>(6 * i) = velocity;
+    }
+    compute_contact_data(model, contacts, q, v, {}, *data);
+    modes = ContactModes::all_open(contacts.size());
+    modes.slip_blend = slip_blend;
+    for (int c = 0; c < contacts.size(); ++c) {
+      modes.mode[c] = ContactMode::slide;
+      modes.slip[c] = Eigen::Vector2d(std::cos(0.3 + 0.7 * c), std::sin(0.3 + 0.7 * c));
+    }
+  }
+  bool forces(const ContactModes& m, ModeForces& out) const {
+    return constrained_acceleration(contacts, baumgarte, data->body, data->frames, data->jac, m, out);
+  }
+  // d vdot / d theta_c by central differences of the mode's forces.
+  Eigen::VectorXd turned_by_differences(int c) const {
+    constexpr double h = 1e-6;
+    ModeForces plus, minus;
+    ContactModes m = modes;
+    const double theta = std::atan2(modes.slip[c][1], modes.slip[c][0]);
+    m.slip[c] = Eigen::Vector2d(std::cos(theta + h), std::sin(theta + h));
+    EXPECT_TRUE(forces(m, plus));
+    m.slip[c] = Eigen::Vector2d(std::cos(theta - h), std::sin(theta - h));
+    EXPECT_TRUE(forces(m, minus));
+    return (plus.vdot - minus.vdot) / (2 * h);
+  }
+};
+
+// How the acceleration turns with each slip (the slip search's Jacobian) against central differences
+// of the mode's forces, for each way the forces were solved: one box on four corners (normal rows
+// of rank 3: the least-norm forces, whose derivative has a null-space part) and on three (full
+// rank), eleven boxes (66 velocities) island by island, each island singular (the decomposition) or
+// regular (LU). Slides from rest follow their slip exactly; slides slower than the blend speed turn
+// with it as (u_t + blend s) / |u_t + blend s| does. A dented corner under drift correction leaves
+// the least-norm forces a misfit (A lambda != target), which must not spoil the derivative.
+void expect_turns_as_differences_say(int bodies, int corners, ModeForceScratch::Solver solver, bool singular,
+                                     const Vec3& velocity, double slip_blend, double dent = 0.0) {
+  SCOPED_TRACE(std::to_string(bodies) + " bodies on " + std::to_string(corners) + " corners, dent " +
+               std::to_string(dent));
+  const SlidingBoxes boxes(bodies, corners, velocity, slip_blend, dent, dent > 0 ? 20.0 : 0.0);
+  ModeForces f;
+  ASSERT_TRUE(boxes.forces(boxes.modes, f));
+  using Solver = ModeForceScratch::Solver;
+  const ModeForceScratch& w = f.scratch;
+  if (bodies == 1) {
+    ASSERT_EQ(w.solver, solver);
+    if (solver == Solver::cod) {
+      EXPECT_EQ(w.cod.rank() < w.A.rows(), singular);
+    }
+    const double misfit = (w.A * (w.lambda - w.reference) - w.target).norm();
+    if (dent > 0) {
+      EXPECT_GT(misfit, 1e-3);
+    } else if (solver == Solver::cod) {
+      EXPECT_LT(misfit, 1e-9);
+    }
+  } else {
+    ASSERT_EQ(w.solver, Solver::islands);
+    ASSERT_EQ(w.island_solver, std::vector<Solver>(static_cast<size_t>(bodies), solver));
+    if (solver == Solver::cod) {
+      EXPECT_EQ(w.island_cod[0].rank() < corners, singular);
+    }
+  }
+  Eigen::VectorXd dvdot;
+  for (int c = 0; c < boxes.contacts.size(); ++c) {
+    ASSERT_TRUE(slip_turn_acceleration(boxes.contacts, boxes.data->body, boxes.data->jac, boxes.modes, c, f, dvdot));
+    const Eigen::VectorXd expected = boxes.turned_by_differences(c);
+    EXPECT_GT(expected.norm(), 1e-2) << c;  // the slip's turn moves the box
+    EXPECT_LT((dvdot - expected).cwiseAbs().maxCoeff(), 1e-7 * (1 + expected.norm())) << c;
+  }
+  // A sticking contact has no slip to turn.
+  ContactModes stuck = boxes.modes;
+  stuck.mode[0] = ContactMode::stick;
+  ASSERT_TRUE(boxes.forces(stuck, f));
+  EXPECT_FALSE(slip_turn_acceleration(boxes.contacts, boxes.data->body, boxes.data->jac, stuck, 0, f, dvdot));
+}
+
+TEST(ContactForces, ASlipsTurnMovesTheAccelerationAsDifferencesSay) {
+  using Solver = ModeForceScratch::Solver;
+  const Vec3 rest = Vec3::Zero(), creeping(0.4e-6, 0.3e-6, 0);
+  expect_turns_as_differences_say(1, 4, Solver::cod, true, rest, 0.0);
+  expect_turns_as_differences_say(1, 3, Solver::cod, false, rest, 0.0);
+  expect_turns_as_differences_say(11, 4, Solver::cod, true, rest, 0.0);
+  expect_turns_as_differences_say(11, 3, Solver::lu, false, rest, 0.0);
+  expect_turns_as_differences_say(1, 4, Solver::cod, true, creeping, 1e-6);
+  expect_turns_as_differences_say(11, 3, Solver::lu, false, creeping, 1e-6);
+  expect_turns_as_differences_say(1, 4, Solver::cod, true, rest, 0.0, 1e-4);
+}
+
 TEST(ContactForces, AnOpenContactLeavesFreeFall) {
   const Table t(0.5, 0.0);
   const ContactData d = t.at(Eigen::Vector3d::Zero());

@@ -796,11 +796,18 @@ TEST(Hybrid, ZenoClosesOverNearlyDependentContactsAreFlagged) {
   EXPECT_GE(block_closes, 1);
 }
 
-// Under the Routh law the coin rolls flat on its rim before the slap, and the step size collapses
-// as its contact point whirls ever faster (Euler's disk). M is well conditioned there, so the run
-// steps through instead of stopping (painleve_step: 0 restores the stop), and the face still lands.
+// Under the Routh law (seed 9) the coin rolls flat on its rim before the slap, and the step size
+// collapses as its contact point whirls ever faster (Euler's disk). M is well conditioned there,
+// so the run steps through instead of stopping (painleve_step: 0 restores the stop), and the face
+// still lands. (Whether the law's draws reach the collapse depends on the path to rounding: the
+// shipped seed 0 reached it until the slip search took its Jacobian in closed form; seed 9 does
+// now, at t = 1.849 s.)
 TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
-  const SceneRun r = run_with_law("coin_spin", "routh");
+  Scene coin = shipped("coin_spin");
+  coin.law = "routh";
+  coin.seed = 9;
+  const SceneRun r = simulate(coin);
+  expect_invariants(r);
   EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
   EXPECT_FALSE(of_kind(r, EventKind::step).empty());
   // Flat on the line between two opposite rim points, it still rocks by a micrometre (1.7e-5 rad/s,
@@ -809,8 +816,7 @@ TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
   EXPECT_NEAR(r.q.back()[2], 0.005, 1e-5);
   EXPECT_GT(std::abs(final_rotation(r)(2, 2)), 1 - 1e-6);
 
-  Scene stops = shipped("coin_spin");
-  stops.law = "routh";
+  Scene stops = coin;
   stops.system.contact.painleve_step = 0;
   try {
     simulate(std::move(stops));

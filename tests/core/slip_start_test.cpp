@@ -181,6 +181,36 @@ TEST(SlipStart, TheAngleSearchSolvesALinearResidual) {
   EXPECT_EQ(evaluations, 1 + 2 + 1);  // the start, the Jacobian's two columns, the full step
 }
 
+// With a Jacobian in closed form the same search takes no difference quotients: the start and the
+// full step. Where the closed form is refused, the difference quotients take over.
+TEST(SlipStart, TheAngleSearchTakesAGivenJacobianInPlaceOfDifferences) {
+  int evaluations = 0, jacobians = 0;
+  auto linear = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+    ++evaluations;
+    r = Eigen::Matrix2d{{2.0, 0.5}, {-0.3, 1.0}} * (angles - Eigen::Vector2d(0.3, -1.2));
+    k.setOnes(2);
+    return true;
+  };
+  auto exact = [&](const Eigen::VectorXd&, Eigen::MatrixXd& jacobian) {
+    ++jacobians;
+    jacobian = Eigen::Matrix2d{{2.0, 0.5}, {-0.3, 1.0}};
+    return true;
+  };
+  Eigen::VectorXd theta = Eigen::Vector2d(0.0, 0.0), r(2), k(2);
+  ASSERT_TRUE(solve_slip_angles(linear, exact, theta, r, k, 1e-12));
+  EXPECT_LT(r.norm(), 1e-12);
+  EXPECT_NEAR(theta[0], 0.3, 1e-12);
+  EXPECT_NEAR(theta[1], -1.2, 1e-12);
+  EXPECT_EQ(evaluations, 1 + 1);
+  EXPECT_EQ(jacobians, 1);
+  evaluations = 0;
+  auto refused = [&](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; };
+  theta.setZero();
+  ASSERT_TRUE(solve_slip_angles(linear, refused, theta, r, k, 1e-6));
+  EXPECT_NEAR(theta[0], 0.3, 1e-6);
+  EXPECT_EQ(evaluations, 1 + 2 + 1);
+}
+
 TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
   int evaluations = 0;
   auto rootless = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
