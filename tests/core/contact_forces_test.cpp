@@ -343,8 +343,8 @@ TEST(ContactForces, ReusedScratchGivesTheForcesOfAFreshOne) {
 }
 
 // `bodies` free boxes (0.4 x 0.3 x 0.2 m) resting on `corners` of their bottom face each, friction
-// 0.1 to 0.35 from corner to corner, under gravity tilted 10 degrees off the normal towards the
-// tangent plane's x: every corner slides, each along its own slip angle. `dent` [m] moves the
+// 0.1 to 0.35 from corner to corner, under gravity with a tangential part of 0.35 g pointing 10
+// degrees from the tangent plane's x: every corner slides, each along its own slip angle. `dent` [m] moves the
 // fourth corner's point down out of the face's plane: its phi then disagrees with the others', and
 // with drift correction (baumgarte [1/s]) a singular A's target is out of its range.
 struct SlidingBoxes {
