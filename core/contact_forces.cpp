@@ -34,11 +34,25 @@ bool frictional_slide(const ContactModel& contacts, const ContactModes& modes, i
 // must not flip, or the integrator's trial stages would see the other sliding direction, perhaps a
 // Painleve one, and never reach the guard. With u_t . s > 0, |u_t + blend s| >= blend and the
 // friction still opposes u_t (dissipates).
+// Whether slip_direction follows u_t (blended) rather than the phase's s alone.
+bool follows_slip(const TangentVector& u_t, const TangentVector& s) {
+  return u_t.size() > 1 && u_t.norm() > 1e-12 && u_t.dot(s) > 0;
+}
+
 TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double blend) {
   const TangentVector s = phase.head(u_t.size());
-  const double n = u_t.norm();
-  if (u_t.size() > 1 && n > 1e-12 && u_t.dot(s) > 0) return (u_t + blend * s).normalized();
+  if (follows_slip(u_t, s)) return (u_t + blend * s).normalized();
   return s;
+}
+
+// out += M^-1 G^T lambda: from kBlockwiseFrom velocities on, Minv_GT is valid only in the blocks
+// w.touch.F names.
+void add_force_acceleration(const BodyDynamics& body, const ModeForceScratch& w, const Eigen::VectorXd& lambda,
+                            Eigen::VectorXd& out) {
+  if (body.v.size() >= kBlockwiseFrom)
+    add_block_columns_product(body.M_llt.blocks(), w.touch.F, w.Minv_GT, lambda, out);
+  else
+    out.noalias() += w.Minv_GT * lambda;
 }
 
 // J_c and G keep zeros outside the chain columns of the contact each row was copied from (owner),
@@ -556,8 +570,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     }
     w.lambda += w.reference;
   }
-  if (blockwise) add_block_columns_product(body.M_llt.blocks(), w.touch.F, w.Minv_GT, w.lambda, out.vdot);
-  else out.vdot.noalias() += w.Minv_GT * w.lambda;
+  add_force_acceleration(body, w, w.lambda, out.vdot);
   row = static_cast<int>(w.closed.size());
   for (size_t k = 0; k < w.closed.size(); ++k) {
     const int i = w.closed[k];
@@ -618,7 +631,7 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
                             const ContactModes& modes, int i, const ModeForces& forces, Eigen::VectorXd& dvdot) {
   using Solver = ModeForceScratch::Solver;
   const ModeForceScratch& w = forces.scratch;
-  const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
+  const int td = jac.rows_per_contact - 1;
   if (td != 2 || !frictional_slide(contacts, modes, i)) return false;
   const auto k = std::find(w.closed.begin(), w.closed.end(), i) - w.closed.begin();
   if (k == static_cast<Eigen::Index>(w.closed.size())) return false;
@@ -626,7 +639,7 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
   const TangentVector u_t = jac.rows_times(i, 1, td, body.v);
   const Eigen::Vector2d s = modes.slip[i], s_turn(-s[1], s[0]);
   Eigen::Vector2d d_turn = s_turn;
-  if (u_t.norm() > 1e-12 && u_t.dot(s) > 0) {
+  if (follows_slip(u_t, s)) {
     const Eigen::Vector2d e = u_t + modes.slip_blend * s;
     const Eigen::Vector2d d = e.normalized();
     d_turn = (Eigen::Matrix2d::Identity() - d * d.transpose()) * (modes.slip_blend * s_turn) / e.norm();
@@ -653,8 +666,7 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
     if (!turn_of_forces(w.solver, w.lu, w.cod, w.A, k, w.lambda[k], wv, x, dlambda)) return false;
   }
   dvdot = w.lambda[k] * Minv_dG;
-  if (nv >= kBlockwiseFrom) add_block_columns_product(body.M_llt.blocks(), w.touch.F, w.Minv_GT, dlambda, dvdot);
-  else dvdot.noalias() += w.Minv_GT * dlambda;
+  add_force_acceleration(body, w, dlambda, dvdot);
   return dvdot.allFinite();
 }
 

@@ -124,8 +124,8 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x);
 // d lambda = -A^-1 J_c y and d vdot = y + M^-1 G^T d lambda: one solve with the factor at hand,
 // where a difference quotient costs a whole force solve. Where A (or i's island of it) is singular
 // (redundant contacts) the forces are the least-norm ones about the references, and their
-// derivative has two more terms, each one more solve (contact_forces.cpp, turn_of_forces). False
-// where i is not a closed frictional slide in 3-D.
+// derivative has one more term, one more solve (contact_forces.cpp, turn_of_forces). False where i
+// is not a closed frictional slide in 3-D.
 bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& body, const ContactJacobians& jac,
                             const ContactModes& modes, int i, const ModeForces& forces, Eigen::VectorXd& dvdot);
 

@@ -80,12 +80,6 @@ class SlipResidual {
 
 }  // namespace
 
-bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
-                       double tolerance) {
-  return solve_slip_angles(residual, [](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; }, theta, r, k,
-                           tolerance);
-}
-
 bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian_of, Eigen::VectorXd& theta,
                        Eigen::VectorXd& r, Eigen::VectorXd& k, double tolerance) {
   const Eigen::Index m = theta.size();

@@ -45,17 +45,14 @@ using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen:
 // where it cannot be had in closed form (the search then takes difference quotients).
 using SlipAngleJacobian = FunctionRef<bool(const Eigen::VectorXd& k, Eigen::MatrixXd& jacobian)>;
 
-// Newton's method with a forward-difference Jacobian and step halving on |r|, from the angles
-// theta until |r| <= tolerance, 50 iterations, or 3 iterations in a row that cut |r| by less than
-// a thousandth: with no root near, the halvings only creep (a 12-sphere pile's nine slips stayed
-// at |r| = 0.0965 for 45 iterations of up to 40 force solves each, and the slip start repeats the
-// search for every contact it sticks, so one event took minutes). The contacts of one event are
-// usually few (an edge's two ends, a face's four corners), so each iteration's m + 1 force solves
-// are cheap. On return theta is the last iterate, r and k at it; false only if residual failed.
-bool solve_slip_angles(SlipAngleResidual residual, Eigen::VectorXd& theta, Eigen::VectorXd& r, Eigen::VectorXd& k,
-                       double tolerance);
-// The same with each iteration's Jacobian from `jacobian` where it gives one: one force solve and
-// m solves with its factor in place of m + 1 force solves (slip_turn_acceleration).
+// Newton's method with step halving on |r|, from the angles theta until |r| <= tolerance, 50
+// iterations, or 3 iterations in a row that cut |r| by less than a thousandth: with no root near,
+// the halvings only creep (a 12-sphere pile's nine slips stayed at |r| = 0.0965 for 45 iterations of
+// up to 40 force solves each, and the slip start repeats the search for every contact it sticks, so
+// one event took minutes). Each iteration's Jacobian comes from `jacobian` where it gives one (one
+// force solve and m solves with its factor: slip_turn_acceleration), else from forward differences
+// (m more force solves). On return theta is the last iterate, r and k at it; false only if residual
+// failed.
 bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian, Eigen::VectorXd& theta,
                        Eigen::VectorXd& r, Eigen::VectorXd& k, double tolerance);
 

@@ -162,6 +162,9 @@ TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
   EXPECT_EQ(modes.slip[0], Eigen::Vector2d(0.6, 0.8));
 }
 
+// No Jacobian in closed form: the search takes difference quotients.
+const auto no_jacobian = [](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; };
+
 // The slip-angle search on residuals of its own: a linear one is solved at the first Newton step;
 // one with no root (r = theta^2 + 1, smallest at 1) is given up after three iterations that gain
 // nothing, not after all fifty (each up to 31 evaluations: about 1,550 before).
@@ -174,7 +177,8 @@ TEST(SlipStart, TheAngleSearchSolvesALinearResidual) {
     return true;
   };
   Eigen::VectorXd theta = Eigen::Vector2d(0.0, 0.0), r(2), k(2);
-  ASSERT_TRUE(solve_slip_angles(linear, theta, r, k, 1e-6));  // the difference quotient is good to ~1e-9
+  // The difference quotient is good to ~1e-9.
+  ASSERT_TRUE(solve_slip_angles(linear, no_jacobian, theta, r, k, 1e-6));
   EXPECT_LT(r.norm(), 1e-6);
   EXPECT_NEAR(theta[0], 0.3, 1e-6);
   EXPECT_NEAR(theta[1], -1.2, 1e-6);
@@ -204,9 +208,8 @@ TEST(SlipStart, TheAngleSearchTakesAGivenJacobianInPlaceOfDifferences) {
   EXPECT_EQ(evaluations, 1 + 1);
   EXPECT_EQ(jacobians, 1);
   evaluations = 0;
-  auto refused = [&](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; };
   theta.setZero();
-  ASSERT_TRUE(solve_slip_angles(linear, refused, theta, r, k, 1e-6));
+  ASSERT_TRUE(solve_slip_angles(linear, no_jacobian, theta, r, k, 1e-6));
   EXPECT_NEAR(theta[0], 0.3, 1e-6);
   EXPECT_EQ(evaluations, 1 + 2 + 1);
 }
@@ -220,7 +223,7 @@ TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
     return true;
   };
   Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 1.0), r(1), k(1);
-  ASSERT_TRUE(solve_slip_angles(rootless, theta, r, k, 1e-9));
+  ASSERT_TRUE(solve_slip_angles(rootless, no_jacobian, theta, r, k, 1e-9));
   EXPECT_GE(r.norm(), 1.0);
   EXPECT_LE(evaluations, 1 + 4 * 31);  // the first iteration reaches theta = 0; three more gain nothing
 }
