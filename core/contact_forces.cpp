@@ -118,9 +118,8 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
 // The acceleration-level LCP (Pfeiffer and Glocker; Trinkle et al.) over the candidates: normal
 // forces complementary to normal accelerations; sticking candidates get polyhedral friction with
 // the same encoding as the impact LCP (Halm and Posa eq. (32)-(33)); sliding ones carry -mu lambda_n
-// along their slip.
+// along their slip; the candidates' modes are the trial's (trial_modes).
 struct AccelerationLcp {
-  ContactModes trial;       // stick below the velocity tolerance, else slide along the slip
   std::vector<int> stick;   // the sticking candidates, in candidate order
   CoulombLayout layout;     // every candidate's normal row, a friction block per sticking one
   CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
@@ -131,9 +130,9 @@ struct AccelerationLcp {
 
 // A frictionless contact always slides: it carries no tangential force and needs no friction block
 // (a sticking one would add k + 1 LCP variables and stick-slip events with nothing to decide). Its
-// slip direction is never set, so it never reverses.
-ContactModes trial_modes(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
-                         const std::vector<int>& candidates, double velocity_tolerance, ContactModes modes) {
+// slip direction is never set, so it never reverses. The candidates' entries of `modes` are set.
+void set_trial_modes(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
+                     const std::vector<int>& candidates, double velocity_tolerance, ContactModes& modes) {
   const int td = jac.rows_per_contact - 1;
   for (int i : candidates) {
     if (!(contacts.contact(i).mu > 0)) {
@@ -148,14 +147,12 @@ ContactModes trial_modes(const ContactModel& contacts, const ContactJacobians& j
       modes.slip[i].head(td) = u_t.normalized();
     }
   }
-  return modes;
 }
 
 AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const ContactSettings& settings,
                                        const BodyDynamics& body, const ContactJacobians& jac,
-                                       const std::vector<int>& candidates, ContactModes trial) {
+                                       const std::vector<int>& candidates, const ContactModes& trial) {
   AccelerationLcp p;
-  p.trial = std::move(trial);
   const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
   const int nc = static_cast<int>(candidates.size());
   CoulombLayout& layout = p.layout;
@@ -164,7 +161,7 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
   std::vector<double> mu;
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
-    if (p.trial.mode[i] != ContactMode::stick) continue;
+    if (trial.mode[i] != ContactMode::stick) continue;
     p.stick.push_back(i);
     layout.owner.push_back(a);
     mu.push_back(contacts.contact(i).mu);
@@ -187,14 +184,14 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
     const int i = candidates[a];
     jac.copy_rows(i, 0, 1, rows.middleRows(a, 1));
     Jdot_n[a] = jac.jdot_v_of(i)[0];
-    same = same && !frictional_slide(contacts, p.trial, i);
+    same = same && !frictional_slide(contacts, trial, i);
   }
   if (!same) {
     forces = rows;
     for (int a = 0; a < nc; ++a) {
       const int i = candidates[a];
-      if (frictional_slide(contacts, p.trial, i))
-        forces.row(a) -= contacts.contact(i).mu * p.trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
+      if (frictional_slide(contacts, trial, i))
+        forces.row(a) -= contacts.contact(i).mu * trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
     }
   }
   p.symmetric = same && ns == 0;  // a frictional candidate either slides (G_n != J_n) or sticks (a block)
@@ -212,32 +209,39 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
 
 // The modes an LCP solution stands for: a candidate that accelerates away (or whose load just
 // reached zero at a lift-off guard) opens; a sticking one at the polygon's edge with a sliding
-// acceleration (or whose friction guard just fired) slides.
-ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>& candidates,
-                            const ModePreference& preference, const AccelerationLcp& p, const LcpSolution& sol) {
+// acceleration (or whose friction guard just fired) slides. Written over the candidates' trial
+// modes in `modes`, their entries only. vdot is formed only where a sticking candidate's sliding
+// acceleration is asked for (M^-1 F^T z over every velocity, per island of a pile).
+void classify_modes(const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
+                    const AccelerationLcp& p, const LcpSolution& sol, ContactModes& modes) {
   const int td = jac.rows_per_contact - 1, nc = static_cast<int>(candidates.size());
   const int k = p.layout.k(), nk = p.layout.blocks() * k;
   const double accel_tol = 1e-9 * (1.0 + p.lcp.w.cwiseAbs().maxCoeff());
   const double force_tol = 1e-9 * (1.0 + sol.z.head(nc).cwiseAbs().maxCoeff());
-  const Eigen::VectorXd vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
-  ContactModes modes = p.trial;
+  Eigen::VectorXd vdot;
+  const auto sliding_acceleration = [&](int i) {
+    if (vdot.size() == 0) vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
+    return tangential_acceleration(jac, i, vdot);
+  };
+  size_t next_stick = 0;  // p.stick is in candidate order
   for (int a = 0; a < nc; ++a) {
     const int i = candidates[a];
     modes.reference_n[i] = sol.z[a];
-    const auto st = std::find(p.stick.begin(), p.stick.end(), i);
-    if (st != p.stick.end())
-      modes.reference_t[i].head(td) = p.layout.D * sol.z.segment(nc + static_cast<int>(st - p.stick.begin()) * k, k);
+    const bool sticks = next_stick < p.stick.size() && p.stick[next_stick] == i;
+    const int s = static_cast<int>(next_stick);
+    if (sticks) {
+      ++next_stick;
+      modes.reference_t[i].head(td) = p.layout.D * sol.z.segment(nc + s * k, k);
+    }
     const bool unloaded = sol.z[a] <= force_tol;
     if (sol.slack[a] > accel_tol || (unloaded && !preference.open.empty() && preference.open[i])) {
       modes.mode[i] = ContactMode::open;  // accelerates away, or its load just reached zero: lift-off
       continue;
     }
-    const auto sit = std::find(p.stick.begin(), p.stick.end(), i);
-    if (sit == p.stick.end()) continue;
-    const int s = static_cast<int>(sit - p.stick.begin());
-    const TangentVector a_t = tangential_acceleration(jac, i, vdot);
+    if (!sticks) continue;
     const Eigen::VectorXd friction = p.layout.D * sol.z.segment(nc + s * k, k);
-    if (sol.z[nc + nk + s] > accel_tol && a_t.norm() > accel_tol) {
+    TangentVector a_t;
+    if (sol.z[nc + nk + s] > accel_tol && (a_t = sliding_acceleration(i)).norm() > accel_tol) {
       // At the cone's edge with a sliding acceleration: slip starts along the tangential acceleration.
       modes.mode[i] = ContactMode::slide;
       modes.slip[i].head(td) = a_t.normalized();
@@ -247,7 +251,6 @@ ContactModes classify_modes(const ContactJacobians& jac, const std::vector<int>&
       modes.slip[i].head(td) = -friction.normalized();
     }
   }
-  return modes;
 }
 
 // An LDL^T's pivots D (positive) solve its system where none is below 1e-10 of the largest.
@@ -441,19 +444,19 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
 }
 
 
-// The modes of `candidates` (every contact outside them as `trial` holds it) from their acceleration
-// LCP; false, with a diagnostic, where that LCP has no solution.
+// The modes of `candidates`, which come in holding their trial modes (set_trial_modes), from
+// their acceleration LCP; false, with a diagnostic, where that LCP has no solution. The LCP reads
+// the trial before classify_modes writes the result over it, and only the candidates' entries.
 bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                 const std::vector<ContactMode>& before, ContactModes trial, ContactModes& out,
-                 std::string& diagnostic) {
-  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, std::move(trial));
+                 const std::vector<ContactMode>& before, ContactModes& modes, std::string& diagnostic) {
+  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, modes);
   const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
     return false;
   }
-  out = classify_modes(jac, candidates, preference, p, sol);  // p.trial's copy: slip_blend kept
+  classify_modes(jac, candidates, preference, p, sol, modes);
   return true;
 }
 
@@ -492,15 +495,23 @@ ContactModes ContactModes::all_open(int contacts) {
 
 bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
                               const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
-                              const ContactModes& modes, ModeForces& out) {
+                              const ContactModes& modes, ModeForces& out, const std::vector<int>* closed) {
   if (body.M_llt.info() != Eigen::Success) return false;
   ModeForceScratch& w = out.scratch;
   const int m = contacts.size(), td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
-  out.lambda_n.setZero(m);
-  out.lambda_t.setZero(m, td);
+  if (out.lambda_n.size() == m && out.lambda_t.rows() == m && out.lambda_t.cols() == td) {
+    for (int i : w.closed) {  // the last call's closed contacts: the only entries it wrote
+      out.lambda_n[i] = 0.0;
+      out.lambda_t.row(i).setZero();
+    }
+  } else {
+    out.lambda_n.setZero(m);
+    out.lambda_t.setZero(m, td);
+  }
   out.vdot = -body.C;
   body.M_llt.solveInPlace(out.vdot);
-  closed_list(modes, w.closed);
+  if (closed) w.closed = *closed;
+  else closed_list(modes, w.closed);
   if (w.closed.empty()) return true;
 
   // G differs from Jc only in the normal rows of frictional slides: without one, A is symmetric
@@ -703,28 +714,20 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     diagnostic = "the mass matrix is not positive definite";
     return false;
   }
-  ContactModes trial = trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
+  set_trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
   // A large model's candidates in separate islands (contact_islands) take one LCP per island:
-  // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size.
+  // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size. Islands
+  // share no contact, so each reads and writes only its own candidates' entries of `modes`.
   ContactIslands islands;
   if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
   if (islands.contacts.size() <= 1)
-    return solve_modes(contacts, settings, body, jac, candidates, preference, before, std::move(trial), modes, diagnostic);
-  ContactModes chosen = trial, island_modes;
+    return solve_modes(contacts, settings, body, jac, candidates, preference, before, modes, diagnostic);
   std::vector<int> island;
   for (const std::vector<int>& positions : islands.contacts) {
     island.clear();
     for (int a : positions) island.push_back(candidates[a]);
-    if (!solve_modes(contacts, settings, body, jac, island, preference, before, trial, island_modes, diagnostic))
-      return false;
-    for (int i : island) {
-      chosen.mode[i] = island_modes.mode[i];
-      chosen.slip[i] = island_modes.slip[i];
-      chosen.reference_n[i] = island_modes.reference_n[i];
-      chosen.reference_t[i] = island_modes.reference_t[i];
-    }
+    if (!solve_modes(contacts, settings, body, jac, island, preference, before, modes, diagnostic)) return false;
   }
-  modes = std::move(chosen);
   return true;
 }
 

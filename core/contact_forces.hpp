@@ -101,6 +101,8 @@ struct ModeForceScratch {
 };
 
 // vdot and contact forces in a fixed mode.
+// Only constrained_acceleration writes lambda_n and lambda_t: each call clears just the entries
+// the one before wrote (its closed contacts, scratch.closed), not a pile's 98,650 contacts'.
 struct ModeForces {
   Eigen::VectorXd vdot;      // [units of v per s]
   Eigen::VectorXd lambda_n;  // per contact; 0 for open ones
@@ -131,9 +133,11 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
 
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of
 // its closed contacts; baumgarte [1/s] is the drift correction rate. False if M is singular.
+// `closed`, where given, must be closed_list(modes): a caller that keeps it (the event loop's
+// phase) spares a pass over every contact's mode at each evaluation.
 bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
                               const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
-                              const ContactModes& modes, ModeForces& out);
+                              const ContactModes& modes, ModeForces& out, const std::vector<int>* closed = nullptr);
 
 // At a lift-off or stick-slip event the acceleration LCP sits on its boundary (lambda_n = a_n = 0,
 // or friction on the cone's edge with zero slip acceleration); these say which way a guard crossed
@@ -146,7 +150,8 @@ struct ModePreference {
 // The mode of each candidate contact (the others open; `modes` comes in holding the current modes,
 // whose slip directions the contacts left open keep) by the acceleration LCP over the
 // candidates, with polyhedral friction of friction_directions in 3-D. Returns false, with a
-// diagnostic, if that LCP has no solution (Painleve): the caller resolves an impact without collision.
+// diagnostic, if that LCP has no solution (Painleve): the caller resolves an impact without
+// collision, and `modes` is then unspecified.
 // From kBlockwiseFrom velocities on, with every candidate frictionless, the LCP is first solved at
 // the support of the candidates `modes` holds closed (solve_at_support), by Lemke where that fails.
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
