@@ -91,8 +91,8 @@ Json settings(const Metadata& m, const Scene& scene) {
   out["contact"] = {{"distance_tolerance", c.distance_tolerance}, {"velocity_tolerance", c.velocity_tolerance},
                     {"baumgarte", c.baumgarte},                   {"v_zeno", c.v_zeno},
                     {"detect_rest", c.detect_rest},               {"max_events", c.max_events},
-                    {"broadphase_margin", c.broadphase_margin},   {"friction_directions", c.friction_directions},
-                    {"painleve_step", c.painleve_step}};
+                    {"broadphase_margin", c.broadphase_margin},   {"broadphase_horizon", c.broadphase_horizon},
+                    {"friction_directions", c.friction_directions}, {"painleve_step", c.painleve_step}};
   out["seed"] = m.seed;
   return out;
 }

@@ -145,6 +145,21 @@ void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const E
   out.M_llt.compute(out.M);
 }
 
+double kinetic_energy(const BodyDynamics& body, const Eigen::VectorXd& v) {
+  const Eigen::MatrixXd& M = body.M;
+  if (M.cols() < kBlockwiseFrom) return 0.5 * v.dot(M * v);
+  thread_local Eigen::VectorXd Mv;
+  Mv.resize(v.size());
+  const int width = product_column_block(M.cols(), M.outerStride());
+  for (const VelocityBlock& b : body.M_llt.blocks())
+    for (int r = b.start; r < b.start + b.size; ++r) {
+      ColumnBlockSum sum(width, 0.0);
+      for (int c = b.start; c < b.start + b.size; ++c) sum.add(c, M(r, c) * v[c]);
+      Mv[r] = sum.value();
+    }
+  return 0.5 * v.dot(Mv);
+}
+
 void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, std::vector<ContactFrame>& frames) {
   frames.resize(contacts.size());
   for (int i = 0; i < contacts.size(); ++i) frames[i] = contacts.frame(kin.R, kin.p, i);
@@ -443,7 +458,8 @@ ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians&
 }
 
 ContactData::ContactData(const Model& model, const ContactModel& contacts)
-    : body(model), frames(contacts.size()), jac(model, contacts), broadphase(contacts) {}
+    : body(model), frames(contacts.size()), jac(model, contacts), broadphase(contacts),
+      near(broadphase.everything(contacts)) {}
 
 void compute_contact_data(const Model& model, const ContactModel& contacts, const Eigen::VectorXd& q,
                           const Eigen::VectorXd& v, const std::vector<bool>& need, ContactData& data) {

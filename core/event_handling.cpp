@@ -24,11 +24,12 @@ bool in_event(const System& sys, const ContactModes& modes, const ContactData& d
   return touches(sys, modes, data, i) && !(i < static_cast<int>(deferred.size()) && deferred[i]);
 }
 
-// The indices of the flagged contacts.
-std::vector<int> flagged(const std::vector<bool>& flags) {
+// The contacts touching() flags, ascending.
+std::vector<int> touching_contacts(const System& sys, const ContactModes& modes, const ContactData& data,
+                                   const std::vector<bool>& deferred) {
   std::vector<int> out;
-  for (size_t i = 0; i < flags.size(); ++i)
-    if (flags[i]) out.push_back(static_cast<int>(i));
+  for (int i : data.near.contacts)
+    if (in_event(sys, modes, data, deferred, i)) out.push_back(i);
   return out;
 }
 
@@ -36,7 +37,7 @@ std::vector<int> flagged(const std::vector<bool>& flags) {
 std::vector<int> impacting(const System& sys, const ContactModes& modes, const ContactData& data,
                            const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
-  for (int i = 0; i < sys.contacts.size(); ++i)
+  for (int i : data.near.contacts)
     if (in_event(sys, modes, data, deferred, i) && data.jac.normal_velocity(i, v) < -sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
@@ -45,12 +46,10 @@ std::vector<int> impacting(const System& sys, const ContactModes& modes, const C
 std::vector<int> touching_not_separating(const System& sys, const ContactModes& modes, const ContactData& data,
                                          const std::vector<bool>& deferred, const Eigen::VectorXd& v) {
   std::vector<int> out;
-  for (int i = 0; i < sys.contacts.size(); ++i)
+  for (int i : data.near.contacts)
     if (in_event(sys, modes, data, deferred, i) && data.jac.normal_velocity(i, v) <= sys.contact.velocity_tolerance) out.push_back(i);
   return out;
 }
-
-double kinetic(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) { return 0.5 * v.dot(M * v); }
 
 // What each contact of the event does after it, J_n v+: which contacts lift off (scene outcomes count them).
 void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_plus, Event& e) {
@@ -134,8 +133,8 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
     out.steps += r.steps;
     out.terminated = out.terminated && r.terminated;
   }
-  out.kinetic_energy_minus = kinetic(data.body.M, v);
-  out.kinetic_energy_plus = kinetic(data.body.M, out.v_plus);
+  out.kinetic_energy_minus = kinetic_energy(data.body, v);
+  out.kinetic_energy_plus = kinetic_energy(data.body, out.v_plus);
   return out;
 }
 
@@ -153,8 +152,7 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
 void close_contacts(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                     Eigen::VectorXd& v, const EventLog& log) {
   const int r = data.jac.rows_per_contact;
-  const Eigen::MatrixXd& M = data.body.M;
-  Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic(M, v)};
+  Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic_energy(data.body, v)};
   if (slips_slow(sys, data, set, v)) {
     std::vector<bool> frictional(set.size());
     for (size_t a = 0; a < set.size(); ++a) frictional[a] = sys.contacts.contact(set[a]).mu > 0;
@@ -173,7 +171,7 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
     e.law = "plastic";
     e.impulse_n.assign(plastic.impulse_n.data(), plastic.impulse_n.data() + plastic.impulse_n.size());
   }
-  e.kinetic_after = kinetic(M, v);
+  e.kinetic_after = kinetic_energy(data.body, v);
   record_normal_velocities(data, v, e);
   log(e);
 }
@@ -248,12 +246,15 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
 // accelerates away (a consistent mode); only if it would then sink is it a Painleve case.
 bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactModes& chosen, const Eigen::VectorXd& q,
                 const Eigen::VectorXd& v, ContactData& data, ModeForces& forces, std::string& why) {
-  std::vector<bool> closed, need;
+  std::vector<int> closed, need;
   std::vector<int> lifted;  // loaded contacts opened because the mode would pull them
   for (int round = 0; round <= sys.contacts.size(); ++round) {
-    closed_flags(chosen, closed);
+    closed.clear();
+    for (int i : data.near.contacts)  // closed contacts touch: they are near
+      if (chosen.is_closed(i)) closed.push_back(i);
     need = closed;
-    for (int i : lifted) need[i] = true;
+    need.insert(need.end(), lifted.begin(), lifted.end());  // open now, so none is in closed
+    std::sort(need.begin(), need.end());
     compute_body_dynamics(sys.model, q, v, data.body);  // data.frames are choose_modes' at q
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
@@ -269,8 +270,8 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
     }
     const double tol = 1e-9 * (1.0 + forces.lambda_n.cwiseAbs().maxCoeff());
     int pulling = -1;
-    for (int i = 0; i < sys.contacts.size(); ++i)
-      if (closed[i] && forces.lambda_n[i] < -tol && (pulling < 0 || forces.lambda_n[i] < forces.lambda_n[pulling])) pulling = i;
+    for (int i : closed)
+      if (forces.lambda_n[i] < -tol && (pulling < 0 || forces.lambda_n[i] < forces.lambda_n[pulling])) pulling = i;
     if (pulling < 0) return true;
     const bool unloaded = static_cast<int>(chosen.reference_n.size()) == sys.contacts.size() &&
                           chosen.reference_n[pulling] <= tol;
@@ -330,22 +331,23 @@ void keep_unloaded_open(const System& sys, const std::vector<bool>& resting_open
   double largest = 0.0;
   for (double f : chosen.reference_n) largest = std::max(largest, std::abs(f));
   const double tol = 1e-9 * (1.0 + largest);
-  for (size_t i = 0; i < resting_open.size(); ++i)
-    if (resting_open[i] && chosen.mode[i] != ContactMode::open && chosen.reference_n[i] <= tol &&
-        data.jac.normal_velocity(static_cast<int>(i), v) >= -1e-3 * sys.contact.velocity_tolerance)
+  for (int i : data.near.contacts)  // a contact out of the near set is not touching
+    if (static_cast<size_t>(i) < resting_open.size() && resting_open[i] && chosen.mode[i] != ContactMode::open &&
+        chosen.reference_n[i] <= tol && data.jac.normal_velocity(i, v) >= -1e-3 * sys.contact.velocity_tolerance)
       chosen.mode[i] = ContactMode::open;
 }
 
-// Lift-off, stick and slip events, each listing the contacts that changed that way.
+// Lift-off, stick and slip events, each listing the contacts that changed that way (only `near`
+// ones can: the others are open before and after).
 void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
-                      const EventLog& log) {
+                      const std::vector<int>& near, const EventLog& log) {
   Event liftoff{.kind = EventKind::liftoff}, stick{.kind = EventKind::stick}, slip{.kind = EventKind::slip};
-  for (size_t i = 0; i < after.mode.size(); ++i) {
+  for (int i : near) {
     const ContactMode a = before.mode[i], b = after.mode[i];
-    if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(static_cast<int>(i));
-    if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(static_cast<int>(i));
+    if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(i);
+    if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(i);
     const bool reversed = a == ContactMode::slide && b == ContactMode::slide && before.slip[i].dot(after.slip[i]) < 0;
-    if ((a == ContactMode::stick && b == ContactMode::slide) || reversed) slip.contacts.push_back(static_cast<int>(i));
+    if ((a == ContactMode::stick && b == ContactMode::slide) || reversed) slip.contacts.push_back(i);
   }
   for (Event* e : {&liftoff, &stick, &slip}) {
     if (e->contacts.empty()) continue;
@@ -357,18 +359,21 @@ void log_mode_changes(double t, const ContactModes& before, const ContactModes& 
 
 }  // namespace
 
+double event_margin(const ContactSettings& settings) {
+  return std::max(settings.broadphase_margin, settings.distance_tolerance);
+}
+
 std::vector<bool> touching(const System& sys, const ContactModes& modes, const ContactData& data,
                            const std::vector<bool>& deferred) {
-  std::vector<bool> out(sys.contacts.size());
-  for (int i = 0; i < sys.contacts.size(); ++i) out[i] = in_event(sys, modes, data, deferred, i);
+  std::vector<bool> out(sys.contacts.size(), false);
+  for (int i : touching_contacts(sys, modes, data, deferred)) out[i] = true;
   return out;
 }
 
-void compute_event_frames(const System& sys, const Kinematics& kin, const Broadphase& broadphase,
+void compute_event_frames(const System& sys, const Kinematics& kin, const Broadphase& broadphase, const NearSet& near,
                           std::vector<ContactFrame>& frames) {
-  const double margin = std::max(sys.contact.broadphase_margin, sys.contact.distance_tolerance);
-  broadphase.update(sys.contacts, margin, kin.R, kin.p, frames);
-  for (int i = 0; i < sys.contacts.size(); ++i) {
+  broadphase.update(sys.contacts, event_margin(sys.contact), kin.R, kin.p, near, frames);
+  for (int i : near.contacts) {  // gated contacts are always near
     const int j = sys.contacts.contact(i).only_ahead_of;
     if (j >= 0) frames[j] = sys.contacts.frame(kin.R, kin.p, j);  // behind() reads its tangent
   }
@@ -377,8 +382,9 @@ void compute_event_frames(const System& sys, const Kinematics& kin, const Broadp
 void compute_event_data(const System& sys, const ContactModes& modes, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v, ContactData& data) {
   compute_body_dynamics(sys.model, q, v, data.body);
-  compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
-  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching(sys, modes, data, {}), data.jac);
+  compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, touching_contacts(sys, modes, data, {}),
+                            data.jac);
 }
 
 bool simultaneous_contact(double phi, double vn, double t, const ContactSettings& settings) {
@@ -389,7 +395,7 @@ bool simultaneous_contact(double phi, double vn, double t, const ContactSettings
 std::vector<bool> deferred_contacts(const System& sys, const ContactModes& modes, const ContactData& data,
                                     const Eigen::VectorXd& v, double t) {
   std::vector<bool> out(sys.contacts.size(), false);
-  for (int i = 0; i < sys.contacts.size(); ++i) {
+  for (int i : data.near.contacts) {
     if (modes.mode[i] != ContactMode::open || !touches(sys, modes, data, i)) continue;
     const double vn = data.jac.normal_velocity(i, v);
     out[i] = vn < -sys.contact.velocity_tolerance && !simultaneous_contact(data.frames[i].phi, vn, t, sys.contact);
@@ -410,7 +416,7 @@ void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
       continue;
     }
     // Every touching contact, separating ones too: an impulse elsewhere may turn them round.
-    apply_impact(sys, law, rng, data, t, flagged(touching(sys, modes, data, deferred)), EventKind::impact, v, log);
+    apply_impact(sys, law, rng, data, t, touching_contacts(sys, modes, data, deferred), EventKind::impact, v, log);
   }
 }
 
@@ -431,12 +437,12 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
   }
   // Frames depend on q alone, which no attempt changes.
   update_kinematics(sys.model, q, data.body.kin);
-  compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
+  compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
   for (int attempt = 0;; ++attempt) {
     const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
     if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
     compute_body_dynamics(sys.model, q, v, data.body);
-    const std::vector<bool> need = touching(sys, modes, data, {});
+    const std::vector<int> need = touching_contacts(sys, modes, data, {});
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     std::string why;
@@ -455,9 +461,9 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
-    apply_impact_without_collision(sys, data, t, flagged(touching(sys, modes, data, deferred)), candidates, v, log);
+    apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred), candidates, v, log);
   }
-  log_mode_changes(t, before, modes, kinetic(data.body.M, v), log);
+  log_mode_changes(t, before, modes, kinetic_energy(data.body, v), data.near.contacts, log);
   return true;
 }
 
@@ -480,7 +486,7 @@ Event rest_event(double t, const ContactModes& modes, const Eigen::VectorXd& v, 
   Event e{.t = t, .kind = EventKind::rest};
   for (size_t i = 0; i < modes.mode.size(); ++i)
     if (modes.is_closed(static_cast<int>(i))) e.contacts.push_back(static_cast<int>(i));
-  e.kinetic_before = e.kinetic_after = kinetic(data.body.M, v);
+  e.kinetic_before = e.kinetic_after = kinetic_energy(data.body, v);
   return e;
 }
 

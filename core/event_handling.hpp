@@ -39,8 +39,12 @@ using EventLog = std::function<void(const Event&)>;
 // decision on touching is the one the exact phi gives, and the rest of such a frame is stale. (A
 // pile of 50 spheres has 1,475 contacts, a few dozen near; computing every frame at each step of
 // an event was a tenth of its run.)
-void compute_event_frames(const System& system, const Kinematics& kin, const Broadphase& broadphase,
+// Only the contacts of `near` are computed (the others cannot touch while it holds, and their
+// frames are left as they were).
+void compute_event_frames(const System& system, const Kinematics& kin, const Broadphase& broadphase, const NearSet& near,
                           std::vector<ContactFrame>& frames);
+// The margin within which an event's frames are exact: max(broadphase_margin, distance_tolerance).
+double event_margin(const ContactSettings& settings);
 
 // What an event reads at (q, v): body dynamics, compute_event_frames, and the Jacobians of the
 // touching contacts. q does not change during an event, so these hold for every impact of it; only
@@ -49,7 +53,8 @@ void compute_event_data(const System& system, const ContactModes& modes, const E
                         const Eigen::VectorXd& v, ContactData& data);
 
 // The contacts that touch at data's frames (phi within the distance tolerance; a gated contact
-// not behind), less those flagged in `deferred` (empty: none).
+// not behind), less those flagged in `deferred` (empty: none). Only data.near's contacts are
+// looked at, here and in every set an event forms.
 std::vector<bool> touching(const System& system, const ContactModes& modes, const ContactData& data,
                            const std::vector<bool>& deferred);
 

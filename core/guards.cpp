@@ -15,9 +15,9 @@ bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinem
 }
 
 void phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
-                  double distance_tolerance, std::vector<Guard>& guards) {
+                  double distance_tolerance, const std::vector<int>& followed, std::vector<Guard>& guards) {
   guards.clear();
-  for (int i = 0; i < contacts.size(); ++i) {
+  for (int i : followed) {
     switch (modes.mode[i]) {
       case ContactMode::open: {
         Guard g{i, GuardKind::impact};

@@ -63,10 +63,12 @@ inline bool gated(const ContactModel& contacts, int i) { return contacts.contact
 bool behind(const ContactModel& contacts, const ContactModes& modes, const Kinematics& kin,
             const std::vector<ContactFrame>& frames, int i);
 
-// The guards of a phase in `modes`, contact by contact, with each impact guard's floor and passing
-// flag from phi at the phase's start (`phi`, exact). None is armed yet. `guards` keeps its storage.
+// The guards of a phase in `modes`, contact by contact over `followed` (ascending: the near set's
+// contacts, every one that can touch; collision/broadphase.hpp), with each impact guard's floor and
+// passing flag from phi at the phase's start (`phi`, exact). None is armed yet. `guards` keeps its
+// storage.
 void phase_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<double>& phi,
-                  double distance_tolerance, std::vector<Guard>& guards);
+                  double distance_tolerance, const std::vector<int>& followed, std::vector<Guard>& guards);
 
 // What the guards read at one state, filled by the caller: frames (exact within the broadphase's
 // margin); with closed contacts also the Jacobians, v and the mode's forces.

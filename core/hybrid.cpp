@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/event_handling.hpp"
 #include "core/event_locate.hpp"
@@ -21,12 +22,13 @@ struct Phase {
   std::vector<int> closed_set;    // the closed contacts, ascending: what each evaluation computes (none: free flight)
   std::vector<Guard> guards;
   Eigen::VectorXd g_prev;         // the guards at the last scanned time
-  std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors
+  std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors (near contacts)
+  bool scanned = false;           // a step of this phase was scanned without an event
 };
 
 // Vectors the loop reuses so that its per-step path does not allocate.
 struct LoopScratch {
-  explicit LoopScratch(const Model& model) : row_kin(model), guard_kin(model) {}
+  explicit LoopScratch(const Model& model) : row_kin(model), guard_kin(model), near_kin(model), reading_kin(model) {}
   Eigen::VectorXd q, v;       // the state being evaluated, split
   Eigen::VectorXd x_tmp;      // a state interpolated on the dense output
   Eigen::VectorXd x_before;   // the state just before an event
@@ -35,8 +37,14 @@ struct LoopScratch {
   Kinematics guard_kin;       // the poses one impact guard is read at
   Eigen::VectorXd g_one;      // every guard, where one of them needs them all
   Eigen::VectorXd q_out, v_out;
-  std::vector<bool> need;     // contacts whose Jacobians a phase's start needs
+  std::vector<int> need;      // contacts whose Jacobians a phase's start needs
   std::vector<bool> resting_open;  // open through the last phase and touching at its start (choose_modes)
+  Eigen::VectorXd q_reading;  // q of the last reading of every guard (a step's start, for the near set)
+  Eigen::VectorXd q_step;     // q_reading at the start of the step being scanned
+  Eigen::VectorXd q_check;    // a configuration the near set is checked at
+  Kinematics near_kin;        // its poses
+  Kinematics reading_kin;     // the poses of q_reading or q_step
+  std::vector<int> near_before, over;
 };
 
 // The loop's working data: the contact stage, the phase, scratch and the statistics. Plain data;
@@ -48,9 +56,21 @@ struct LoopData {
   ModeForces forces;
   Phase phase;
   LoopScratch scratch;
+  std::vector<double> reach;  // each body's reach for the near set [m] (see keep_near)
   RunStats stats;
   long collisions = 0;  // impact events (approach faster than v_zeno): ChatterWatch resets on them
 };
+
+// Thrown by a reading of every guard where a body has left its near-set budget (see keep_near),
+// before anything but the poses was computed there.
+struct NearSetLeft {};
+
+// phi of the near contacts through the broadphase at c.body.kin's poses, once they are known to
+// keep the near set's promise (NearSetLeft if not).
+void open_contact_phi(const System& sys, ContactData& c) {
+  if (!c.broadphase.holds(c.near, c.body.kin.R, c.body.kin.p, 1.0)) throw NearSetLeft{};
+  c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.near, c.frames);
+}
 
 // The contact stage for the phase's forces at (q, v) in d.scratch: body dynamics, then the frames,
 // J and Jdot v of the closed contacts only (a pile has hundreds of pairs, a few dozen closed). With
@@ -59,7 +79,7 @@ struct LoopData {
 void closed_contact_data(const System& sys, LoopData& d, bool open_phi) {
   ContactData& c = d.contact;
   compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);
-  if (open_phi) c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
+  if (open_phi) open_contact_phi(sys, c);
   compute_contact_frames(sys.contacts, c.body.kin, d.phase.closed_set, c.frames);
   compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, d.phase.closed_set, c.jac);
   compute_contact_jdot_v(sys.model, sys.contacts, c.body, c.frames, d.phase.closed_set, c.jac);
@@ -79,7 +99,8 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   ContactData& c = d.contact;
   if (!d.phase.closed_set.empty()) closed_contact_data(sys, d, false);
   else compute_body_dynamics(sys.model, d.scratch.q, d.scratch.v, c.body);  // free flight needs no contact frames
-  if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces))
+  if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces,
+                                &d.phase.closed_set))
     return false;
   phase_rate(sys, d, dx);
   return true;
@@ -91,14 +112,16 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
 bool guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
   d.scratch.q = x.head(sys.model.nq);
   d.scratch.v = x.tail(sys.model.nv);
+  d.scratch.q_reading = d.scratch.q;
   ContactData& c = d.contact;
   if (d.phase.closed_set.empty()) {
     update_kinematics(sys.model, d.scratch.q, c.body.kin);  // only phi is needed
-    c.broadphase.update(sys.contacts, sys.contact.broadphase_margin, c.body.kin.R, c.body.kin.p, c.frames);
+    open_contact_phi(sys, c);
     return false;
   }
   closed_contact_data(sys, d, true);
-  return constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces);
+  return constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces,
+                                  &d.phase.closed_set);
 }
 
 // The phase's guards from what guard_data_at_state left in d.
@@ -130,12 +153,19 @@ double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, 
 }
 
 // The deepest penetration so far, at the poses in kin (gated contacts pass through by design). A
-// contact whose broadphase bound on phi is clear above it cannot lower it and is not measured.
-void record_min_phi(const System& sys, const Broadphase& broadphase, const Kinematics& kin, RunStats& stats) {
+// contact whose broadphase bound on phi is clear above it cannot lower it and is not measured; nor
+// is one the near set leaves out while its promise holds (its bound is above the margin, and
+// min_phi is never above 0).
+void record_min_phi(const System& sys, const ContactData& c, const Kinematics& kin, RunStats& stats) {
   constexpr double kBoundSlack = 1e-9;  // [m] the bound's rounding, where it is phi's own formula (two spheres)
-  for (int i = 0; i < sys.contacts.size(); ++i) {
-    if (gated(sys.contacts, i) || broadphase.bound(sys.contacts, kin.R, kin.p, i) > stats.min_phi + kBoundSlack) continue;
+  const auto measure = [&](int i) {
+    if (gated(sys.contacts, i) || c.broadphase.bound(sys.contacts, kin.R, kin.p, i) > stats.min_phi + kBoundSlack) return;
     stats.min_phi = std::min(stats.min_phi, sys.contacts.frame(kin.R, kin.p, i).phi);
+  };
+  if (c.broadphase.holds(c.near, kin.R, kin.p, 1.0)) {
+    for (int i : c.near.contacts) measure(i);
+  } else {
+    for (int i = 0; i < sys.contacts.size(); ++i) measure(i);
   }
 }
 
@@ -149,13 +179,105 @@ void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, cons
   const Kinematics& kin = d.scratch.row_kin;
   sink(Sample{t, d.scratch.q_out, d.scratch.v_out, kinetic_energy(sys.model, kin), potential_energy(sys.model, kin)});
   ++d.stats.samples;
-  record_min_phi(sys, d.contact.broadphase, d.scratch.row_kin, d.stats);
+  record_min_phi(sys, d.contact, d.scratch.row_kin, d.stats);
 }
 
 void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
-  record_min_phi(sys, d.contact.broadphase, d.scratch.row_kin, d.stats);
+  record_min_phi(sys, d.contact, d.scratch.row_kin, d.stats);
+}
+
+// The near set selected afresh at the poses kin, every body's reach the horizon
+// (simulation.contact.broadphase_horizon; 0 follows every contact). Only where a phase starts: a
+// contact that leaves the set loses its guards.
+void narrow(const System& sys, LoopData& d, const Kinematics& kin) {
+  if (!(sys.contact.broadphase_horizon > 0)) return;
+  d.reach.assign(sys.model.bodies.size(), sys.contact.broadphase_horizon);
+  d.contact.broadphase.select_near(sys.contacts, event_margin(sys.contact), d.reach, kin.R, kin.p, false, d.contact.near);
+}
+
+// The guards of the contacts the near set gained since d.scratch.near_before, inserted in contact
+// order, each with its value at the poses kin (the reading g_prev holds) in g_prev. Such a contact
+// was left out since its phase started, so every guard of the whole set would have read it far
+// (phi its positive bound above the margin): open, floored at -kPhiMargin, not bounced nor
+// passing (gated contacts are always near), armed at the phase's first reading, risen once a step
+// was scanned. So it reads what it would have read had it been followed all along.
+void follow_added(const System& sys, LoopData& d, const Kinematics& kin) {
+  std::vector<int> added;
+  const std::vector<int>& before = d.scratch.near_before;
+  const std::vector<int>& now = d.contact.near.contacts;
+  std::set_difference(now.begin(), now.end(), before.begin(), before.end(), std::back_inserter(added));
+  if (added.empty()) return;
+  Phase& ph = d.phase;
+  std::vector<Guard> guards;
+  guards.reserve(ph.guards.size() + added.size());
+  Eigen::VectorXd g(static_cast<Eigen::Index>(ph.guards.size() + added.size()));
+  Eigen::Index n = 0;
+  size_t a = 0;
+  const auto follow = [&](int i) {
+    Guard guard{i, GuardKind::impact};
+    guard.floor = -kPhiMargin;
+    guard.armed = true;
+    guard.risen = ph.scanned;
+    const double phi = d.contact.broadphase.phi(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, i);
+    ph.phi_start[static_cast<size_t>(i)] = phi;  // far at the start, as at every reading since
+    guards.push_back(guard);
+    g[n++] = phi - guard.floor;
+  };
+  for (size_t k = 0; k < ph.guards.size(); ++k) {
+    for (; a < added.size() && added[a] < ph.guards[k].contact; ++a) follow(added[a]);
+    guards.push_back(ph.guards[k]);
+    g[n++] = ph.g_prev[static_cast<Eigen::Index>(k)];
+  }
+  for (; a < added.size(); ++a) follow(added[a]);
+  ph.guards.swap(guards);
+  ph.g_prev.swap(g);
+}
+
+// Every contact followed from the start of the step being scanned (whose q is d.scratch.q_step):
+// where a reading found a body beyond its budget after all.
+void follow_everything(const System& sys, LoopData& d) {
+  d.scratch.near_before = d.contact.near.contacts;
+  d.contact.near = d.contact.broadphase.everything(sys.contacts);
+  update_kinematics(sys.model, d.scratch.q_step, d.scratch.reading_kin);
+  follow_added(sys, d, d.scratch.reading_kin);
+}
+
+// The near set's promise (collision/broadphase.hpp) must hold at every reading of a step's guards:
+// a reading where it does not throws NearSetLeft, and the step is read again with every contact
+// (follow_everything). So before they are read, every body must be within kEndFraction of its
+// budget at the step's end, which leaves the readings inside the step room to spare. Where a body
+// is not, the set grows from the step's start, selected at the poses of its last reading
+// (q_reading, which g_prev holds), with the reaches of the bodies that still go too far raised
+// fourfold until they do not; after kWidenings, every contact is followed. The contacts it gains
+// get their guards (follow_added); none is lost before the phase ends.
+constexpr double kEndFraction = 0.5;
+constexpr int kWidenings = 6;
+
+template <class StateAt>
+void keep_near(const System& sys, LoopData& d, double t1, const StateAt& state_at) {
+  ContactData& c = d.contact;
+  if (c.near.all) return;
+  d.scratch.q_check = state_at(t1).head(sys.model.nq);
+  update_kinematics(sys.model, d.scratch.q_check, d.scratch.near_kin);
+  const Kinematics& end = d.scratch.near_kin;
+  if (c.broadphase.holds(c.near, end.R, end.p, kEndFraction)) return;
+  d.scratch.near_before = c.near.contacts;
+  update_kinematics(sys.model, d.scratch.q_reading, d.scratch.reading_kin);
+  const Kinematics& start = d.scratch.reading_kin;
+  for (int round = 0;; ++round) {
+    c.broadphase.select_near(sys.contacts, event_margin(sys.contact), d.reach, start.R, start.p, true, c.near);
+    std::vector<int>& over = d.scratch.over;
+    over.clear();
+    if (c.broadphase.holds(c.near, end.R, end.p, kEndFraction, &over)) break;
+    if (round == kWidenings) {
+      c.near = c.broadphase.everything(sys.contacts);
+      break;
+    }
+    for (int b : over) d.reach[static_cast<size_t>(b)] *= 4;
+  }
+  follow_added(sys, d, start);
 }
 
 // Smallest over largest eigenvalue of M(q) below which a collapsing step is blamed on M.
@@ -211,7 +333,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
   std::vector<bool>& resting_open = d.scratch.resting_open;
   resting_open.assign(sys.contacts.size(), false);
-  for (int i = 0; i < sys.contacts.size(); ++i)
+  for (int i : c.near.contacts)  // phi_start holds the near set's, which only grows within a phase
     resting_open[i] = d.phase.modes.mode[i] == ContactMode::open && i < static_cast<int>(d.phase.phi_start.size()) &&
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open);
@@ -234,6 +356,9 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   const int nq = sys.model.nq, nv = sys.model.nv;
   d.scratch.q = x.head(nq);
   d.scratch.v = x.tail(nv);
+  // The step moves every body without reading guards: every contact is followed through it, and
+  // the near set is selected again at its end.
+  if (!d.contact.near.all) d.contact.near = d.contact.broadphase.everything(sys.contacts);
   const double h = std::min(sys.contact.painleve_step, settings.t_end - t);
   const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact);
   if (!s.ok)
@@ -254,6 +379,7 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   }
   emit(sys, d, cb.event_sample, t1, x);
   track_penetration(sys, d, x);
+  narrow(sys, d, d.scratch.row_kin);  // track_penetration's poses of x
   t = t1;
 }
 
@@ -263,19 +389,19 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
 // micro-hops at the edge of lift-off would each be an event. kin and frames: at the start (poses).
 void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const std::vector<ContactFrame>& frames,
                   const Eigen::VectorXd& x) {
-  std::vector<bool>& need = d.scratch.need;
-  need.assign(sys.contacts.size(), false);
-  bool any = false;
+  const auto starts_touching = [&](const Guard& g) {
+    return g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance;
+  };
+  std::vector<int>& need = d.scratch.need;  // ascending: guards come in contact order, one impact guard each
+  need.clear();
   for (const Guard& g : d.phase.guards)
-    if (g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance)
-      any = need[g.contact] = true;
-  if (!any) return;
+    if (starts_touching(g)) need.push_back(g.contact);
+  if (need.empty()) return;
   ContactJacobians& jac = d.contact.jac;
   compute_contact_jacobians(sys.model, sys.contacts, kin, frames, need, jac);
   const auto v = x.tail(sys.model.nv);
   for (Guard& g : d.phase.guards)
-    g.bounced = need[g.contact] && g.kind == GuardKind::impact &&
-                jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
+    g.bounced = starts_touching(g) && jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
 }
 
 // A new phase from (t, x): the guards of the current modes are set up (floors from phi at the
@@ -284,11 +410,14 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   d.phase.phi_start.resize(sys.contacts.size());
+  d.phase.scanned = false;
   const Kinematics& kin = d.scratch.row_kin;
+  narrow(sys, d, kin);
   std::vector<ContactFrame>& frames = d.contact.frames;  // scratch here: the guards recompute them
-  compute_event_frames(sys, kin, d.contact.broadphase, frames);  // far ones: min(phi, 0) and touching as exact
-  for (int i = 0; i < sys.contacts.size(); ++i) d.phase.phi_start[i] = frames[i].phi;
-  phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.phase.guards);
+  const std::vector<int>& near = d.contact.near.contacts;
+  compute_event_frames(sys, kin, d.contact.broadphase, d.contact.near, frames);  // far ones: min(phi, 0) and touching as exact
+  for (int i : near) d.phase.phi_start[i] = frames[i].phi;
+  phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, near, d.phase.guards);
   mark_bounced(sys, d, kin, frames, x);
   // With contacts closed the guards' forces at x give the integrator its first rate: the same bits
   // as phase_rhs at x, without solving for them twice.
@@ -400,6 +529,9 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
   bool has_quaternions = false;
   for (const Body& b : sys.model.bodies) has_quaternions = has_quaternions || b.joint.type == JointType::free;
   const EventLog log = event_log(sys, d, cb);
+  d.scratch.q_check = x.head(sys.model.nq);
+  update_kinematics(sys.model, d.scratch.q_check, d.scratch.near_kin);
+  narrow(sys, d, d.scratch.near_kin);
   emit(sys, d, cb.sample, 0.0, x);
   long next = 1;
   const long last = last_output_row(settings);
@@ -456,9 +588,20 @@ void run_loop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallba
         break;
       }
       stall.check(ode, t);
-      const std::optional<LocatedEvent> event =
-          locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at,
-                       d.phase.guards, d.phase.g_prev);
+      keep_near(sys, d, ode.t(), state_at);
+      d.scratch.q_step = d.scratch.q_reading;
+      const auto locate = [&] {
+        return locate_event(sys.contacts, sys.contact.distance_tolerance, ode.t_prev(), ode.t(), guards_at, guard_at,
+                            d.phase.guards, d.phase.g_prev);
+      };
+      std::optional<LocatedEvent> event;
+      try {
+        event = locate();
+      } catch (const NearSetLeft&) {
+        follow_everything(sys, d);
+        event = locate();
+      }
+      if (!event) d.phase.scanned = true;
       const double t_until = event ? event->t : ode.t();
       for (; next <= last && output_time(settings, next) <= t_until + eps_t; ++next) {
         ode.dense(output_time(settings, next), d.scratch.x_tmp);

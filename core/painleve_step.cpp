@@ -66,9 +66,8 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
 }
 
 Event painleve_step_event(double t, const PainleveStep& step, const Eigen::VectorXd& v, const ContactData& data) {
-  const Eigen::MatrixXd& M = data.body.M;
   return Event{.t = t, .kind = EventKind::step, .contacts = step.active, .law = "time-stepping",
-               .kinetic_before = 0.5 * v.dot(M * v), .kinetic_after = 0.5 * step.v1.dot(M * step.v1),
+               .kinetic_before = kinetic_energy(data.body, v), .kinetic_after = kinetic_energy(data.body, step.v1),
                .impulse_n = std::vector<double>(step.impulse_n.data(), step.impulse_n.data() + step.impulse_n.size())};
 }
 

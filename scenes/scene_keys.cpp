@@ -174,6 +174,10 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "broadphase_margin", "number >= 0", "0.05",
      "m; contacts of a (body, solid) pair whose bounding spheres are farther apart than this cost one sphere test, "
      "not one distance each; it changes speed, never results", ""},
+    {"simulation.contact", "broadphase_horizon", "number >= 0", "0.02",
+     "m; the event loop follows only the contacts of (body, solid) pairs within `broadphase_margin` plus this of each "
+     "moving body, and selects them again where a phase starts or a body has moved this far: a pile's guards and event "
+     "sets then grow with its bodies, not with its pairs; it changes speed, never results; 0 follows every contact", ""},
     {"simulation.contact", "painleve_step", "number >= 0", "1e-4",
      "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), "
      "where the step size collapses while M(q) is well conditioned (a coin rolling flat on its rim, its contact point whirling ever faster), "

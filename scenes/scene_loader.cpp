@@ -298,6 +298,7 @@ ContactSettings read_contact_settings(const Field& f) {
   if (!f.defined()) return c;
   expect_section(f, "simulation.contact");
   if (f.has("broadphase_margin")) c.broadphase_margin = f.child("broadphase_margin").non_negative();
+  if (f.has("broadphase_horizon")) c.broadphase_horizon = f.child("broadphase_horizon").non_negative();
   if (f.has("distance_tolerance")) c.distance_tolerance = f.child("distance_tolerance").positive();
   if (f.has("velocity_tolerance")) c.velocity_tolerance = f.child("velocity_tolerance").positive();
   if (f.has("baumgarte")) c.baumgarte = f.child("baumgarte").non_negative();

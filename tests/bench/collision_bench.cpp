@@ -4,13 +4,13 @@
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Geometry>
-#include <sstream>
 
 #include "collision/broadphase.hpp"
 #include "collision/shape_pair.hpp"
 #include "core/kinematics.hpp"
 #include "core/system.hpp"
 #include "scenes/scene.hpp"
+#include "tests/bench/pile_scene.hpp"
 
 namespace impactsim {
 namespace {
@@ -51,29 +51,24 @@ BENCHMARK_CAPTURE(run_pair, BoxCapsuleApartFcl, T::box, T::capsule, 2.0);
 BENCHMARK_CAPTURE(run_pair, CylinderCylinderApartFcl, T::cylinder, T::cylinder, 2.0);
 BENCHMARK_CAPTURE(run_pair, BoxCylinderOverlappingSearch, T::box, T::cylinder, 0.5);
 
-// A pile of n bodies, boxes (0.1 m, turned about z) and spheres (radius 0.05 m) taking turns, in
-// layers of 5 x 5 on a 0.12 m pitch (2 cm gaps) in a bin of ground and four walls, `collide: all`:
-// n (n - 1) / 2 + 5 n shape pairs, of which each body has a bounded number within the margin.
-std::string pile_scene(int n) {
-  std::ostringstream s;
-  s << "world:\n  gravity: [0, 0, -9.81]\n  shapes:\n"
-       "    - {name: ground, type: halfspace, normal: [0, 0, 1]}\n"
-       "    - {name: east, type: halfspace, normal: [-1, 0, 0], offset: -0.31}\n"
-       "    - {name: west, type: halfspace, normal: [1, 0, 0], offset: -0.31}\n"
-       "    - {name: north, type: halfspace, normal: [0, -1, 0], offset: -0.31}\n"
-       "    - {name: south, type: halfspace, normal: [0, 1, 0], offset: -0.31}\nbodies:\n";
-  for (int i = 0; i < n; ++i) {
-    const int layer = i / 25, k = i % 25;
-    const double x = (k % 5 - 2) * 0.12, y = (k / 5 - 2) * 0.12, z = 0.06 + layer * 0.12;
-    s << "  - {name: b" << i << ", joint: {type: free}, density: 1000, shapes: [";
-    if (i % 2 == 0)
-      s << "{name: s" << i << ", type: box, size: [0.1, 0.1, 0.1]}";
-    else
-      s << "{name: s" << i << ", type: sphere, radius: 0.05}";
-    s << "], initial: {x: " << x << ", y: " << y << ", z: " << z << ", rpy_deg: [0, 0, " << 7 * (i % 5) << "]}}\n";
+
+// The pile of n bodies at its initial poses, with its broadphase: what a pass reads.
+struct PileAtRest {
+  explicit PileAtRest(int n)
+      : scene(load_scene_text(pile_scene(n), "pile")), broadphase(scene.system.contacts), kin(scene.system.model),
+        frames(static_cast<size_t>(scene.system.contacts.size())) {
+    update_kinematics(scene.system.model, scene.initial.q, kin);
   }
-  s << "materials: {mu: 0.3, e: 0}\ncollide: all\nsimulation: {t_end: 1.0}\n";
-  return s.str();
+  Scene scene;
+  Broadphase broadphase;
+  Kinematics kin;
+  std::vector<ContactFrame> frames;
+};
+
+void count_per_body(benchmark::State& state, int n, int exact) {
+  state.counters["exact"] = exact;
+  state.counters["per_body"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                                               benchmark::Counter::kInvert);
 }
 
 // One broadphase pass, as each event and each guard reading at the step's points makes: a bound for
@@ -81,24 +76,41 @@ std::string pile_scene(int n) {
 // flat as the pile grows: the pairs grow as n^2, the ones near each body do not.
 void BM_BroadphasePile(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  const Scene scene = load_scene_text(pile_scene(n), "pile");
-  const System& sys = scene.system;
-  const Broadphase broadphase(sys.contacts);
-  Kinematics kin(sys.model);
-  update_kinematics(sys.model, scene.initial.q, kin);
-  std::vector<ContactFrame> frames(static_cast<size_t>(sys.contacts.size()));
+  PileAtRest pile(n);
+  const System& sys = pile.scene.system;
   int exact = 0;
   for (auto _ : state) {
-    exact = broadphase.update(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, frames);
-    benchmark::DoNotOptimize(frames.data());
+    exact = pile.broadphase.update(sys.contacts, sys.contact.broadphase_margin, pile.kin.R, pile.kin.p, pile.frames);
+    benchmark::DoNotOptimize(pile.frames.data());
   }
   state.counters["contacts"] = sys.contacts.size();
-  state.counters["groups"] = broadphase.groups();
-  state.counters["exact"] = exact;
-  state.counters["per_body"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                                               benchmark::Counter::kInvert);
+  state.counters["groups"] = pile.broadphase.groups();
+  count_per_body(state, n, exact);
 }
 BENCHMARK(BM_BroadphasePile)->Arg(25)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
+
+// The event loop's pass over the same pile: its near set (Broadphase::select_near, each body's
+// reach the default broadphase_horizon) checked to hold at the poses, then updated. Its groups and
+// contacts, and so its time, grow with the bodies, not with their pairs.
+void BM_BroadphasePileNear(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  PileAtRest pile(n);
+  const System& sys = pile.scene.system;
+  const Kinematics& kin = pile.kin;
+  NearSet near;
+  const std::vector<double> reach(sys.model.bodies.size(), sys.contact.broadphase_horizon);
+  pile.broadphase.select_near(sys.contacts, sys.contact.broadphase_margin, reach, kin.R, kin.p, false, near);
+  int exact = 0;
+  for (auto _ : state) {
+    if (!pile.broadphase.holds(near, kin.R, kin.p, 1.0)) state.SkipWithError("the near set does not hold where it was selected");
+    exact = pile.broadphase.update(sys.contacts, sys.contact.broadphase_margin, kin.R, kin.p, near, pile.frames);
+    benchmark::DoNotOptimize(pile.frames.data());
+  }
+  state.counters["near_contacts"] = static_cast<double>(near.contacts.size());
+  state.counters["near_groups"] = static_cast<double>(near.groups.size());
+  count_per_body(state, n, exact);
+}
+BENCHMARK(BM_BroadphasePileNear)->Arg(25)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 // What a run of that pile pays once, before its first step and after its last: the scene read and
 // checked (the mass matrix's conditioning, no contact starting deep) and the closed contacts that

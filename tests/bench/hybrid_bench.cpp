@@ -6,6 +6,7 @@
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
+#include "tests/bench/pile_scene.hpp"
 
 namespace impactsim {
 namespace {
@@ -96,6 +97,34 @@ void BM_FrictionalSpherePile(benchmark::State& state) {
   run_to_end(state, scene);
 }
 BENCHMARK(BM_FrictionalSpherePile)->Unit(benchmark::kSecond)->Iterations(1);
+
+// A pile of n boxes and spheres (tilted_pile_scene, layers of 25, `collide: all`) run to t = 0.1 s:
+// the first layer lands on the ground (the same 529 events for every n) while the layers above
+// fall without touching. What those falling bodies add to each event is what the near set keeps
+// linear in the bodies while their pairs grow as n^2 (98,650 contacts for n = 200).
+// horizon:0 follows every contact (broadphase_horizon 0), horizon:1 the default near set.
+void BM_BoxPileLanding(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Scene scene = load_scene_text(tilted_pile_scene(n), "pile");
+  System& system = scene.system;
+  system.simulation.output_interval = system.simulation.t_end;
+  if (state.range(1) == 0) system.contact.broadphase_horizon = 0.0;
+  const auto law = make_law(scene.law, scene.laws);
+  long events = 0;
+  for (auto _ : state) {
+    Rng rng(0);
+    events = simulate_hybrid(system, *law, scene.initial, rng, {}).events;
+  }
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["contacts"] = system.contacts.size();
+  state.counters["per_event"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsIterationInvariantRate |
+                                                                                    benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_BoxPileLanding)
+    ->ArgNames({"bodies", "horizon"})
+    ->ArgsProduct({{25, 50, 100, 200}, {0, 1}})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace impactsim

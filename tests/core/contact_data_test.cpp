@@ -264,6 +264,38 @@ Model twelve_free_bodies(std::mt19937& rng) {
   return m;
 }
 
+// 0.5 v^T M v block by block is the dense product's to the bit: below kBlockwiseFrom (dense), over
+// blocks of 6 (12 and 250 free bodies: one column block, then Eigen's blocks of 16 columns),
+// and within one block of 100 and 150 links.
+TEST(ContactData, KineticEnergyBlockByBlockIsTheDenseProducts) {
+  std::mt19937 rng(21);
+  const auto free_bodies = [&](int n) {
+    Model m;
+    for (int i = 0; i < n; ++i) {
+      Body b;
+      b.name = "body" + std::to_string(i);
+      b.joint.type = JointType::free;
+      b.joint.origin = testing::random_vec(rng);
+      b.mass = 0.5 + i % 7;
+      b.inertia = testing::random_inertia(rng);
+      m.bodies.push_back(b);
+    }
+    finalize_model(m);
+    return m;
+  };
+  std::vector<Model> models{testing::chain_model(12, rng), free_bodies(12), free_bodies(250),
+                            testing::chain_model(100, rng), testing::chain_model(150, rng)};
+  for (const Model& m : models) {
+    BodyDynamics body(m);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q = testing::random_q(m, rng), v = testing::random_v(m, rng);
+      compute_body_dynamics(m, q, v, body);
+      EXPECT_EQ(kinetic_energy(body, v), 0.5 * v.dot(body.M * v)) << m.nv;
+      EXPECT_NEAR(kinetic_energy(body, v), kinetic_energy(m, body.kin), 1e-9 * (1 + kinetic_energy(m, body.kin))) << m.nv;
+    }
+  }
+}
+
 TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
   std::mt19937 rng(13);
   const Model m = twelve_free_bodies(rng);

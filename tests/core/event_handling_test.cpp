@@ -40,7 +40,7 @@ TEST(EventHandling, EventFramesAreExactWhereAnEventReadsThem) {
     compute_body_dynamics(sys.model, scene.initial.q, scene.initial.v, data.body);
     std::vector<ContactFrame> exact(sys.contacts.size());
     compute_contact_frames(sys.contacts, data.body.kin, exact);
-    compute_event_frames(sys, data.body.kin, data.broadphase, data.frames);
+    compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
     const double tol = sys.contact.distance_tolerance, margin = std::max(sys.contact.broadphase_margin, tol);
     int gates = 0, far = 0;
     for (int i = 0; i < sys.contacts.size(); ++i) {

@@ -29,7 +29,7 @@ TEST(Guards, EachModeHasItsGuardsAndImpactGuardsTheirFloors) {
   ContactModes modes = ContactModes::all_open(3);
   modes.mode[1] = ContactMode::stick;
   std::vector<Guard> guards;
-  phase_guards(r.contacts, modes, {0.3, 0.0, -1e-3}, 1e-6, guards);
+  phase_guards(r.contacts, modes, {0.3, 0.0, -1e-3}, 1e-6, {0, 1, 2}, guards);
   ASSERT_EQ(guards.size(), 4u);
   EXPECT_EQ(guards[0].kind, GuardKind::impact);
   EXPECT_EQ(guards[0].floor, -kPhiMargin);  // above the surface: phi measured from just below 0
@@ -40,7 +40,7 @@ TEST(Guards, EachModeHasItsGuardsAndImpactGuardsTheirFloors) {
   EXPECT_TRUE(guards[3].passing);
   for (const Guard& g : guards) EXPECT_FALSE(g.armed);
   modes.mode[1] = ContactMode::slide;
-  phase_guards(r.contacts, modes, {-2e-7, 0.0, 0.5}, 1e-6, guards);
+  phase_guards(r.contacts, modes, {-2e-7, 0.0, 0.5}, 1e-6, {0, 1, 2}, guards);
   EXPECT_EQ(guards[0].floor, -2e-7 - kPhiMargin);  // starting slightly in: from there
   EXPECT_EQ(guards[2].kind, GuardKind::stick);
   EXPECT_EQ(guards[3].kind, GuardKind::painleve);  // a frictional slide
@@ -60,7 +60,7 @@ TEST(Guards, ValuesComeFromTheContactData) {
   forces.lambda_n = Eigen::Vector3d(0, 4, 0);
   forces.lambda_t = Eigen::MatrixXd::Zero(3, 1);
   std::vector<Guard> guards;
-  phase_guards(r.contacts, modes, {0.2, 0.2, 0.2}, 1e-6, guards);
+  phase_guards(r.contacts, modes, {0.2, 0.2, 0.2}, 1e-6, {0, 1, 2}, guards);
   Eigen::VectorXd g;
   evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
   ASSERT_EQ(g.size(), 5);
@@ -106,7 +106,7 @@ TEST(Guards, StickGuardsOfSlidesFromRestFireOnceTheSlipReverses) {
   modes.slip[1] = Eigen::Vector2d(1, 0);
   ContactData data(r.model, r.contacts);
   std::vector<Guard> guards;
-  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, guards);
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, {0, 1, 2}, guards);
   ASSERT_EQ(guards[2].kind, GuardKind::stick);
   ModeForces forces;
   forces.lambda_n = Eigen::Vector3d(0, 4, 0);
@@ -127,7 +127,7 @@ TEST(Guards, StickGuardsOfSlidesFromRestFireOnceTheSlipReverses) {
   EXPECT_TRUE(guards[2].armed);
   EXPECT_GT(stick_guard(-0.5 * kSlipNoise)[2], 0.0);  // noise: no event
   EXPECT_LT(stick_guard(-2 * kSlipNoise)[2], 0.0);    // reversed: the guard fires
-  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, guards);
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, {0, 1, 2}, guards);
   g = stick_guard(0.25);  // sliding
   set_stick_floors(guards, 1e-6, g);
   EXPECT_EQ(guards[2].floor, 0.0);
