@@ -45,16 +45,6 @@ double back_to_level(FunctionRef<double(double)> guard, const Guard& g, double t
 }  // namespace
 
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
-  Eigen::VectorXd g;
-  const auto one = [&](double t, int k) {
-    guards_at(t, g);
-    return g[k];
-  };
-  return locate_event(contacts, distance_tolerance, t0, t1, guards_at, one, guards, g_prev);
-}
-
-std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
                                          Eigen::VectorXd& g_prev) {
   const double h = t1 - t0;

@@ -37,9 +37,6 @@ using GuardAt = FunctionRef<double(double t, int k)>;
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
                                          GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
                                          Eigen::VectorXd& g_prev);
-// The same with every guard evaluated to read one.
-std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
 
 // Events are located to a bracket narrower than kEventTimePrecision max(1, |t|) s, about 45 units in
 // the last place at t = 10 s. The located time is the bracket's end where the guard has fired, so

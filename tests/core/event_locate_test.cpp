@@ -10,6 +10,17 @@
 namespace impactsim {
 namespace {
 
+// locate_event reading one guard as every guard's reading gives it.
+std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
+                                         GuardsAt guards_at, std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
+  Eigen::VectorXd g;
+  const auto one = [&](double t, int k) {
+    guards_at(t, g);
+    return g[k];
+  };
+  return impactsim::locate_event(contacts, distance_tolerance, t0, t1, guards_at, one, guards, g_prev);
+}
+
 TEST(EventLocate, CrossingIsLocatedToTheTimeToleranceOnTheFiredSide) {
   // A ball dropped from 1 m: phi(t) = 1 - g t^2 / 2 crosses at sqrt(2 / g).
   const double g = 9.81, root = std::sqrt(2 / g);
