@@ -89,6 +89,16 @@ void BM_SpherePile(benchmark::State& state) {
 }
 BENCHMARK(BM_SpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 
+// 50 frictionless spheres into the same bin (tests/scenes/contact/frictionless_pile_50.yaml,
+// `tools/make_pile_scene.py 50 0`: 1,475 contacts, nv = 300) run to 1 s: some 4,160 events of a
+// pile settling to rest. One iteration: it takes seconds.
+void BM_SpherePile50(benchmark::State& state) {
+  static const Scene scene =
+      load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictionless_pile_50.yaml");
+  run_to_end(state, scene);
+}
+BENCHMARK(BM_SpherePile50)->Unit(benchmark::kSecond)->Iterations(1);
+
 // The same pile with friction (materials.mu = 0.3): sticking, sliding and slips from rest of
 // contacts that start to slide together (core/slip_start.hpp).
 void BM_FrictionalSpherePile(benchmark::State& state) {
