@@ -15,7 +15,7 @@
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
 #include "core/dynamics.hpp"
-#include "impact/mass_factor.hpp"
+#include "numerics/mass_factor.hpp"
 #include "impact/impact_law.hpp"
 
 namespace impactsim {

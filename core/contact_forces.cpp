@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <limits>
 
-#include "impact/coulomb_lcp.hpp"
-#include "impact/friction_cone.hpp"
-#include "impact/lcp.hpp"
-#include "impact/lcp_support.hpp"
-#include "impact/mass_factor.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/friction_cone.hpp"
+#include "numerics/lcp.hpp"
+#include "numerics/lcp_support.hpp"
+#include "numerics/mass_factor.hpp"
 
 namespace impactsim {
 namespace {

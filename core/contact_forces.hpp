@@ -17,7 +17,7 @@
 #include <Eigen/QR>
 
 #include "core/contact_data.hpp"
-#include "impact/pivoted_ldlt.hpp"
+#include "numerics/pivoted_ldlt.hpp"
 
 namespace impactsim {
 

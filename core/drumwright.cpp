@@ -3,8 +3,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
-#include "core/solve_columns.hpp"
-#include "impact/soft_constraints.hpp"
+#include "numerics/solve_columns.hpp"
+#include "core/soft_constraints.hpp"
 
 namespace impactsim {
 namespace {

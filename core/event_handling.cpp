@@ -63,7 +63,7 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
 // rows_per_contact per contact in set's order, zero in the rows left out; `rowwise_loss`, if given,
 // gets the energy stopping each row alone would remove, sum of b_k^2 / (2 W_kk) with b = J v
 // (Event::rowwise_loss). M^-1 is applied block by
-// block (impact/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
+// block (numerics/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
 // factorization per Zeno event was a sixth of the 50-sphere pile's time.
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
                                 Eigen::VectorXd& v, double* rowwise_loss = nullptr) {

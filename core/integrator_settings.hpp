@@ -3,7 +3,7 @@
 // cross-checked against (core/time_stepping.hpp, core/drumwright.hpp). Plain data.
 #include <string_view>
 
-#include "impact/soft_constraints.hpp"
+#include "core/soft_constraints.hpp"
 
 namespace impactsim {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/short_number.hpp"
+#include "numerics/short_number.hpp"
 
 namespace impactsim {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/joint.hpp"
-#include "impact/mass_factor.hpp"
+#include "numerics/mass_factor.hpp"
 
 namespace impactsim {
 

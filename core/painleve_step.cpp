@@ -1,7 +1,7 @@
 #include "core/painleve_step.hpp"
 
 #include "core/event_handling.hpp"
-#include "impact/velocity_step.hpp"
+#include "core/velocity_step.hpp"
 
 namespace impactsim {
 namespace {

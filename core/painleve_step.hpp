@@ -14,7 +14,7 @@
 //
 // Over the contacts touching at q (phi within the distance tolerance, a gated contact not
 // behind), with b = M v - h C(q, v):
-//   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (impact/velocity_step.hpp),
+//   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (core/velocity_step.hpp),
 //   v1 = y, q1 = q + h Gamma(q) y.
 // The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
 // than the distance tolerance at q1 (and deeper than at q: an open one ran past its collision, or

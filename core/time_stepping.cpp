@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "impact/velocity_step.hpp"
+#include "core/velocity_step.hpp"
 
 namespace impactsim {
 namespace {

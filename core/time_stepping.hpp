@@ -5,7 +5,7 @@
 //   alpha = 1/2  the trapezoidal variant (constraints on (v^l + v^{l+1}) / 2).
 // Each step of size h, geometry frozen at q^l:
 //   1. the active set: contacts with phi(q^l) <= active_epsilon (the paper's is 0);
-//   2. one LCP in the weighted velocity y = v^{l+1,alpha} (impact/velocity_step.hpp) with
+//   2. one LCP in the weighted velocity y = v^{l+1,alpha} (core/velocity_step.hpp) with
 //      b = M v^l + alpha h ((1 - alpha) k(t_l) + alpha k(t_{l+1})), k = tau - C(q^l, v^l) explicit,
 //      pins as the joints nu;
 //   3. v^{l+1} = (y - (1 - alpha) v^l) / alpha and q^{l+1} = q^l + h Gamma(q^l) y;

@@ -5,8 +5,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
-#include "core/short_number.hpp"
-#include "impact/friction_cone.hpp"
+#include "numerics/short_number.hpp"
+#include "numerics/friction_cone.hpp"
 
 namespace impactsim {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The Anitescu-Potra / Glocker-Pfeiffer simultaneous impact LCP (Halm and Posa eq. (31)), with
 // optional Newton restitution J_n,i v+ >= -e_i J_n,i v- on approaching contacts: the Coulomb LCP of
-// impact/coulomb_lcp.hpp with
+// numerics/coulomb_lcp.hpp with
 //   W_bar = Jbar M^-1 Jbar^T,  Jbar = [J_n; J_D],  J_D = D^T J_t per frictional contact (mu > 0),
 //   w_bar = [J_n v- + e min(J_n v-, 0); J_D v-],    v+ = v- + M^-1 Jbar^T [Lambda_n; Lambda_D].
 // W is copositive, so the LCP always has a solution (Prop. 2); with e = 0 it never adds energy.
@@ -9,9 +9,9 @@
 
 #include <Eigen/Cholesky>
 
-#include "impact/coulomb_lcp.hpp"
+#include "numerics/coulomb_lcp.hpp"
 #include "impact/impact_law.hpp"
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 

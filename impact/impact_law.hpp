@@ -16,8 +16,8 @@
 
 #include <Eigen/Core>
 
-#include "impact/mass_factor.hpp"
-#include "impact/rng.hpp"
+#include "numerics/mass_factor.hpp"
+#include "numerics/rng.hpp"
 
 namespace impactsim {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 namespace {

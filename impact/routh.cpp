@@ -8,9 +8,9 @@
 
 #include <Eigen/Cholesky>
 
-#include "core/short_number.hpp"
-#include "impact/coulomb_lcp.hpp"
-#include "impact/friction_cone.hpp"
+#include "numerics/short_number.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/friction_cone.hpp"
 
 namespace impactsim {
 

@@ -7,14 +7,14 @@
 //         0   WDn       WDD       E ;
 //         0   mu        -E^T      0 ],     w = [lambda_max; J_n v; J_D v; 0],
 // (Wxy = J_x M^-1 J_y^T: the transposes the paper's (75b) forgot; the lower right 3 x 3 blocks are
-// the Coulomb LCP of impact/coulomb_lcp.hpp) and apply v += M^-1 (J_n^T lambda_n + J_D^T lambda_D),
+// the Coulomb LCP of numerics/coulomb_lcp.hpp) and apply v += M^-1 (J_n^T lambda_n + J_D^T lambda_D),
 // until no contact approaches (min J_n v >= -tolerance) or N steps have been taken. Each run is one
 // sample of the post-impact set. Every step dissipates (Thm 7; checked at every step, a rise flags
 // the sample); the step LCP always has a solution (Thm 6).
 #include <memory>
 
 #include "impact/impact_law.hpp"
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 

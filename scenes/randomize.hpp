@@ -10,7 +10,7 @@
 
 #include "core/state.hpp"
 #include "scenes/scene_overrides.hpp"
-#include "impact/rng.hpp"
+#include "numerics/rng.hpp"
 
 namespace impactsim {
 

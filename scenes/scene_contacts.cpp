@@ -2,7 +2,7 @@
 
 #include "collision/auto_contacts.hpp"
 #include "collision/mesh.hpp"
-#include "core/short_number.hpp"
+#include "numerics/short_number.hpp"
 #include "scenes/scene_keys.hpp"
 
 #include <algorithm>

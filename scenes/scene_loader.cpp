@@ -11,7 +11,7 @@
 
 #include "core/dynamics.hpp"
 #include "core/joint.hpp"
-#include "core/short_number.hpp"
+#include "numerics/short_number.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_integrators.hpp"

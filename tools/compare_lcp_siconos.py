@@ -7,7 +7,7 @@ Usage (Debian's python3-siconos and numpy; the script installs them if it may):
 
 Reads DIR/lcp_NNNNN.txt (n, W row by row, w) and DIR/impactsim.csv, solves each problem with
 Siconos's lexicographic Lemke (SICONOS_LCP_LEMKE) and its pivot-based Lemke (SICONOS_LCP_PIVOT),
-checks every answer with the same scaled residual as impactsim (impact/lcp.hpp, accepted at 1e-9)
+checks every answer with the same scaled residual as impactsim (numerics/lcp.hpp, accepted at 1e-9)
 and prints, per solver, how many it solved, by problem size, and the time per problem.
 Siconos is an oracle here, never a dependency of the simulator.
 """
@@ -39,7 +39,7 @@ def read_lcp(path):
 
 
 def residual(W, w, z):
-    """impact/lcp.cpp's lcp_residual: -z over 1 + |z|_inf, -s over 1 + |w|_inf, z s over both."""
+    """numerics/lcp.cpp's lcp_residual: -z over 1 + |z|_inf, -s over 1 + |w|_inf, z s over both."""
     import numpy as np
     s = W @ z + w
     w_scale = 1.0 + np.max(np.abs(w))
@@ -104,7 +104,7 @@ def main():
             entry[0] += 1
             entry[1] += r <= 1e-9
             entry[2] += seconds
-    print(f"{len(files)} jammed impact LCPs from {directory}; solved = residual <= 1e-9 (impact/lcp.hpp's measure)")
+    print(f"{len(files)} jammed impact LCPs from {directory}; solved = residual <= 1e-9 (numerics/lcp.hpp's measure)")
     print("| solver | " + " | ".join(f"n {a}-{b}: solved" for a, b in bands) + " | total solved | ms per problem |")
     print("| --- |" + " --- |" * (len(bands) + 2))
     for name, per_band in stats.items():

@@ -74,7 +74,7 @@ def main():
         g["solved"][0] += 1
         g["solved"][1] += int(mine["solved"]) and float(mine["residual"]) <= 1e-9
         g["solved"][2] += r <= 1e-9
-    print(f"{len(files)} LCPs from {directory}; medians per size; solved = residual <= 1e-9 (impact/lcp.hpp's measure);")
+    print(f"{len(files)} LCPs from {directory}; medians per size; solved = residual <= 1e-9 (numerics/lcp.hpp's measure);")
     print(f"Siconos's Python call overhead, measured on a 1-variable LCP: {1e6 * overhead:.2f} us")
     print("| kind | n | solved impactsim / Siconos | impactsim us | Siconos us | Siconos / impactsim | the same, less the call overhead |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 #include "tests/impact/jammed_lcps.hpp"
 
 int main(int argc, char** argv) {

@@ -3,7 +3,7 @@
 //   lcp_speed_dump DIR  ->  DIR/lcp_NNNNN.txt (n, then W row by row, then w) and
 //                           DIR/impactsim.csv (index,kind,n,solved,residual,seconds)
 // Two kinds, 10 problems per size, seeded: `spd` (W = A A^T / n + I, w ~ N(0, 1), n = 8 ... 128)
-// and `friction` (the Anitescu-Potra impact LCP, impact/coulomb_lcp.hpp, of m frictional 3-D
+// and `friction` (the Anitescu-Potra impact LCP, numerics/coulomb_lcp.hpp, of m frictional 3-D
 // contacts with 4 friction directions, n = 6 m = 12 ... 120: W_bar = J J^T / nv + I / 10 from a
 // random J of full row rank, w_bar = J v- with v- ~ N(0, 1), mu ~ U(0.2, 1)). seconds is the
 // smallest mean over 5 batches of repeated solves, each batch at least 5 ms.
@@ -15,8 +15,8 @@
 #include <fstream>
 #include <random>
 
-#include "impact/coulomb_lcp.hpp"
-#include "impact/lcp.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/lcp.hpp"
 
 namespace {
 

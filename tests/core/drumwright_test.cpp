@@ -104,7 +104,7 @@ TEST(Drumwright, StiffContactHoldsABlockWithinItsDeformation) {
 
 // The row of dominoes under Drumwright's step (h = 0.01 s): at t = 0.23 s the leaning dominoes jam
 // and the step LCP's solution carries internal forces of 1.5e4 against |w| = 36; judged against |w|
-// alone its rounding failed the residual test and the run stopped there (impact/lcp.hpp). The jam
+// alone its rounding failed the residual test and the run stopped there (numerics/lcp.hpp). The jam
 // gains energy (ARunThatGainsEnergyStopsAndAShorterStepDoesNot): the energy check is off here.
 TEST(Drumwright, DominoRowRunsToTheEnd) {
   const Scene s = unchecked(shipped("dominoes"));

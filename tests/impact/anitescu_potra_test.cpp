@@ -8,7 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "impact/anitescu_potra.hpp"
-#include "impact/friction_cone.hpp"
+#include "numerics/friction_cone.hpp"
 #include "tests/impact/contact_spaces.hpp"
 
 namespace impactsim {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "impact/lcp.hpp"
-#include "tests/impact/lcp_file.hpp"
+#include "numerics/lcp.hpp"
+#include "tests/numerics/lcp_file.hpp"
 #include "tests/impact/jammed_lcps.hpp"
 
 namespace impactsim {

@@ -15,7 +15,7 @@
 #include <Eigen/Geometry>
 
 #include "impact/anitescu_potra.hpp"
-#include "impact/friction_cone.hpp"
+#include "numerics/friction_cone.hpp"
 
 namespace impactsim::testing {
 

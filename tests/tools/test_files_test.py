@@ -5,7 +5,7 @@ import sys
 
 root = pathlib.Path(sys.argv[1])
 missing = [str(source.relative_to(root))
-           for folder in ("app", "collision", "core", "impact", "scenes")
+           for folder in ("app", "collision", "core", "impact", "numerics", "scenes")
            for source in sorted((root / folder).glob("*.cpp"))
            if not (root / "tests" / folder / (source.stem + "_test.cpp")).exists()]
 for name in missing:

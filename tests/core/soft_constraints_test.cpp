@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "impact/soft_constraints.hpp"
+#include "core/soft_constraints.hpp"
 
 namespace impactsim {
 namespace {

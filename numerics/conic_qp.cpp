@@ -1,11 +1,11 @@
-#include "impact/conic_qp.hpp"
+#include "numerics/conic_qp.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <Eigen/Cholesky>
 
-#include "core/short_number.hpp"
+#include "numerics/short_number.hpp"
 
 namespace impactsim {
 namespace {

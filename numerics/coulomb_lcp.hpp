@@ -4,7 +4,7 @@
 // contact problem of the event loop and the time-stepping schemes.
 //
 // There are m normal rows with forces f_n >= 0, and s friction blocks. Block b belongs to normal
-// row owner[b], has friction coefficient mu_b and k polygon directions D (impact/friction_cone.hpp)
+// row owner[b], has friction coefficient mu_b and k polygon directions D (numerics/friction_cone.hpp)
 // with multipliers beta_b >= 0, so its tangential force is D beta_b. In polygon coordinates
 // p = [f_n (m); beta (s k)] the caller gives the affine map to the rows' "velocities" (velocities
 // at an impact or a time step, accelerations in the smooth phase):

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "impact/friction_cone.hpp"
+#include "numerics/friction_cone.hpp"
 
 namespace impactsim {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// An LCP recorded from a run, as tests/impact/data/*.txt hold them: n, then W row by row, then w.
+// An LCP recorded from a run, as tests/numerics/data/*.txt hold them: n, then W row by row, then w.
 #include <fstream>
 #include <string>
 
@@ -7,9 +7,9 @@
 
 namespace impactsim::testing {
 
-// Reads tests/impact/data/<name> into W and w; false if the file is missing or short.
+// Reads tests/numerics/data/<name> into W and w; false if the file is missing or short.
 inline bool read_lcp_file(const std::string& name, Eigen::MatrixXd& W, Eigen::VectorXd& w) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/impact/data/" + name);
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/numerics/data/" + name);
   int n = 0;
   if (!(in >> n) || n <= 0) return false;
   W.resize(n, n);

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "impact/coulomb_lcp.hpp"
-#include "impact/friction_cone.hpp"
-#include "impact/lcp.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/friction_cone.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 namespace {

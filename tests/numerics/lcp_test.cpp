@@ -9,15 +9,15 @@
 
 #include <Eigen/Cholesky>
 
-#include "impact/lcp.hpp"
-#include "tests/impact/lcp_file.hpp"
+#include "numerics/lcp.hpp"
+#include "tests/numerics/lcp_file.hpp"
 
 namespace impactsim {
 namespace {
 
 using testing::read_lcp_file;
 
-// Solves the LCP recorded in tests/impact/data/<name>, leaving it in W and w.
+// Solves the LCP recorded in tests/numerics/data/<name>, leaving it in W and w.
 LcpSolution solve_file(const std::string& name, Eigen::MatrixXd& W, Eigen::VectorXd& w) {
   EXPECT_TRUE(read_lcp_file(name, W, w)) << name;
   return solve_lemke(W, w);

@@ -7,7 +7,7 @@
 
 #include <Eigen/QR>
 
-#include "impact/pivoted_ldlt.hpp"
+#include "numerics/pivoted_ldlt.hpp"
 
 namespace impactsim {
 namespace {

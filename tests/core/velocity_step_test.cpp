@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "impact/mass_factor.hpp"
-#include "impact/velocity_step.hpp"
+#include "numerics/mass_factor.hpp"
+#include "core/velocity_step.hpp"
 
 namespace impactsim {
 namespace {

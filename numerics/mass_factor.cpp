@@ -1,4 +1,4 @@
-#include "impact/mass_factor.hpp"
+#include "numerics/mass_factor.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -9,8 +9,8 @@
 
 #include <Eigen/LU>
 
-#include "impact/lcp_support.hpp"
-#include "jammed_lcps.hpp"
+#include "numerics/lcp_support.hpp"
+#include "tests/impact/jammed_lcps.hpp"
 
 namespace impactsim {
 namespace {

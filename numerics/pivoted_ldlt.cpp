@@ -1,4 +1,4 @@
-#include "impact/pivoted_ldlt.hpp"
+#include "numerics/pivoted_ldlt.hpp"
 
 #include <numeric>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "impact/friction_cone.hpp"
+#include "numerics/friction_cone.hpp"
 
 #include <cmath>
 #include <numbers>

@@ -1,12 +1,12 @@
-#include "impact/velocity_step.hpp"
+#include "core/velocity_step.hpp"
 
 #include <Eigen/Cholesky>
 
-#include "core/short_number.hpp"
-#include "core/solve_columns.hpp"
-#include "impact/coulomb_lcp.hpp"
-#include "impact/friction_cone.hpp"
-#include "impact/mass_factor.hpp"
+#include "numerics/short_number.hpp"
+#include "numerics/solve_columns.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/friction_cone.hpp"
+#include "numerics/mass_factor.hpp"
 
 namespace impactsim {
 

@@ -13,7 +13,7 @@
 // spring-damper law only for decoupled rows, and differs from it once rows are coupled
 // (tests/impact/soft_constraints_test.cpp has two counterexamples):
 //   lcp:          lambda_n = max(0, spring-damper value) exactly (e_n _|_ lambda_n) and friction the
-//                 polyhedral Coulomb law on e_t (impact/coulomb_lcp.hpp): sticks at the damper's force
+//                 polyhedral Coulomb law on e_t (numerics/coulomb_lcp.hpp): sticks at the damper's force
 //                 inside the polygon, else on its edge. Lemke's algorithm.
 //   min_norm_qp:  the paper's (99)-(120): minimize zeta/2 |lambda_n|^2 + 1/2 |lambda_t|^2 + 1/2 |e_t|^2
 //                 subject to e_n >= 0, lambda_n >= 0 and the cone (circular allowed). Barrier method.

@@ -1,6 +1,6 @@
-#include "impact/coulomb_lcp.hpp"
+#include "numerics/coulomb_lcp.hpp"
 
-#include "impact/friction_cone.hpp"
+#include "numerics/friction_cone.hpp"
 
 namespace impactsim {
 

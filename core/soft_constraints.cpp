@@ -1,15 +1,15 @@
-#include "impact/soft_constraints.hpp"
+#include "core/soft_constraints.hpp"
 
 #include <cmath>
 #include <numbers>
 
 #include <Eigen/Cholesky>
 
-#include "core/solve_columns.hpp"
-#include "impact/conic_qp.hpp"
-#include "impact/coulomb_lcp.hpp"
-#include "impact/friction_cone.hpp"
-#include "impact/lcp.hpp"
+#include "numerics/solve_columns.hpp"
+#include "numerics/conic_qp.hpp"
+#include "numerics/coulomb_lcp.hpp"
+#include "numerics/friction_cone.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 namespace {

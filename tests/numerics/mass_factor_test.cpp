@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/dynamics.hpp"
-#include "impact/mass_factor.hpp"
+#include "numerics/mass_factor.hpp"
 #include "tests/test_models.hpp"
 
 namespace impactsim {

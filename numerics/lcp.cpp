@@ -1,4 +1,4 @@
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,8 +1,8 @@
-#include "impact/lcp_support.hpp"
+#include "numerics/lcp_support.hpp"
 
 #include <algorithm>
 
-#include "impact/pivoted_ldlt.hpp"
+#include "numerics/pivoted_ldlt.hpp"
 
 namespace impactsim {
 namespace {

@@ -20,7 +20,7 @@
 
 #include <Eigen/Core>
 
-#include "impact/lcp.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "impact/conic_qp.hpp"
+#include "numerics/conic_qp.hpp"
 
 namespace impactsim {
 namespace {
