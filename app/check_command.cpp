@@ -8,6 +8,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
+#include "core/integrators.hpp"
 #include "collision/shape.hpp"
 #include "core/joint.hpp"
 #include "scenes/yaml_field.hpp"

@@ -1,4 +1,5 @@
 #include "app/command_setup.hpp"
+#include "core/integrators.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -25,8 +26,10 @@ std::optional<Scene> load_scene_or_report(const std::string& path, const std::ve
 
 std::vector<std::string> law_ignores(const std::string& name, const Scene& scene) {
   const std::vector<ContactDef>& contacts = scene.system.contacts.contacts();
-  if (scene.system.integrator != Integrator::event_driven || contacts.empty()) return {};
-  const LawModel model = law_model(name);
+  if (!integrator_descriptor(scene.system.integrator).uses_law || contacts.empty()) return {};
+  const LawDescriptor* law = find_law(name);
+  if (!law) return {};
+  const LawModel& model = law->model;
   const auto largest = [&](double ContactDef::*field) {
     return *std::max_element(contacts.begin(), contacts.end(),
                              [&](const ContactDef& a, const ContactDef& b) { return a.*field < b.*field; });
@@ -43,10 +46,12 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
                          return a.e < b.e;
                        })->e;
   const double e_max = largest(&ContactDef::e).e;
-  if (model.restitution && !model.per_contact_restitution && e_max > e_min && scene.laws.propagative.R < 0)
-    out.push_back(fmt::format("law {} uses one restitution R per impact, the smallest e of its contacts; the scene's e "
-                              "range over [{}, {}] (set simulation.propagative.R to choose)",
-                              name, e_min, e_max));
+  const std::string& key = model.restitution_setting;
+  if (model.restitution && !model.per_contact_restitution && e_max > e_min && !key.empty() &&
+      scene.laws.of(name).number(key) < 0)
+    out.push_back(fmt::format("law {} uses one restitution {} per impact, the smallest e of its contacts; the scene's e "
+                              "range over [{}, {}] (set simulation.{}.{} to choose)",
+                              name, key, e_min, e_max, name, key));
   return out;
 }
 
@@ -65,9 +70,7 @@ void warn_once(const std::string& warning) {
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene) {
   std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
   if (!law) {
-    std::string known;
-    for (const std::string& n : law_names()) known += (known.empty() ? "" : ", ") + n;
-    spdlog::error("--law: unknown impact law '{}' (known: {})", name, known);
+    spdlog::error("--law: unknown impact law '{}' (known: {})", name, law_names_text());
     return law;
   }
   for (const std::string& warning : law_ignores(name, scene)) warn_once(warning);
@@ -75,19 +78,29 @@ std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Sce
   return law;
 }
 
+std::string registry_help() {
+  std::string out = "Impact laws (--law, simulation.law):\n";
+  for (const LawDescriptor* law : law_registry()) out += "  " + law->name + ": " + law->summary + "\n";
+  out += "Integrators (--integrator, simulation.integrator):\n";
+  for (const IntegratorDescriptor* d : integrator_registry()) out += "  " + d->name + ": " + d->summary + "\n";
+  return out;
+}
+
 std::string law_option_problem(const std::string& law_option, const Scene& scene) {
-  if (law_option.empty() || scene.system.integrator == Integrator::event_driven) return "";
-  return "--law: the " + std::string(integrator_name(scene.system.integrator)) +
+  const IntegratorDescriptor& integrator = integrator_descriptor(scene.system.integrator);
+  if (law_option.empty() || integrator.uses_law) return "";
+  return "--law: the " + integrator.name +
          " integrator resolves contacts by its own step problem and uses no impact law (drop --law, or add "
          "--integrator event-driven)";
 }
 
 std::string override_integrator(Scene& scene, const std::string& name, double step) {
   System& system = scene.system;
-  if (name == "event-driven") system.integrator = Integrator::event_driven;
-  else if (name == "time-stepping") system.integrator = Integrator::time_stepping;
-  else if (name == "drumwright") system.integrator = Integrator::drumwright;
-  else if (!name.empty()) return "--integrator: unknown integrator '" + name + "' (known: event-driven, time-stepping, drumwright)";
+  if (!name.empty()) {
+    const IntegratorDescriptor* chosen = find_integrator(name);
+    if (!chosen) return "--integrator: unknown integrator '" + name + "' (known: " + integrator_names_text() + ")";
+    system.integrator = chosen->kind;
+  }
   if (system.integrator == Integrator::event_driven && !system.pins.empty())
     return "--integrator: the scene has pins (constraints), which only time-stepping and drumwright take";
   if (step > 0) {

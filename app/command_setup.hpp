@@ -24,6 +24,9 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
 // process (a sweep's grid points share them).
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
+// The registered laws and integrators, a line each with what it does: the end of --help.
+std::string registry_help();
+
 // "" unless --law was given (law_option not empty) for a scene whose integrator is a fixed-step
 // scheme, which uses no impact law: then the error to report (a usage error, not a silent no-op).
 std::string law_option_problem(const std::string& law_option, const Scene& scene);

@@ -11,6 +11,7 @@
 #include "app/csv_writer.hpp"
 #include "app/metadata.hpp"
 #include "app/plot_output.hpp"
+#include "core/integrators.hpp"
 
 namespace impactsim {
 namespace {

@@ -26,6 +26,7 @@
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
 #include "impact/outcome_class.hpp"
+#include "impact/sequential.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {
@@ -303,7 +304,7 @@ bool write_ap_solutions(SampleWriter& writer, const ContactSpace& space, const E
 void write_orderings(SampleWriter& writer, const Scene& scene, const ContactSpace& space,
                      const Eigen::VectorXd& v_minus, unsigned long long seed, bool print) {
   for (int j = 0; j < space.contacts(); ++j) {
-    SequentialSettings s = scene.laws.sequential;
+    SequentialSettings s = sequential_settings(scene.laws.of("sequential"));
     s.order = SequentialSettings::Order::cyclic;
     s.start = space.ids[j];
     Rng rng(sample_seed(seed, j));

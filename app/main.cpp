@@ -9,9 +9,12 @@
 #include <memory>
 
 #include "app/cli_checks.hpp"
+#include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
 #include "app/version.hpp"
+#include "core/integrators.hpp"
+#include "impact/laws.hpp"
 
 using namespace impactsim;
 
@@ -133,6 +136,7 @@ int sweep(Cli& outer) {
 
 Cli::Cli() {
   app.require_subcommand(1);
+  app.footer(registry_help());
   app.set_version_flag("--version", std::string("impactsim ") + impactsim_version() + " (commit " + impactsim_commit() + ")",
                        "Print the version and git commit and exit");
 
@@ -140,13 +144,13 @@ Cli::Cli() {
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
       ->check(not_empty());
-  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (anitescu-potra, routh, sequential, propagative; event-driven integrator only)");
+  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)");
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(whole_number(0, kMaxLL));
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
   run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and animation.gif");
   run_cmd->add_option("--integrator", run.integrator,
-                      "Integrator, overriding the scene's simulation.integrator (event-driven, time-stepping, drumwright)");
+                      "Integrator, overriding the scene's simulation.integrator (" + integrator_names_text() + ")");
   run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());
   add_set(run_cmd, run.overrides);
   add_verbosity(run_cmd, verbosity);
@@ -160,7 +164,7 @@ Cli::Cli() {
       "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
   impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)")->check(not_empty());
-  impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law");
+  impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + ")");
   impact_cmd->add_option("--samples", impact.samples, "Number of samples")
       ->check(whole_number(1, kMaxLong))
       ->capture_default_str();
@@ -185,7 +189,7 @@ Cli::Cli() {
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
   batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong))->capture_default_str();
   batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)")->check(not_empty());
-  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law (event-driven integrator only)");
+  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)");
   batch_cmd->add_option("--seed", batch.seed, "Seed S; run i uses a seed made from (S, i) alone")
       ->check(whole_number(0, kMaxLL));
   batch_cmd->add_option("--threads", batch.threads, "Worker threads (results do not depend on it)")
@@ -253,9 +257,8 @@ Cli::Cli() {
 // Fixed thresholds for glibc's allocator instead of its sliding ones. The time-stepping schemes
 // build each step's LCP in fresh matrices of a few MiB; where the heap's layout left those blocks
 // at its top, glibc returned them to the system at every free and faulted them back in at the next
-// step: sphere_row under --integrator time-stepping spent 4 s of its 11.9 s in the kernel on one
-// build and 0.2 s of 7.8 s on another, the same code but for one small allocation kept elsewhere.
-// Blocks below 32 MiB now come from the heap, and it is trimmed only above 64 MiB free.
+// step, so a run's time in the kernel depended on unrelated allocations. Blocks below 32 MiB come
+// from the heap, and it is trimmed only above 64 MiB free.
 void steady_allocator() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);

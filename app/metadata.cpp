@@ -12,6 +12,8 @@
 
 #include "app/csv_writer.hpp"
 #include "app/version.hpp"
+#include "core/integrators.hpp"
+#include "impact/laws.hpp"
 
 namespace impactsim {
 namespace {
@@ -33,33 +35,37 @@ std::string host_name() {
   return name.data();
 }
 
-// Keyed as the scene's simulation.<law> section names them (contacts by name), plus settings the
-// scene cannot change (Routh's tolerance).
-Json law_settings(const std::string& law, const LawSettings& s, const ContactModel& contacts) {
-  if (law == "routh")
-    return {{"h", s.routh.h},
-            {"steps", s.routh.max_steps},
-            {"solution", s.routh.solution == RouthSettings::Solution::lemke ? "lemke" : "random"},
-            {"tolerance", s.routh.tolerance},
-            {"sampling", s.routh.sampling == RouthSettings::Sampling::uniform ? "uniform" : "sobol"}};
-  if (law == "sequential") {
-    const char* order = s.sequential.order == SequentialSettings::Order::list     ? "list"
-                        : s.sequential.order == SequentialSettings::Order::cyclic ? "cyclic"
-                                                                                   : "random";
-    Json list = Json::array();
-    for (int i : s.sequential.list) list.push_back(contacts.contact(i).name);
-    return {{"order", order},
-            {"list", list},
-            {"start", contacts.size() > s.sequential.start ? Json(contacts.contact(s.sequential.start).name) : Json(nullptr)},
-            {"max_impacts", s.sequential.max_impacts},
-            {"tolerance", s.sequential.tolerance}};
+// One setting's value as JSON: contacts by name (a start past the contacts, null).
+Json setting_json(const SettingValue& value, const ContactModel& contacts) {
+  if (const auto* x = std::get_if<double>(&value)) return *x;
+  if (const auto* x = std::get_if<bool>(&value)) return *x;
+  if (const auto* x = std::get_if<std::string>(&value)) return *x;
+  if (const auto* list = std::get_if<std::vector<int>>(&value)) {
+    Json names = Json::array();
+    for (int i : *list) names.push_back(contacts.contact(i).name);
+    return names;
   }
-  if (law == "propagative")
-    return {{"R", s.propagative.R},
-            {"order", s.propagative.order == PropagativeSettings::Order::most_violated ? "most_violated" : "random"},
-            {"max_reflections", s.propagative.max_reflections},
-            {"tolerance", s.propagative.tolerance}};
-  return Json::object();  // anitescu-potra has no parameters
+  return std::get<long>(value);
+}
+
+// Settings keyed as their section names them, with the fixed ones (Routh's tolerance) too.
+Json settings_json(const std::vector<SettingSpec>& specs, const Settings& settings, const ContactModel& contacts) {
+  Json out = Json::object();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const SettingValue& value = settings.values()[i].second;
+    if (specs[i].kind != SettingKind::contact) {
+      out[specs[i].key] = setting_json(value, contacts);
+      continue;
+    }
+    const long contact = std::get<long>(value);
+    out[specs[i].key] = contact < contacts.size() ? Json(contacts.contact(static_cast<int>(contact)).name) : Json(nullptr);
+  }
+  return out;
+}
+
+Json law_settings(const std::string& law, const LawSettings& s, const ContactModel& contacts) {
+  const LawDescriptor* d = find_law(law);
+  return d ? settings_json(d->settings, s.of(law), contacts) : Json::object();
 }
 
 Json settings(const Metadata& m, const Scene& scene) {
@@ -69,17 +75,10 @@ Json settings(const Metadata& m, const Scene& scene) {
   Json out;
   out["law"] = m.law;
   out["law_settings"] = law_settings(m.law, scene.laws, sys.contacts);
-  out["integrator"] = std::string(integrator_name(sys.integrator));
-  if (sys.integrator == Integrator::time_stepping)
-    out["time_stepping"] = {{"alpha", sys.time_stepping.alpha},
-                            {"h", sys.time_stepping.h},
-                            {"active_epsilon", sys.time_stepping.active_epsilon}};
-  if (sys.integrator == Integrator::drumwright)
-    out["drumwright"] = {{"h", sys.drumwright.h},
-                         {"K_n", sys.drumwright.K_n},
-                         {"B_n", sys.drumwright.B_n},
-                         {"B_t", sys.drumwright.tangent_damping()},
-                         {"friction_directions", sys.drumwright.friction_directions}};
+  const IntegratorDescriptor& integrator = integrator_descriptor(sys.integrator);
+  out["integrator"] = integrator.name;
+  if (!integrator.section.empty())
+    out[integrator.section] = settings_json(integrator.settings, integrator.values(sys), sys.contacts);
   if (sys.integrator != Integrator::event_driven) out["energy_check"] = sim.energy_check;
   out["t_end"] = sim.t_end;
   out["output_interval"] = sim.output_interval;

@@ -13,6 +13,7 @@
 #include "app/run_files.hpp"
 #include "app/run_tally.hpp"
 #include "app/sample_seed.hpp"
+#include "core/integrators.hpp"
 #include "scenes/yaml_field.hpp"
 
 namespace impactsim {

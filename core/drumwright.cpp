@@ -1,10 +1,13 @@
 #include "core/drumwright.hpp"
 
+#include <sstream>
+
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
-#include "numerics/solve_columns.hpp"
+#include "core/integrators.hpp"
 #include "core/soft_constraints.hpp"
+#include "numerics/solve_columns.hpp"
 
 namespace impactsim {
 namespace {
@@ -112,8 +115,100 @@ RunStats simulate_drumwright(const System& system, const State& initial, const R
   FixedStepScratch scratch(system);
   SoftRows rows;
   StepVectors w;
-  return run_fixed_steps(system, initial, system.drumwright.h, io, "drumwright",
+  return run_fixed_steps(system, initial, system.drumwright.h, io, Integrator::drumwright,
                          [&](FixedStepRun& run, double hs) { step(system, io, run, scratch, rows, w, hs); });
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+namespace {
+
+std::vector<SettingSpec> drumwright_settings() {
+  const DrumwrightSettings d;
+  return {number_setting("h", SettingKind::positive, d.h, "0.01", "the step, s (`--step` overrides it)"),
+          choice_setting("problem", {"lcp", "min-norm-qp"},
+                         "`lcp`: the spring-damper law exactly (Lemke); `min-norm-qp`: the paper's minimum-norm QP "
+                         "(barrier method)"),
+          choice_setting("cone", {"polyhedral", "circular"},
+                         "3-D friction: `polyhedral` (`contact.friction_directions` directions) or `circular` "
+                         "(`min-norm-qp` only); planar scenes use the exact two"),
+          number_setting("K_n", SettingKind::non_negative, d.K_n, "1e10",
+                         "contact normal stiffness, N/m (not both `K_n` and `B_n` 0)"),
+          number_setting("B_n", SettingKind::non_negative, d.B_n, "1", "contact normal damping, N s/m"),
+          number_setting("B_t", SettingKind::positive, d.B_t, "1e6 / h",
+                         "friction damper, N s/m (K_t = 0: memoryless Coulomb)"),
+          number_setting("K_pin", SettingKind::non_negative, d.K_pin, "1e15",
+                         "pin stiffness, N/m (not both `K_pin` and `B_pin` 0)"),
+          number_setting("B_pin", SettingKind::non_negative, d.B_pin, "1", "pin damping, N s/m"),
+          flag_setting("gdot_term", d.gdot_term, "include the paper's -Mhat Gdot v term (pseudo-inverse Mhat)"),
+          number_setting("zeta", SettingKind::positive, d.zeta, "1 / h",
+                         "`min-norm-qp`: the weight of the squared normal forces; see docs/guide.md for why sliding "
+                         "contacts need about (h B_t)^2")};
+}
+
+SettingProblem apply_drumwright(const Settings& s, System& sys) {
+  DrumwrightSettings& d = sys.drumwright;
+  d.h = s.number("h");
+  d.problem = s.word("problem") == "min-norm-qp" ? SoftProblem::min_norm_qp : SoftProblem::lcp;
+  d.cone = s.word("cone") == "circular" ? FrictionConeKind::circular : FrictionConeKind::polyhedral;
+  if (d.problem == SoftProblem::lcp && d.cone == FrictionConeKind::circular)
+    return {"cone", "the exact LCP takes a polyhedral cone; the circular cone needs problem: min-norm-qp"};
+  d.K_n = s.number("K_n");
+  d.B_n = s.number("B_n");
+  if (d.K_n == 0 && d.B_n == 0) return {"", "K_n and B_n cannot both be zero (the contact would exert no force)"};
+  d.B_t = s.number("B_t");
+  d.K_pin = s.number("K_pin");
+  d.B_pin = s.number("B_pin");
+  if (d.K_pin == 0 && d.B_pin == 0) return {"", "K_pin and B_pin cannot both be zero (pins would hold nothing)"};
+  d.gdot_term = s.flag("gdot_term");
+  d.zeta = s.number("zeta");
+  d.friction_directions = sys.contact.friction_directions;
+  return {};
+}
+
+Settings drumwright_values(const System& sys) {
+  const DrumwrightSettings& d = sys.drumwright;
+  Settings s(drumwright_settings());
+  s.set("h", d.h);
+  s.set("problem", std::string(d.problem == SoftProblem::lcp ? "lcp" : "min-norm-qp"));
+  s.set("cone", std::string(d.cone == FrictionConeKind::circular ? "circular" : "polyhedral"));
+  s.set("K_n", d.K_n);
+  s.set("B_n", d.B_n);
+  s.set("B_t", d.tangent_damping());
+  s.set("K_pin", d.K_pin);
+  s.set("B_pin", d.B_pin);
+  s.set("gdot_term", d.gdot_term);
+  s.set("zeta", d.zeta > 0 ? d.zeta : 1.0 / d.h);
+  return s;
+}
+
+std::string describe_drumwright(const System& sys) {
+  const DrumwrightSettings& d = sys.drumwright;
+  std::ostringstream s;
+  s << "drumwright (" << (d.problem == SoftProblem::lcp ? "lcp" : "min-norm-qp");
+  if (!sys.model.planar) s << (d.cone == FrictionConeKind::circular ? ", circular cone" : ", polyhedral cone");
+  s << ", h = " << d.h << " s)";
+  return s.str();
+}
+
+}  // namespace
+
+const IntegratorDescriptor& drumwright_integrator() {
+  static const IntegratorDescriptor integrator{
+      .kind = Integrator::drumwright,
+      .name = "drumwright",
+      .summary = "Drumwright's first-order solver: every constraint a stiff spring-damper, implicit in constraint space",
+      .section = "drumwright",
+      .settings = drumwright_settings(),
+      .uses_law = false,
+      .apply = apply_drumwright,
+      .values = drumwright_values,
+      .describe = describe_drumwright,
+      .step = [](const System& sys) { return sys.drumwright.h; },
+      .run = [](const System& sys, const ImpactLaw&, const State& initial, Rng&,
+                const RunCallbacks& callbacks) { return simulate_drumwright(sys, initial, callbacks); }};
+  return integrator;
 }
 
 }  // namespace impactsim

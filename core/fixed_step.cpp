@@ -5,6 +5,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "core/integrators.hpp"
+
 namespace impactsim {
 
 void StepOutput::emit(const Model& model, const SampleSink& sink, double t, const Eigen::VectorXd& q,
@@ -79,9 +81,8 @@ std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& 
          " s (--step) or the event-driven integrator";
 }
 
-std::string step_text(Integrator integrator, double h) {
-  return "the step h = " + format_time(h) + " s (simulation." +
-         (integrator == Integrator::time_stepping ? "time_stepping" : "drumwright") + ".h)";
+std::string step_text(Integrator scheme, double h) {
+  return "the step h = " + format_time(h) + " s (simulation." + integrator_descriptor(scheme).section + ".h)";
 }
 
 namespace {
@@ -90,21 +91,22 @@ namespace {
 // pushes contacts out of penetration may add.
 double lift_work(const Model& model, double distance) { return model.total_mass() * model.gravity.norm() * distance; }
 
-void check_energy(const System& system, const FixedStepRun& run, double h, const std::string& name, double allowance) {
+void check_energy(const FixedStepRun& run, double h, Integrator scheme, double allowance) {
   const double gain = run.energy.gain();
   if (!(gain > run.energy.available() + allowance)) return;
   throw SimulationError(run.t, StopReason::energy_gain,
-                        name + ": by t = " + format_time(run.t) + " s kinetic plus potential energy rose " + format_time(gain) +
+                        integrator_descriptor(scheme).name + ": by t = " + format_time(run.t) +
+                            " s kinetic plus potential energy rose " + format_time(gain) +
                             " J above the start's, more than the " + format_time(run.energy.available()) +
                             " J the system had to move with (its kinetic energy at the start and the potential energy "
-                            "lost since): " + step_text(system.integrator, h) +
+                            "lost since): " + step_text(scheme, h) +
                             " is too long for this scene; take a shorter --step or the event-driven integrator");
 }
 
 }  // namespace
 
 RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
-                         const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step) {
+                         Integrator scheme, const std::function<void(FixedStepRun&, double hs)>& step) {
   const SimulationSettings& settings = system.simulation;
   FixedStepRun run(system, initial);
   run.output.first(system.model, io.callbacks.sample, run.q, run.v);
@@ -117,10 +119,11 @@ RunStats run_fixed_steps(const System& system, const State& initial, double h, c
       const double hs = settings.t_end - run.t < h * (1 + 1e-9) ? settings.t_end - run.t : h;
       step(run, hs);
       if (!run.q.allFinite() || !run.v.allFinite())
-        throw SimulationError(run.t, StopReason::not_finite, name + ": the state is not finite");
+        throw SimulationError(run.t, StopReason::not_finite,
+                              integrator_descriptor(scheme).name + ": the state is not finite");
       run.energy.add(system.model, run.q, run.v);
       run.stats.max_energy_gain = std::max(run.stats.max_energy_gain, run.energy.gain());
-      if (settings.energy_check && !io.force) check_energy(system, run, h, name, allowance);
+      if (settings.energy_check && !io.force) check_energy(run, h, scheme, allowance);
       if (io.callbacks.stop && io.callbacks.stop()) break;
     }
   } catch (const SimulationError&) {

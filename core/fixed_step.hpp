@@ -76,7 +76,7 @@ class EnergyAccount {
 
 // How messages name a fixed-step integrator's step: "the step h = 0.01 s
 // (simulation.drumwright.h)", or simulation.time_stepping.h.
-std::string step_text(Integrator integrator, double h);
+std::string step_text(Integrator scheme, double h);
 
 // The state of a fixed-step run and its bookkeeping.
 struct FixedStepRun {
@@ -106,14 +106,15 @@ struct FixedStepScratch {
 std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& q, double h);
 
 // The loop both schemes share: step(run, hs) advances the run by hs = h (the last step shortened
-// to end at t_end; a step may end early at a collision), until t_end or callbacks.stop. `name`
-// prefixes its messages. Throws SimulationError on a non-finite state, and where the energy at the
-// end of a step rises above the start's by more than available() plus the work of lifting every body by
-// the distance tolerance (energy_gain): a result that no longer describes the scene. Applied
+// to end at t_end; a step may end early at a collision), until t_end or callbacks.stop. The
+// scheme's name prefixes its messages, its step key names the step. Throws SimulationError on a
+// non-finite state, and where the energy at the end of a step rises above the start's by more
+// than available() plus the work of lifting every body by the distance tolerance (energy_gain): a
+// result that no longer describes the scene. Applied
 // forces (io.force) may add energy, so runs with them are not checked; nor runs with
 // simulation.energy_check false.
 RunStats run_fixed_steps(const System& system, const State& initial, double h, const FixedStepIO& io,
-                         const std::string& name, const std::function<void(FixedStepRun&, double hs)>& step);
+                         Integrator scheme, const std::function<void(FixedStepRun&, double hs)>& step);
 
 // k = tau(t) - C, C from `body` (at the run's (q, v)).
 void applied_forces(const FixedStepIO& io, const FixedStepRun& run, const BodyDynamics& body, double t,

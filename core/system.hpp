@@ -1,7 +1,7 @@
 #pragma once
 // A system to simulate, the library's entry point: the model, its contacts and pins, and the
 // settings of every integrator. Plain data, like MuJoCo's mjModel: filled once (by the scene loader
-// or a test), read by every stage, never changed by a run. simulate() runs it under its integrator.
+// or a test), read by every stage, never changed by a run. simulate() (core/simulate.hpp) runs it.
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,16 +28,6 @@ struct System {
   DrumwrightSettings drumwright;
 };
 
-// One run from `initial` under system.integrator; the event loop hands impacts to `law` and draws
-// from `rng` (the fixed-step schemes have their own impact problems and use neither). Rows and
-// events go to `callbacks` as they happen. Throws SimulationError; every row before it was delivered.
-RunStats simulate(const System& system, const ImpactLaw& law, const State& initial, Rng& rng,
-                  const RunCallbacks& callbacks);
-
-// A contact-free run of `model` by the event loop (Dormand-Prince with dense output rows).
-RunStats simulate_smooth(const Model& model, const SimulationSettings& settings, const State& initial,
-                         const SampleSink& sink);
-
 // Which contacts are closed at (q, v): touching (phi within the distance tolerance) and neither
 // approaching nor separating (|J_n v| <= 1e-6 max(1, |v|_inf)).
 std::vector<bool> closed_contacts(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
@@ -57,8 +47,5 @@ std::optional<Penetration> initial_penetration(const System& system, const Eigen
 // that set it.
 constexpr long kMaxOutputRows = 10'000'000;
 std::string budget_problem(const System& system);
-
-// "event-driven", "time-stepping (anitescu-potra, h = 0.001 s)", "drumwright (lcp, h = 0.01 s)".
-std::string describe_integrator(const System& system);
 
 }  // namespace impactsim

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
+#include "core/integrators.hpp"
 #include "core/velocity_step.hpp"
 
 namespace impactsim {
@@ -130,8 +132,60 @@ RunStats simulate_time_stepping(const System& system, const State& initial, cons
   const FixedStepIO io{callbacks, steps, force};
   FixedStepScratch scratch(system);
   StepVectors w;
-  return run_fixed_steps(system, initial, system.time_stepping.h, io, "time-stepping",
+  return run_fixed_steps(system, initial, system.time_stepping.h, io, Integrator::time_stepping,
                          [&](FixedStepRun& run, double hs) { step(system, io, run, scratch, w, hs); });
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+namespace {
+
+std::vector<SettingSpec> time_stepping_settings() {
+  const TimeSteppingSettings d;
+  return {choice_setting("scheme", {"anitescu-potra", "trapezoidal"}, "alpha = gamma = 1, or alpha = gamma = 1/2"),
+          number_setting("h", SettingKind::positive, d.h, "0.001", "the step, s (`--step` overrides it)"),
+          number_setting("active_epsilon", SettingKind::non_negative, d.active_epsilon, "0",
+                         "m; contacts with phi(q^l) at most this are in a step's LCP")};
+}
+
+const char* scheme_name(const TimeSteppingSettings& s) { return s.alpha == 1 ? "anitescu-potra" : "trapezoidal"; }
+
+}  // namespace
+
+const IntegratorDescriptor& time_stepping_integrator() {
+  static const IntegratorDescriptor integrator{
+      .kind = Integrator::time_stepping,
+      .name = "time-stepping",
+      .summary = "the Gavrea-Anitescu-Potra semi-implicit schemes: one velocity-level LCP per fixed step",
+      .section = "time_stepping",
+      .settings = time_stepping_settings(),
+      .uses_law = false,
+      .apply =
+          [](const Settings& s, System& sys) {
+            sys.time_stepping.alpha = s.word("scheme") == "trapezoidal" ? 0.5 : 1.0;
+            sys.time_stepping.h = s.number("h");
+            sys.time_stepping.active_epsilon = s.number("active_epsilon");
+            return SettingProblem{};
+          },
+      .values =
+          [](const System& sys) {
+            Settings s(time_stepping_settings());
+            s.set("scheme", std::string(scheme_name(sys.time_stepping)));
+            s.set("h", sys.time_stepping.h);
+            s.set("active_epsilon", sys.time_stepping.active_epsilon);
+            return s;
+          },
+      .describe =
+          [](const System& sys) {
+            std::ostringstream s;
+            s << "time-stepping (" << scheme_name(sys.time_stepping) << ", h = " << sys.time_stepping.h << " s)";
+            return s.str();
+          },
+      .step = [](const System& sys) { return sys.time_stepping.h; },
+      .run = [](const System& sys, const ImpactLaw&, const State& initial, Rng&,
+                const RunCallbacks& callbacks) { return simulate_time_stepping(sys, initial, callbacks); }};
+  return integrator;
 }
 
 }  // namespace impactsim

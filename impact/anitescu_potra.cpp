@@ -5,6 +5,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
+#include "impact/laws.hpp"
 #include "numerics/short_number.hpp"
 #include "numerics/friction_cone.hpp"
 
@@ -143,6 +144,21 @@ std::vector<ImpactResult> anitescu_potra_all_solutions(const ContactSpace& c, co
     if (!seen) out.push_back(std::move(r));
   }
   return out;
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+
+const LawDescriptor& anitescu_potra_law() {
+  static const LawDescriptor law = [] {
+    LawDescriptor out;
+    out.name = "anitescu-potra";
+    out.summary = "the simultaneous impact LCP of Anitescu and Potra (Halm and Posa eq. (31)), optional Newton restitution";
+    out.make = [](const Settings&) -> std::unique_ptr<ImpactLaw> { return std::make_unique<AnitescuPotraLaw>(); };
+    return out;
+  }();
+  return law;
 }
 
 }  // namespace impactsim

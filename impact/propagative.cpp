@@ -6,6 +6,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "impact/laws.hpp"
 #include "numerics/lcp.hpp"
 
 namespace impactsim {
@@ -104,6 +105,46 @@ class PropagativeImpact : public PreparedImpact {
 
 std::unique_ptr<PreparedImpact> PropagativeLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
   return std::make_unique<PropagativeImpact>(c, v_minus, settings_);
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+
+PropagativeSettings propagative_settings(const Settings& s) {
+  PropagativeSettings out;
+  out.R = s.number("R");
+  out.order = s.word("order") == "random" ? PropagativeSettings::Order::random : PropagativeSettings::Order::most_violated;
+  out.max_reflections = static_cast<int>(s.integer("max_reflections"));
+  out.tolerance = s.number("tolerance");
+  return out;
+}
+
+const LawDescriptor& propagative_law() {
+  static const LawDescriptor law = [] {
+    const PropagativeSettings d;
+    LawDescriptor out;
+    out.name = "propagative";
+    out.summary = "Seghete and Murphey's propagative law: reflections from contact to contact, elastic to plastic";
+    out.model.friction = false;
+    out.model.per_contact_restitution = false;
+    out.model.restitution_setting = "R";
+    out.settings = {
+        number_setting("R", SettingKind::fraction, d.R, "the smallest `e` of the impact's contacts",
+                       "energetic restitution: 1 elastic, 0 plastic"),
+        choice_setting("order", {"most_violated", "random"}, "which violated contact reflects next"),
+        count_setting("max_reflections", d.max_reflections, "1000",
+                      "cap for three or more contacts (two use Seghete and Murphey's bound); past it the impact is "
+                      "plastic and logged"),
+        fixed_setting(number_setting("tolerance", SettingKind::positive, d.tolerance, "1e-12",
+                                     "of the pre-impact speed ||v-||_M: a violation smaller than this is none")),
+    };
+    out.make = [](const Settings& s) -> std::unique_ptr<ImpactLaw> {
+      return std::make_unique<PropagativeLaw>(propagative_settings(s));
+    };
+    return out;
+  }();
+  return law;
 }
 
 }  // namespace impactsim

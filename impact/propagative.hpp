@@ -11,6 +11,7 @@
 // - blend with energetic restitution R (eq. (16)-(17)): Lambda = R Lambda_e + (1 - R) Lambda_p,
 //   with the corrected weight alpha = R (the printed alpha = sqrt(1 - R^2) is an erratum).
 #include "impact/impact_law.hpp"
+#include "numerics/settings.hpp"
 
 namespace impactsim {
 
@@ -21,6 +22,9 @@ struct PropagativeSettings {
   int max_reflections = 1000;  // cap for three or more contacts (two use ceil(pi / gamma) + 1)
   double tolerance = 1e-12;    // relative to the pre-impact speed ||v-||_M
 };
+
+// A scene's simulation.propagative settings (impact/laws.hpp declares them) as the law takes them.
+PropagativeSettings propagative_settings(const Settings& settings);
 
 class PropagativeLaw : public ImpactLaw {
  public:

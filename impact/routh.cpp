@@ -8,6 +8,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "impact/laws.hpp"
 #include "numerics/short_number.hpp"
 #include "numerics/coulomb_lcp.hpp"
 #include "numerics/friction_cone.hpp"
@@ -257,6 +258,50 @@ std::unique_ptr<PreparedImpact> RouthLaw::prepare(const ContactSpace& c, const E
 ImpactResult RouthLaw::resolve_with(const ContactSpace& c, const Eigen::VectorXd& v_minus, const Eigen::MatrixXd& draws,
                                     Rng& rng) const {
   return RouthImpact(c, v_minus, settings_).sample_with(draws, rng);
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+
+RouthSettings routh_settings(const Settings& s) {
+  RouthSettings out;
+  out.h = s.number("h");
+  out.max_steps = static_cast<int>(s.integer("steps"));
+  out.sampling = s.word("sampling") == "sobol" ? RouthSettings::Sampling::sobol : RouthSettings::Sampling::uniform;
+  out.solution = s.word("solution") == "random" ? RouthSettings::Solution::random : RouthSettings::Solution::lemke;
+  out.tolerance = s.number("tolerance");
+  return out;
+}
+
+const LawDescriptor& routh_law() {
+  static const LawDescriptor law = [] {
+    const RouthSettings d;
+    LawDescriptor out;
+    out.name = "routh";
+    out.summary = "Halm and Posa's set-valued Routh sampler: small simultaneous impulses of random sizes";
+    out.model.restitution = false;
+    out.model.per_contact_restitution = false;
+    out.settings = {
+        number_setting("h", SettingKind::positive, d.h, "the impulse that stops the most violated contact alone",
+                       "impulse per step, N s (Halm and Posa's h)"),
+        count_setting("steps", d.max_steps, "100",
+                      "N: steps before a sample is flagged as not terminated (an error in a run, `collide` in `impact`)"),
+        choice_setting("sampling", {"uniform", "sobol"},
+                       "how `impactsim impact` draws lambda_max: i.i.d. uniform, or sample i is point i of a Sobol "
+                       "sequence in [0,1]^(contacts x steps) (Joe-Kuo direction numbers); impacts inside runs are "
+                       "always i.i.d."),
+        choice_setting("solution", {"lemke", "random"},
+                       "`random`: uniform among the distinct outcomes of each step LCP (at most 4 contacts)"),
+        fixed_setting(number_setting("tolerance", SettingKind::positive, d.tolerance, "1e-8",
+                                     "m/s; a contact with J_n v >= -tolerance no longer approaches")),
+    };
+    out.make = [](const Settings& s) -> std::unique_ptr<ImpactLaw> {
+      return std::make_unique<RouthLaw>(routh_settings(s));
+    };
+    return out;
+  }();
+  return law;
 }
 
 }  // namespace impactsim

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "impact/impact_law.hpp"
+#include "numerics/settings.hpp"
 #include "numerics/lcp.hpp"
 
 namespace impactsim {
@@ -32,6 +33,9 @@ struct RouthSettings {
   // impacts are single draws and always i.i.d.
   enum class Sampling { uniform, sobol } sampling = Sampling::uniform;
 };
+
+// A scene's simulation.routh settings (impact/laws.hpp declares them) as the law takes them.
+RouthSettings routh_settings(const Settings& settings);
 
 constexpr int kMaxRandomContacts = 4;
 

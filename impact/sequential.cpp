@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "impact/laws.hpp"
 #include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
@@ -120,6 +121,52 @@ class SequentialImpact : public PreparedImpact {
 
 std::unique_ptr<PreparedImpact> SequentialLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
   return std::make_unique<SequentialImpact>(c, v_minus, settings_);
+}
+
+}  // namespace impactsim
+
+namespace impactsim {
+
+SequentialSettings sequential_settings(const Settings& s) {
+  SequentialSettings out;
+  const std::string& order = s.word("order");
+  out.order = order == "list"     ? SequentialSettings::Order::list
+              : order == "random" ? SequentialSettings::Order::random
+                                  : SequentialSettings::Order::cyclic;
+  out.start = static_cast<int>(s.integer("start"));
+  out.list = s.indices("list");
+  out.max_impacts = static_cast<int>(s.integer("max_impacts"));
+  out.tolerance = s.number("tolerance");
+  return out;
+}
+
+const LawDescriptor& sequential_law() {
+  static const LawDescriptor law = [] {
+    const SequentialSettings d;
+    LawDescriptor out;
+    out.name = "sequential";
+    out.summary = "one contact at a time, each a single-contact Anitescu-Potra impact, in a cyclic, listed or random order";
+    out.settings = {
+        choice_setting("order", {"cyclic", "random", "list"},
+                       "`cyclic` from `start`, `random` (uniform among the approaching contacts), or `list`"),
+        contact_setting("start", d.start, "the first contact", "where a cyclic order starts"),
+        contacts_setting("list", "resolved in turn, the list repeated; contacts not in an impact are skipped"),
+        count_setting("max_impacts", d.max_impacts, "10 per contact of the impact",
+                      "single impacts before the rest is resolved simultaneously (Anitescu-Potra) and the sample flagged"),
+        number_setting("tolerance", SettingKind::positive, d.tolerance, "2.2e-6",
+                       "m/s; a contact with J_n v >= -tolerance no longer approaches"),
+    };
+    out.check = [](const Settings& s) {
+      if (s.word("order") == "list" && s.indices("list").empty())
+        return SettingProblem{"", "order: list needs a list of contact names"};
+      return SettingProblem{};
+    };
+    out.make = [](const Settings& s) -> std::unique_ptr<ImpactLaw> {
+      return std::make_unique<SequentialLaw>(sequential_settings(s));
+    };
+    return out;
+  }();
+  return law;
 }
 
 }  // namespace impactsim

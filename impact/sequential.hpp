@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "impact/impact_law.hpp"
+#include "numerics/settings.hpp"
 
 namespace impactsim {
 
@@ -27,6 +28,9 @@ struct SequentialSettings {
   int max_impacts = 0;       // single impacts allowed; 0: 10 per contact of the impact
   double tolerance = 2.2e-6; // [m/s] a contact with J_n v >= -tolerance no longer approaches
 };
+
+// A scene's simulation.sequential settings (impact/laws.hpp declares them) as the law takes them.
+SequentialSettings sequential_settings(const Settings& settings);
 
 class SequentialLaw : public ImpactLaw {
  public:

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/system.hpp"
+#include "core/simulate.hpp"
 #include "impact/laws.hpp"
 #include "scenes/randomize.hpp"
 #include "scenes/scene_overrides.hpp"

@@ -1,7 +1,9 @@
 #include "scenes/scene_integrators.hpp"
 
 #include "core/kinematics.hpp"
+#include "core/integrators.hpp"
 #include "scenes/scene_keys.hpp"
+#include "scenes/scene_settings.hpp"
 
 namespace impactsim {
 
@@ -41,49 +43,20 @@ std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen
   return pins;
 }
 
-namespace {
-
-void read_time_stepping(const Field& f, TimeSteppingSettings& s) {
-  if (!f.defined()) return;
-  expect_section(f, "simulation.time_stepping");
-  if (f.has("scheme"))
-    s.alpha = choose<double>(f.child("scheme"), {{"anitescu-potra", 1.0}, {"trapezoidal", 0.5}});
-  if (f.has("h")) s.h = f.child("h").positive();
-  if (f.has("active_epsilon")) s.active_epsilon = f.child("active_epsilon").non_negative();
-}
-
-void read_drumwright(const Field& f, DrumwrightSettings& s) {
-  if (!f.defined()) return;
-  expect_section(f, "simulation.drumwright");
-  if (f.has("h")) s.h = f.child("h").positive();
-  if (f.has("problem"))
-    s.problem = choose<SoftProblem>(f.child("problem"), {{"lcp", SoftProblem::lcp}, {"min-norm-qp", SoftProblem::min_norm_qp}});
-  if (f.has("cone"))
-    s.cone = choose<FrictionConeKind>(f.child("cone"), {{"polyhedral", FrictionConeKind::polyhedral},
-                                                       {"circular", FrictionConeKind::circular}});
-  if (s.problem == SoftProblem::lcp && s.cone == FrictionConeKind::circular)
-    f.child("cone").fail("the exact LCP takes a polyhedral cone; the circular cone needs problem: min-norm-qp");
-  if (f.has("K_n")) s.K_n = f.child("K_n").non_negative();
-  if (f.has("B_n")) s.B_n = f.child("B_n").non_negative();
-  if (s.K_n == 0 && s.B_n == 0) f.fail("K_n and B_n cannot both be zero (the contact would exert no force)");
-  if (f.has("B_t")) s.B_t = f.child("B_t").positive();
-  if (f.has("K_pin")) s.K_pin = f.child("K_pin").non_negative();
-  if (f.has("B_pin")) s.B_pin = f.child("B_pin").non_negative();
-  if (s.K_pin == 0 && s.B_pin == 0) f.fail("K_pin and B_pin cannot both be zero (pins would hold nothing)");
-  if (f.has("gdot_term")) s.gdot_term = f.child("gdot_term").boolean();
-  if (f.has("zeta")) s.zeta = f.child("zeta").positive();
-}
-
-}  // namespace
-
 void read_integrator(const Field& simulation, const Field& constraints, System& system) {
-  if (simulation.has("integrator"))
-    system.integrator = choose<Integrator>(simulation.child("integrator"), {{"event-driven", Integrator::event_driven},
-                                                                           {"time-stepping", Integrator::time_stepping},
-                                                                           {"drumwright", Integrator::drumwright}});
-  read_time_stepping(simulation.child("time_stepping"), system.time_stepping);
-  read_drumwright(simulation.child("drumwright"), system.drumwright);
-  system.drumwright.friction_directions = system.contact.friction_directions;
+  if (simulation.has("integrator")) {
+    const Field name = simulation.child("integrator");
+    std::vector<std::string> names;
+    for (const IntegratorDescriptor* d : integrator_registry()) names.push_back(d->name);
+    system.integrator = find_integrator(choose_word(name, names))->kind;
+  }
+  // Every integrator's section is read, whichever runs: --integrator may choose another.
+  for (const IntegratorDescriptor* d : integrator_registry()) {
+    if (d->section.empty()) continue;
+    const Field section = simulation.child(d->section);
+    const Settings settings = read_settings(section, d->settings, {});
+    if (const SettingProblem problem = d->apply(settings, system)) fail_at(section, problem);
+  }
   if (!system.pins.empty() && system.integrator == Integrator::event_driven)
     constraints.elements().front().fail("pins need integrator: time-stepping or drumwright (the event loop takes joints in the body tree only)");
 }

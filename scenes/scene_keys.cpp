@@ -2,6 +2,9 @@
 
 #include <sstream>
 
+#include "core/integrators.hpp"
+#include "impact/laws.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -146,17 +149,11 @@ const std::vector<SceneKey> kKeys = {
      "the start's by more than the system had to move with (its kinetic energy at the start and the potential energy "
      "lost since) plus the work of lifting every body by `distance_tolerance`: the step is too long for the scene; "
      "false lets such a run go on (to look at a scheme's artifact)", ""},
-    {"simulation", "law", "`anitescu-potra`, `routh`, `sequential`, `propagative`", "`anitescu-potra`",
-     "the impact law (`--law` overrides it)", ""},
+    {"simulation", "law", "", "`anitescu-potra`", "the impact law (`--law` overrides it)", ""},
     {"simulation", "seed", "integer 0..9e15", "0", "seed of every random choice (`--seed` overrides it)", ""},
     {"simulation", "contact", "map", "", "the event loop's settings, below", ""},
-    {"simulation", "routh", "map", "", "the Routh law's settings, below", ""},
-    {"simulation", "sequential", "map", "", "the sequential law's settings, below", ""},
-    {"simulation", "propagative", "map", "", "the propagative law's settings, below", ""},
-    {"simulation", "integrator", "`event-driven`, `time-stepping`, `drumwright`", "`event-driven`",
-     "how the scene is integrated (`--integrator` overrides it); see the README", ""},
-    {"simulation", "time_stepping", "map", "", "the time-stepping scheme's settings, below", ""},
-    {"simulation", "drumwright", "map", "", "Drumwright's scheme's settings, below", ""},
+    {"simulation", "integrator", "", "`event-driven`",
+     "how the scene is integrated (`--integrator` overrides it); see docs/guide.md", ""},
 
     {"simulation.contact", "distance_tolerance", "number > 0", "1e-6",
      "m; a contact with phi below this touches; no contact may sink deeper. An approaching open contact joins an impact only if simultaneous to the event precision (gap at most 1e-6 of this plus its approach speed times 1e-14 max(1, t) s, the event location's precision); one farther away has its own impact", ""},
@@ -188,56 +185,6 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "friction_directions", "integer 3..64", "8",
      "directions of the polyhedral friction cone of 3-D impacts and stick checks; planar scenes use the exact two", ""},
 
-    {"simulation.routh", "h", "number > 0", "the impulse that stops the most violated contact alone",
-     "impulse per step, N s (Halm and Posa's h)", ""},
-    {"simulation.routh", "steps", "integer 1..2e9", "100",
-     "N: steps before a sample is flagged as not terminated (an error in a run, `collide` in `impact`)", ""},
-    {"simulation.routh", "sampling", "`uniform`, `sobol`", "`uniform`",
-     "how `impactsim impact` draws lambda_max: i.i.d. uniform, or sample i is point i of a Sobol sequence in "
-     "[0,1]^(contacts x steps) (Joe-Kuo direction numbers); impacts inside runs are always i.i.d.", ""},
-    {"simulation.routh", "solution", "`lemke`, `random`", "`lemke`",
-     "`random`: uniform among the distinct outcomes of each step LCP (at most 4 contacts)", ""},
-
-    {"simulation.sequential", "order", "`cyclic`, `random`, `list`", "`cyclic`",
-     "`cyclic` from `start`, `random` (uniform among the approaching contacts), or `list`", ""},
-    {"simulation.sequential", "start", "contact name", "the first contact", "where a cyclic order starts", ""},
-    {"simulation.sequential", "list", "list of contact names", "",
-     "resolved in turn, the list repeated; contacts not in an impact are skipped", ""},
-    {"simulation.sequential", "max_impacts", "integer 1..2e9", "10 per contact of the impact",
-     "single impacts before the rest is resolved simultaneously (Anitescu-Potra) and the sample flagged", ""},
-    {"simulation.sequential", "tolerance", "number > 0", "2.2e-6",
-     "m/s; a contact with J_n v >= -tolerance no longer approaches", ""},
-
-    {"simulation.propagative", "R", "number in [0, 1]", "the smallest `e` of the impact's contacts",
-     "energetic restitution: 1 elastic, 0 plastic", ""},
-    {"simulation.propagative", "order", "`most_violated`, `random`", "`most_violated`",
-     "which violated contact reflects next", ""},
-    {"simulation.propagative", "max_reflections", "integer 1..2e9", "1000",
-     "cap for three or more contacts (two use Seghete and Murphey's bound); past it the impact is plastic and logged",
-     ""},
-
-    {"simulation.time_stepping", "scheme", "`anitescu-potra`, `trapezoidal`", "`anitescu-potra`",
-     "alpha = gamma = 1, or alpha = gamma = 1/2", ""},
-    {"simulation.time_stepping", "h", "number > 0", "0.001", "the step, s (`--step` overrides it)", ""},
-    {"simulation.time_stepping", "active_epsilon", "number >= 0", "0",
-     "m; contacts with phi(q^l) at most this are in a step's LCP", ""},
-
-    {"simulation.drumwright", "h", "number > 0", "0.01", "the step, s (`--step` overrides it)", ""},
-    {"simulation.drumwright", "problem", "`lcp`, `min-norm-qp`", "`lcp`",
-     "`lcp`: the spring-damper law exactly (Lemke); `min-norm-qp`: the paper's minimum-norm QP (barrier method)", ""},
-    {"simulation.drumwright", "cone", "`polyhedral`, `circular`", "`polyhedral`",
-     "3-D friction: `polyhedral` (`contact.friction_directions` directions) or `circular` (`min-norm-qp` only); "
-     "planar scenes use the exact two", ""},
-    {"simulation.drumwright", "K_n", "number >= 0", "1e10", "contact normal stiffness, N/m (not both `K_n` and `B_n` 0)", ""},
-    {"simulation.drumwright", "B_n", "number >= 0", "1", "contact normal damping, N s/m", ""},
-    {"simulation.drumwright", "B_t", "number > 0", "1e6 / h", "friction damper, N s/m (K_t = 0: memoryless Coulomb)", ""},
-    {"simulation.drumwright", "K_pin", "number >= 0", "1e15", "pin stiffness, N/m (not both `K_pin` and `B_pin` 0)", ""},
-    {"simulation.drumwright", "B_pin", "number >= 0", "1", "pin damping, N s/m", ""},
-    {"simulation.drumwright", "gdot_term", "bool", "true", "include the paper's -Mhat Gdot v term (pseudo-inverse Mhat)", ""},
-    {"simulation.drumwright", "zeta", "number > 0", "1 / h",
-     "`min-norm-qp`: the weight of the squared normal forces; see the README for why sliding contacts need about "
-     "(h B_t)^2", ""},
-
     {"output", "directory", "string", "`out/<name>`", "where `run` writes; `-o DIR` overrides it", ""},
     {"output", "precision", "integer 3..17", "12", "significant digits in CSV files", ""},
 };
@@ -253,20 +200,77 @@ bool applies(const SceneKey& k, std::string_view variant) {
   return false;
 }
 
+// A declared setting as a row of the table.
+SceneKey setting_row(const std::string& section, const SettingSpec& spec) {
+  return {section, spec.key, setting_type_text(spec), spec.fallback, spec.meaning, ""};
+}
+
+// `names` as the table writes a choice of words: "`a`, `b`, `c`".
+std::string word_list(const std::vector<std::string>& names) {
+  return setting_type_text(choice_setting("", names, ""));
+}
+
+// The fixed rows with the registered laws' and integrators' keys in place: each one's section row
+// under `simulation` (after `contact` for laws, after `integrator` for integrators), and its
+// section's rows before `output`.
+std::vector<SceneKey> build_keys() {
+  std::vector<SceneKey> out;
+  std::vector<SceneKey> sections;
+  for (const LawDescriptor* law : law_registry()) {
+    if (law->settings.empty()) continue;
+    for (const SettingSpec& spec : law->settings)
+      if (spec.in_scene) sections.push_back(setting_row("simulation." + law->name, spec));
+  }
+  for (const IntegratorDescriptor* d : integrator_registry())
+    for (const SettingSpec& spec : d->settings)
+      if (spec.in_scene) sections.push_back(setting_row("simulation." + d->section, spec));
+  for (const SceneKey& k : kKeys) {
+    if (k.section == "output" && !sections.empty()) {
+      out.insert(out.end(), sections.begin(), sections.end());
+      sections.clear();
+    }
+    out.push_back(k);
+    if (k.section != "simulation") continue;
+    if (k.key == "law") out.back().type = word_list(law_names());
+    if (k.key == "contact")
+      for (const LawDescriptor* law : law_registry())
+        if (!law->settings.empty())
+          out.push_back({"simulation", law->name, "map", "", "the `" + law->name + "` law's settings, below", ""});
+    if (k.key == "integrator") {
+      std::vector<std::string> names;
+      for (const IntegratorDescriptor* d : integrator_registry()) names.push_back(d->name);
+      out.back().type = word_list(names);
+      for (const IntegratorDescriptor* d : integrator_registry())
+        if (!d->section.empty())
+          out.push_back({"simulation", d->section, "map", "", "the `" + d->name + "` integrator's settings, below", ""});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-const std::vector<SceneKey>& scene_keys() { return kKeys; }
+const std::vector<SceneKey>& scene_keys() {
+  // Rebuilt when a law is registered after the first call (tests, programs that add laws).
+  static std::vector<SceneKey> keys;
+  static size_t laws = 0;
+  if (keys.empty() || laws != law_registry().size()) {
+    keys = build_keys();
+    laws = law_registry().size();
+  }
+  return keys;
+}
 
 std::vector<std::string_view> scene_sections() {
   std::vector<std::string_view> out;
-  for (const SceneKey& k : kKeys)
+  for (const SceneKey& k : scene_keys())
     if (out.empty() || out.back() != k.section) out.push_back(k.section);
   return out;
 }
 
 std::vector<std::string> section_keys(std::string_view section, std::string_view variant) {
   std::vector<std::string> out;
-  for (const SceneKey& k : kKeys)
+  for (const SceneKey& k : scene_keys())
     if (k.section == section && applies(k, variant)) out.emplace_back(k.key);
   return out;
 }
@@ -274,7 +278,7 @@ std::vector<std::string> section_keys(std::string_view section, std::string_view
 std::string section_table(std::string_view section) {
   std::ostringstream s;
   s << "| key | type | default | meaning |\n| --- | --- | --- | --- |\n";
-  for (const SceneKey& k : kKeys) {
+  for (const SceneKey& k : scene_keys()) {
     if (k.section != section) continue;
     s << "| `" << k.key << "` |";
     for (std::string_view cell : {k.type, k.fallback, k.meaning}) s << (cell.empty() ? "" : " ") << cell << " |";

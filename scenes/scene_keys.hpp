@@ -12,15 +12,17 @@
 namespace impactsim {
 
 struct SceneKey {
-  std::string_view section;   // "" (top level), "world", "bodies", "bodies.joint", "shapes", ...
-  std::string_view key;
-  std::string_view type;      // what the value must be
-  std::string_view fallback;  // the default, "required", or empty
-  std::string_view meaning;   // units and what it does
-  std::string_view only;      // shapes: the shape types that take it; bodies.joint: the joint types; else empty
+  std::string section;   // "" (top level), "world", "bodies", "bodies.joint", "shapes", ...
+  std::string key;
+  std::string type;      // what the value must be
+  std::string fallback;  // the default, "required", or empty
+  std::string meaning;   // units and what it does
+  std::string only;      // shapes: the shape types that take it; bodies.joint: the joint types; else empty
 };
 
-// Every key of every section, in the order the README lists them.
+// Every key of every section, in the order the README lists them; the laws' and integrators'
+// sections come from their descriptors (impact/laws.hpp, core/integrators.hpp). Not thread-safe
+// while a law is being registered.
 const std::vector<SceneKey>& scene_keys();
 
 // The sections, in order.

@@ -10,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/dynamics.hpp"
+#include "core/integrators.hpp"
 #include "core/joint.hpp"
 #include "numerics/short_number.hpp"
 #include "impact/laws.hpp"
@@ -17,6 +18,7 @@
 #include "scenes/scene_integrators.hpp"
 #include "scenes/scene_contacts.hpp"
 #include "scenes/scene_keys.hpp"
+#include "scenes/scene_settings.hpp"
 #include "scenes/scene_meshes.hpp"
 #include "scenes/scene_overrides.hpp"
 #include "scenes/scene_urdf.hpp"
@@ -46,9 +48,8 @@ Vec3 unit_vector(const Field& f) {
   return a.normalized();
 }
 
-// Bounds of the integer keys: counts held as int, counts held as long, seeds (YAML integers are
-// are read through double: whole numbers up to 9e15).
-constexpr long kMaxIntCount = 2'000'000'000;
+// Bounds of the integer keys: counts held as long, and seeds (YAML integers are read through
+// double: whole numbers up to 9e15).
 constexpr long kMaxCount = 1'000'000'000'000'000;
 constexpr long kMaxSeed = 9'000'000'000'000'000;
 
@@ -317,70 +318,26 @@ ContactSettings read_contact_settings(const Field& f) {
 void read_law(const Field& f, Scene& scene) {
   if (f.has("law")) {
     scene.law = f.child("law").text();
-    if (!make_law(scene.law)) {
-      std::string known;
-      for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
-      f.child("law").fail("unknown impact law '" + scene.law + "' (known: " + known + ")");
-    }
+    if (!find_law(scene.law))
+      f.child("law").fail("unknown impact law '" + scene.law + "' (known: " + law_names_text() + ")");
   }
   if (f.has("seed")) {
     scene.seed = static_cast<unsigned long long>(f.child("seed").integer_in(0, kMaxSeed));
   }
 }
 
-int contact_named(const Field& f, const std::vector<ContactDef>& contacts) {
-  const std::string name = f.text();
-  for (size_t i = 0; i < contacts.size(); ++i)
-    if (contacts[i].name == name) return static_cast<int>(i);
-  f.fail("unknown contact '" + name + "'");
-}
-
+// Each registered law's section simulation.<law>, as its descriptor declares it.
 LawSettings read_law_settings(const Field& f, const std::vector<ContactDef>& contacts) {
-  LawSettings s;
-  if (const Field r = f.child("routh"); r.defined()) {
-    expect_section(r, "simulation.routh");
-    if (r.has("sampling"))
-      s.routh.sampling = choose<RouthSettings::Sampling>(
-          r.child("sampling"), {{"uniform", RouthSettings::Sampling::uniform}, {"sobol", RouthSettings::Sampling::sobol}});
-    if (r.has("h")) s.routh.h = r.child("h").positive();
-    if (r.has("steps")) {
-      s.routh.max_steps = static_cast<int>(r.child("steps").integer_in(1, kMaxIntCount));
-    }
-    if (r.has("solution"))
-      s.routh.solution = choose<RouthSettings::Solution>(
-          r.child("solution"), {{"lemke", RouthSettings::Solution::lemke}, {"random", RouthSettings::Solution::random}});
+  LawSettings out;
+  for (const LawDescriptor* law : law_registry()) {
+    if (law->settings.empty()) continue;
+    const Field section = f.child(law->name);
+    Settings& settings = out.of(law->name);
+    settings = read_settings(section, law->settings, contacts);
+    if (law->check)
+      if (const SettingProblem problem = law->check(settings)) fail_at(section, problem);
   }
-  if (const Field q = f.child("sequential"); q.defined()) {
-    expect_section(q, "simulation.sequential");
-    if (q.has("order"))
-      s.sequential.order = choose<SequentialSettings::Order>(q.child("order"), {{"cyclic", SequentialSettings::Order::cyclic},
-                                                                                {"random", SequentialSettings::Order::random},
-                                                                                {"list", SequentialSettings::Order::list}});
-    if (q.has("start")) s.sequential.start = contact_named(q.child("start"), contacts);
-    if (q.has("list"))
-      for (const Field& e : q.child("list").elements()) s.sequential.list.push_back(contact_named(e, contacts));
-    if (s.sequential.order == SequentialSettings::Order::list && s.sequential.list.empty())
-      q.fail("order: list needs a list of contact names");
-    if (q.has("max_impacts")) {
-      s.sequential.max_impacts = static_cast<int>(q.child("max_impacts").integer_in(1, kMaxIntCount));
-    }
-    if (q.has("tolerance")) s.sequential.tolerance = q.child("tolerance").positive();
-  }
-  if (const Field p = f.child("propagative"); p.defined()) {
-    expect_section(p, "simulation.propagative");
-    if (p.has("R")) {
-      s.propagative.R = p.child("R").non_negative();
-      if (s.propagative.R > 1) p.child("R").fail("must be between 0 and 1");
-    }
-    if (p.has("order"))
-      s.propagative.order = choose<PropagativeSettings::Order>(
-          p.child("order"), {{"most_violated", PropagativeSettings::Order::most_violated},
-                             {"random", PropagativeSettings::Order::random}});
-    if (p.has("max_reflections")) {
-      s.propagative.max_reflections = static_cast<int>(p.child("max_reflections").integer_in(1, kMaxIntCount));
-    }
-  }
-  return s;
+  return out;
 }
 
 SimulationSettings read_simulation(const Field& f) {
@@ -592,7 +549,7 @@ void check_run_is_possible(const Field& root, const Scene& scene) {
   if (const std::string problem = budget_problem(system); !problem.empty()) {
     const Field simulation = root.child("simulation");
     const bool steps = problem.starts_with("t_end / h");
-    const char* section = system.integrator == Integrator::time_stepping ? "time_stepping" : "drumwright";
+    const std::string& section = integrator_descriptor(system.integrator).section;
     (steps && simulation.child(section).has("h") ? simulation.child(section).child("h")
      : !steps && simulation.has("output_interval") ? simulation.child("output_interval")
                                                      : simulation.child("t_end"))

@@ -139,6 +139,15 @@ double Field::non_negative() const {
   return x;
 }
 
+std::string choose_word(const Field& f, const std::vector<std::string>& words) {
+  const std::string word = f.text();
+  for (const std::string& w : words)
+    if (word == w) return word;
+  std::string expected = words[0];
+  for (size_t k = 1; k < words.size(); ++k) expected += (k + 1 == words.size() ? " or " : ", ") + words[k];
+  f.fail("expected " + expected + ", found '" + word + "'");
+}
+
 long Field::integer() const {
   const double x = number();
   if (std::floor(x) != x || std::abs(x) > 9e15) fail("expected a whole number, found " + node_.Scalar());

@@ -90,18 +90,18 @@ bool valid_name(std::string_view s, std::string_view extra = "", bool digit_firs
 // A name rule, as a message says it: `what` followed by the length bound.
 std::string name_rule(const std::string& what);
 
-// One of a fixed set of words, as its enum value: "expected a, b or c, found 'x'" otherwise.
+// One of a fixed set of words: "expected a, b or c, found 'x'" otherwise.
+std::string choose_word(const Field& f, const std::vector<std::string>& words);
+
+// One of a fixed set of words, as its enum value.
 template <class E>
 E choose(const Field& f, std::initializer_list<std::pair<const char*, E>> options) {
-  const std::string word = f.text();
-  std::vector<std::string> names;
-  for (const auto& [name, value] : options) {
+  std::vector<std::string> words;
+  for (const auto& option : options) words.emplace_back(option.first);
+  const std::string word = choose_word(f, words);
+  for (const auto& [name, value] : options)
     if (word == name) return value;
-    names.emplace_back(name);
-  }
-  std::string expected = names[0];
-  for (size_t k = 1; k < names.size(); ++k) expected += (k + 1 == names.size() ? " or " : ", ") + names[k];
-  f.fail("expected " + expected + ", found '" + word + "'");
+  return options.begin()->second;  // not reached: choose_word accepted one of them
 }
 
 // The text of a scene file: a regular file of at most kMaxSceneBytes (a pipe or a device would

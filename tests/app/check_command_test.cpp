@@ -27,7 +27,7 @@ TEST(Check, CheckPrintsTheModelSummary) {
 TEST(Check, CheckPrintsContactsLawRandomizeAndOutcomes) {
   const std::string tilt = describe_scene(load_scene(scene("rocking_block_random_tilt.yaml")));
   for (const char* line : {"contacts     2 (mu, e)\n  A: mu 1, e 0\n  B: mu 1, e 0\n", "integrator   event-driven\n",
-                           "law          routh (h 0.3, steps 10, solution lemke, tolerance 1e-08, sampling uniform)\n",
+                           "law          routh (h 0.3, steps 10, sampling uniform, solution lemke, tolerance 1e-08)\n",
                            "seed         0\n", "randomize    1\n  block.theta: uniform [-0.00872665, 0.00872665]\n",
                            "outcomes     final_tilt_deg, first_lift_A, first_lift_B, lifts_A, lifts_B\n"})
     EXPECT_NE(tilt.find(line), std::string::npos) << line << "\n" << tilt;

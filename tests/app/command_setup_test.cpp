@@ -53,7 +53,7 @@ TEST(CommandSetup, PropagativeWarnsOfOneRestitutionForDifferingContacts) {
   const std::vector<std::string> w = law_ignores("propagative", s);
   ASSERT_EQ(w.size(), 2u);  // friction (mu = 1) and the single R
   EXPECT_NE(w[1].find("the smallest e of its contacts; the scene's e range over [0.2, 0.7]"), std::string::npos) << w[1];
-  s.laws.propagative.R = 0.5;
+  s.laws.of("propagative").set("R", 0.5);
   EXPECT_EQ(law_ignores("propagative", s).size(), 1u);
   EXPECT_EQ(law_ignores("routh", s).size(), 1u);
 }

@@ -231,7 +231,7 @@ TEST(EventHandling, TheZenoRuleLetsAFastSlideLandSlidingWithFrictionInItsCone) {
 // Independently of the figure: rotating about B, A's normal velocity is omega |AB| = sqrt(2 KE+ / I_B) * 1.
 TEST(EventHandling, TheEventRecordsWhichContactsLeaveSeparating) {
   Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
-  scene.laws.sequential.start = 0;  // A
+  scene.laws.of("sequential").set("start", 0L);  // A
   const System& sys = scene.system;
   ContactData data{sys.model, sys.contacts};
   ContactModes modes = ContactModes::all_open(2);

@@ -79,7 +79,7 @@ TEST(FixedStep, TheLoopEndsExactlyAtTEndAndCountsItsSteps) {
   const ExternalForce force = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd&) {};
   const FixedStepIO io{cb, steps, force};
   const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0, 0)};
-  const RunStats stats = run_fixed_steps(s, initial, 0.3, io, "test", [&](FixedStepRun& run, double h) {
+  const RunStats stats = run_fixed_steps(s, initial, 0.3, io, Integrator::time_stepping, [&](FixedStepRun& run, double h) {
     hs.push_back(h);
     Eigen::VectorXd q1 = run.q + h * run.v, v1 = 2 * run.v;  // the velocity doubles each step
     const Eigen::VectorXd on_step = v1;
@@ -102,13 +102,13 @@ TEST(FixedStep, ANonFiniteStateStopsTheRun) {
   const FixedStepIO io{cb, steps, force};
   const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
   try {
-    run_fixed_steps(s, initial, 0.1, io, "blowup", [&](FixedStepRun& run, double h) {
+    run_fixed_steps(s, initial, 0.1, io, Integrator::time_stepping, [&](FixedStepRun& run, double h) {
       run.t += h;
       run.v(0) = NAN;
     });
     FAIL();
   } catch (const SimulationError& e) {
-    EXPECT_EQ(std::string(e.what()), "blowup: the state is not finite");
+    EXPECT_EQ(std::string(e.what()), "time-stepping: the state is not finite");
     EXPECT_EQ(e.reason(), StopReason::not_finite);
   }
 }
@@ -127,7 +127,7 @@ TEST(FixedStep, AFailedRunReportsTheStateWhereItStopped) {
   const ExternalForce force;
   const FixedStepIO io{cb, steps, force};
   const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0, 0)};
-  EXPECT_THROW(run_fixed_steps(s, initial, 0.25, io, "fails at 0.5 s",
+  EXPECT_THROW(run_fixed_steps(s, initial, 0.25, io, Integrator::time_stepping,
                                [&](FixedStepRun& run, double h) {
                                  if (run.t >= 0.5) throw SimulationError(run.t, StopReason::step_problem_failed, "no");
                                  Eigen::VectorXd q1 = run.q + h * run.v, v1 = run.v;
@@ -149,7 +149,7 @@ TEST(FixedStep, AStepLongerThanTheRunIsOneShortStep) {
   const ExternalForce force;
   const FixedStepIO io{cb, steps, force};
   const State initial{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-  run_fixed_steps(s, initial, 1e10, io, "long", [&](FixedStepRun& run, double h) {
+  run_fixed_steps(s, initial, 1e10, io, Integrator::time_stepping, [&](FixedStepRun& run, double h) {
     hs.push_back(h);
     Eigen::VectorXd q1 = run.q, v1 = run.v;
     const Eigen::VectorXd on_step = v1;
@@ -175,7 +175,7 @@ EnergyRun run_point_mass(const Eigen::Vector3d& v0, const PointMassStep& step,
   const State initial{Eigen::Vector3d::Zero(), v0};
   EnergyRun out;
   try {
-    out.stats = run_fixed_steps(s, initial, 0.25, io, "scheme", [&](FixedStepRun& run, double h) {
+    out.stats = run_fixed_steps(s, initial, 0.25, io, Integrator::time_stepping, [&](FixedStepRun& run, double h) {
       Eigen::VectorXd q1 = run.q, v1 = run.v;
       step(q1, v1);
       const Eigen::VectorXd on_step = v1;

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "core/drumwright.hpp"
+#include "core/integrators.hpp"
 #include "core/hybrid.hpp"
 #include "core/time_stepping.hpp"
 #include "impact/laws.hpp"

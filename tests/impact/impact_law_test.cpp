@@ -15,8 +15,8 @@ TEST(ImpactLaw, PreparedDrawsEqualResolveForEveryLaw) {
   const ContactSpace c = testing::rocking_block();
   const Eigen::Vector3d v(0.05, -0.44, 0.1);
   LawSettings settings;
-  settings.routh.h = 0.1;
-  settings.sequential.order = SequentialSettings::Order::random;
+  settings.of("routh").set("h", 0.1);
+  settings.of("sequential").set("order", std::string("random"));
   for (const std::string& name : law_names()) {
     const auto law = make_law(name, settings);
     const std::unique_ptr<PreparedImpact> prepared = law->prepare(c, v);
@@ -54,7 +54,7 @@ TEST(ImpactLaw, SubspaceKeepsTheChosenContactsInOrder) {
 TEST(ImpactLaw, EveryLawGivesTheSameOutcomeWithMFactoredBlockByBlock) {
   std::mt19937 rng(17);
   LawSettings settings;
-  settings.sequential.order = SequentialSettings::Order::random;
+  settings.of("sequential").set("order", std::string("random"));
   for (int trial = 0; trial < 3; ++trial) {
     ContactSpace whole = testing::pile_of_blocks(rng);
     const Eigen::VectorXd v = -0.1 * whole.M.llt().solve(whole.J_n.transpose() * Eigen::VectorXd::Ones(whole.contacts()));

@@ -12,6 +12,8 @@
 #include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
 #include "impact/propagative.hpp"
+#include "impact/routh.hpp"
+#include "impact/sequential.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
@@ -68,7 +70,7 @@ TEST(PaperExamples, CompassGaitHasThreeAnitescuPotraSolutions) {
 // of B (Lemke alone under-samples the sliding branch: Halm and Posa §5.3, Assumption 6).
 TEST(PaperExamples, CompassGaitRouthWithRandomSolutionsReachesAllThreeClasses) {
   const PaperImpact p = load("compass_gait");
-  RouthSettings s = p.scene.laws.routh;
+  RouthSettings s = routh_settings(p.scene.laws.of("routh"));
   s.solution = RouthSettings::Solution::random;
   const RouthImpact routh(p.impact.space, p.impact.v_minus, s);
   std::set<std::string> classes;
@@ -107,7 +109,7 @@ TEST(PaperExamples, BoxAndWall) {
   EXPECT_NEAR(vt(p, seq.v_plus)[1], 0.0725, 1e-4);
   EXPECT_NEAR(seq.kinetic_energy_plus, 0.03093, 1e-5);
   // The Routh sampler (h = 2, N = 5) gives both behaviours and intermediates between them.
-  const RouthImpact routh(p.impact.space, v0, p.scene.laws.routh);
+  const RouthImpact routh(p.impact.space, v0, routh_settings(p.scene.laws.of("routh")));
   int rest = 0, slide_lift = 0, intermediate = 0;
   for (int k = 0; k < 3000; ++k) {
     Rng r(k);
@@ -194,7 +196,7 @@ TEST(PaperExamples, DiskStack) {
   const auto all = anitescu_potra_all_solutions(c, p.impact.v_minus);
   ASSERT_EQ(all.size(), 1u);
   EXPECT_LT(all[0].v_plus.norm(), 1e-9);
-  const RouthImpact routh(c, p.impact.v_minus, p.scene.laws.routh);
+  const RouthImpact routh(c, p.impact.v_minus, routh_settings(p.scene.laws.of("routh")));
   const int samples = 1500;
   int rest = 0, floor_lift = 0, top_alone = 0;
   for (int k = 0; k < samples; ++k) {
@@ -223,7 +225,7 @@ TEST(PaperExamples, DiskStack) {
 // At theta = 90 degrees the normals are orthogonal: every order gives the same outcome.
 TEST(PaperExamples, BilliardBreakAtNinetyDegreesIsUnique) {
   const PaperImpact p = load("billiards_break");
-  PropagativeSettings s = p.scene.laws.propagative;
+  PropagativeSettings s = propagative_settings(p.scene.laws.of("propagative"));
   s.order = PropagativeSettings::Order::random;
   for (int k = 0; k < 20; ++k) {
     Rng rng(k);
@@ -244,7 +246,7 @@ TEST(PaperExamples, BilliardBreakAtSixtyDegreesHasTwoOutcomes) {
   scene.initial.q.segment<2>(6) = Eigen::Vector2d(2 * std::cos(half), -2 * std::sin(half));
   ImpactState impact;
   ASSERT_TRUE(find_first_impact(scene.system, scene.initial, impact));
-  PropagativeSettings s = scene.laws.propagative;
+  PropagativeSettings s = propagative_settings(scene.laws.of("propagative"));
   s.order = PropagativeSettings::Order::random;
   Eigen::VectorXd a_first(9), b_first(9);
   a_first << -0.125, -0.216506, 0, 0.75, 0.433013, 0, 0.375, -0.216506, 0;

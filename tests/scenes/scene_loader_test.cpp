@@ -147,8 +147,8 @@ TEST(SceneLoader, RockingBlockContactsAreTheNamedCorners) {
   EXPECT_EQ(s.system.contacts.geometries()[s.system.contacts.contact(1).geometry_b].name, "ground");
   EXPECT_NEAR(s.system.model.bodies[0].inertia(2, 2), 5.0 / 12, 1e-15);
   EXPECT_EQ(s.law, "routh");
-  EXPECT_DOUBLE_EQ(s.laws.routh.h, 0.3);
-  EXPECT_EQ(s.laws.routh.max_steps, 10);
+  EXPECT_DOUBLE_EQ(s.laws.of("routh").number("h"), 0.3);
+  EXPECT_EQ(s.laws.of("routh").integer("steps"), 10);
 }
 
 TEST(SceneLoader, ErrorsInTextNameTheStandInFileName) {

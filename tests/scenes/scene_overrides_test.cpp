@@ -42,8 +42,8 @@ TEST(SceneOverrides, OverridesReplaceKeysAsTheFileWouldSetThem) {
   const Scene set = load_scene(kRocking, parse({"materials.mu=0.25", "simulation.routh={h: 0.1, steps: 20}",
                                                 "bodies[0].initial.vx=2", "simulation.t_end=0.5"}));
   for (int i = 0; i < set.system.contacts.size(); ++i) EXPECT_EQ(set.system.contacts.contact(i).mu, 0.25);
-  EXPECT_EQ(set.laws.routh.h, 0.1);
-  EXPECT_EQ(set.laws.routh.max_steps, 20);
+  EXPECT_EQ(set.laws.of("routh").number("h"), 0.1);
+  EXPECT_EQ(set.laws.of("routh").integer("steps"), 20);
   EXPECT_EQ(set.initial.v[0], 2.0);
   EXPECT_EQ(set.system.simulation.t_end, 0.5);
   EXPECT_EQ(set.system.contacts.contact(0).e, plain.system.contacts.contact(0).e);  // the rest as in the file
