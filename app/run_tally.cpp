@@ -69,8 +69,8 @@ std::vector<double> RunTally::outcome_values(const std::vector<bool>& closed_now
 namespace {
 
 // {contact name: 1 closed, 0 not} in contact order. An ordered_json object finds a key by a linear
-// search, so filling it with operator[] took time quadratic in the contacts (25,575 in a 100-body
-// pile); names are unique (the scene loader sees to it), so each is appended as it comes.
+// search, so filling it with operator[] takes time quadratic in the contacts (tens of thousands in
+// a pile); names are unique (the scene loader sees to it), so each is appended as it comes.
 nlohmann::ordered_json closed_object(const ContactModel& contacts, const std::vector<bool>& flags) {
   nlohmann::ordered_json closed = nlohmann::ordered_json::object();
   auto& members = closed.get_ref<nlohmann::ordered_json::object_t&>();

@@ -9,8 +9,8 @@
 // exactly only where its own bound, the point against the solid's plane or bounding sphere, is
 // within the margin too.
 //
-// The near set. With collide: all a pile's contacts grow as its bodies squared (200 bodies: 98,650
-// contacts in 25,850 groups), yet a body can touch only its neighbours. The event loop therefore
+// The near set. With collide: all a pile's contacts grow as its bodies squared, yet a body can
+// touch only its neighbours. The event loop therefore
 // follows a near set (NearSet, select_near): the groups whose bound at selection is at most the
 // margin plus a reach of each of their two bodies (the world's is 0). A group's bound moves by at
 // most the motions of its two anchor points, |dp| + |R - R0|_F |x| for a body point x (motion).

@@ -169,7 +169,7 @@ double gap_along(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
 // sphere) by a pattern search on the sphere. The depth it reports is the overlap along the
 // direction found, so it is never less than the true depth (any direction's overlap is at least
 // the depth). It can stall on a ridge of g (an edge or rim) a little short of the best direction:
-// against a search from 20,000 directions it reports up to 0.1 % too deep, never shallower.
+// tests/collision/shape_pair_test.cpp bounds how much too deep against a dense search of directions.
 PairDistance least_overlap(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
   constexpr int kStarts = 12;
   std::array<std::pair<double, Vec3>, kStarts> starts;  // the best seeds, best first

@@ -5,10 +5,10 @@
 // the event loop failing to find modes the dynamics keep:
 //   - a guard that fires and changes nothing (the acceleration LCP keeps every mode) fires again
 //     at once where the mode is not what the dynamics do: a slide from rest whose slip start gave
-//     up accelerates against its slip direction (a 12-sphere frictional pile: a stick guard every
-//     1.4e-12 s until the stall watch stopped the run; a slip of 1e-27 m/s crossing zero on rounding);
-//   - a contact that sticks, slips and is closed again by the Zeno rule, over and over (the same
-//     pile, a cycle every 3.5e-6 s: 100,000 events to go).
+//     up accelerates against its slip direction (a stick guard firing at rounding-sized intervals,
+//     a rounding-sized slip crossing zero);
+//   - a contact that sticks, slips and is closed again by the Zeno rule, over and over (cycles of
+//     microseconds in a frictional pile, events without end).
 // After kChatterEvents such events in a row within painleve_step of the first, the run steps
 // through (core/painleve_step.hpp), as where no modes are consistent (core/hybrid.cpp). Chatter
 // that comes back soon after (within kChatterRecurs steps' time of the last stepping's end)

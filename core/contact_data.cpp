@@ -257,8 +257,8 @@ template <class Which>
 void jacobians_of(const Model& model, const ContactModel& contacts, const Kinematics& kin,
                   const std::vector<ContactFrame>& frames, const Which& which, ContactJacobians& out) {
   // Contact i's rows are nonzero only in its two bodies' chains, always the same columns, and J
-  // starts at zero: clearing those columns suffices (clearing all of them cost a pile of 20
-  // spheres a tenth of its time).
+  // starts at zero: clearing those columns suffices (clearing all of them costs a pile time
+  // quadratic in its bodies).
   for_each_contact(which, contacts.size(), [&](int i) {
     Eigen::Ref<Eigen::MatrixXd> rows = out.of(i);
     out.clear_columns(i, rows);
@@ -275,8 +275,7 @@ void jdot_v_of(const Model& model, const ContactModel& contacts, const BodyDynam
     return;
   }
   // The contacts left to the central difference, found in the one pass over the contacts asked for
-  // (two more passes over every contact's flag were most of the 8 % of a 50-box pile's run that
-  // perf put in this function).
+  // (a pass over every contact's flag would cost a pile of boxes more than the contacts asked for).
   std::vector<int>& numeric = out.numeric;
   numeric.clear();
   bool bias_ready = false;
@@ -299,9 +298,9 @@ void jdot_v_of(const Model& model, const ContactModel& contacts, const BodyDynam
     update_kinematics(model, out.q_shift, out.kin_shift);
     for (int i : numeric) {
       // J_shift is zero outside the contact's two chains and is left zero again after: clearing
-      // all of it per contact was a tenth of a 20-sphere pile's time.
+      // all of it per contact would cost nv per contact.
       add_contact_rows(model, out.kin_shift, contacts, i, contacts.frame(out.kin_shift.R, out.kin_shift.p, i), out.J_shift);
-      // Over the contact's two chains only: the dense product cost a 50-sphere pile a twentieth of its time.
+      // Over the contact's two chains only: a dense product would read all nv columns.
       for (int row = 0; row < r; ++row) out.Jv_shift[row] = row_times(out.columns[i], out.J_shift, row, body.v);
       if (sign > 0) out.Jdot_v.segment(i * r, r) = out.Jv_shift;
       else out.Jdot_v.segment(i * r, r) = (out.Jdot_v.segment(i * r, r) - out.Jv_shift) / (2 * h);

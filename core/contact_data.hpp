@@ -50,8 +50,8 @@ void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const E
 
 // 0.5 v^T M v [J] with body's M, to the bit as the dense product: from kBlockwiseFrom velocities on,
 // M v is summed over each diagonal block's own columns (M is zero outside them) in the order of
-// Eigen's product. The dense product read all of a pile's M (11 MB for 200 bodies) for every
-// energy an event logs.
+// Eigen's product. The dense product would read all of a pile's M, quadratic in its bodies, for
+// every energy an event logs.
 double kinetic_energy(const BodyDynamics& body, const Eigen::VectorXd& v);
 
 // Every contact's frame at the poses kin.R, kin.p, exactly.
@@ -59,9 +59,9 @@ void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin,
 // The frames of the contacts flagged in `need` only; the others are left as they were.
 void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, const std::vector<bool>& need,
                             std::vector<ContactFrame>& frames);
-// The same for the contacts listed in `set` (ascending), for a caller that keeps the list: five
-// passes over every contact's flag per evaluation cost a pile of 50 boxes (6,850 contacts, a few
-// hundred closed) about a tenth of its run. The stages below take either too.
+// The same for the contacts listed in `set` (ascending), for a caller that keeps the list: passes
+// over every contact's flag per evaluation would cost a pile its contacts (quadratic in its
+// bodies) where only a few hundred are closed. The stages below take either too.
 void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, const std::vector<int>& set,
                             std::vector<ContactFrame>& frames);
 
@@ -87,7 +87,7 @@ struct ContactJacobians {
   // Rows [first, first + count) of J_i times v: equal to the bit to of(i).middleRows(first, count) * v.
   // From kBlockwiseFrom velocities on (and two rows or more: one row is Eigen's dot product) it reads
   // only the columns of the contact's two chains, summed in the order of Eigen's column-major
-  // product: the dense 3 x nv product per closed contact was a twentieth of a 50-sphere pile's run.
+  // product, instead of a dense 3 x nv product per closed contact.
   ContactRows rows_times(int i, int first, int count, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   // Rows [first, first + count) of J_i into `out` (count x nv), which must hold zeros outside the
   // contact's chain columns (a cleared matrix): only those columns are written, since a whole row
@@ -131,10 +131,10 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
 Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i);
 
 // The impact-law input for the contacts in `set` at body.M and the Jacobians given: their friction
-// and restitution, the settings' friction polygon, and their indices as ids. From 64 velocities on
-// it carries M's diagonal blocks, which the laws factor one by one (a pile of 50 spheres: 50
-// blocks of 6, not one dense 300 x 300); below, M is dense to the laws, as the paper scenes'
-// recorded outputs were computed.
+// and restitution, the settings' friction polygon, and their indices as ids. From kBlockwiseFrom
+// velocities on it carries M's diagonal blocks, which the laws factor one by one (a pile of
+// spheres: a block of 6 per sphere, not one dense matrix); below, M is dense to the laws, as the
+// paper scenes' recorded outputs were computed.
 ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set);
 // The same over the velocities of some of M's diagonal blocks alone (indices into

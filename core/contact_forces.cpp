@@ -56,8 +56,8 @@ void add_force_acceleration(const BodyDynamics& body, const ModeForceScratch& w,
 }
 
 // J_c and G keep zeros outside the chain columns of the contact each row was copied from (owner),
-// so one of the same shape is cleared over those spans alone: a 50-sphere pile's J_c is about
-// 150 x 300, and clearing it whole at every evaluation was 6 % of the pile's instructions.
+// so one of the same shape is cleared over those spans alone, not whole at every evaluation (a
+// pile's J_c has a few closed rows per body and every body's columns).
 void clear_owned_rows(const ContactJacobians& jac, int rows, Eigen::MatrixXd& X, std::vector<int>& owner) {
   const int contacts = static_cast<int>(jac.columns.size());
   bool same = X.rows() == rows && X.cols() == jac.nv && static_cast<int>(owner.size()) == rows;
@@ -331,10 +331,10 @@ std::uint64_t row_structure(const std::vector<int>& owner, const std::vector<int
 }
 
 // lambda = A^-1 target by LU where its pivots are well spread (kLuPivotFloor); false otherwise. A
-// sliding pile's force system is mostly of full rank, and LU costs a third of the orthogonal
-// decomposition (which was a third of a frictional pile's run). The pivots, not LU's condition
-// estimate: that estimate cost as much as the factorization. A structure whose LU failed is not
-// factored again (w.singular_structures): its failure costs half the decomposition that follows.
+// sliding pile's force system is mostly of full rank, and LU costs a fraction of the orthogonal
+// decomposition. The pivots, not LU's condition estimate: that estimate costs as much as the
+// factorization. A structure whose LU failed is not factored again (w.singular_structures): its
+// failure would add to the decomposition that follows.
 bool solved_by_lu(const Eigen::MatrixXd& A, const Eigen::VectorXd& target, std::uint64_t structure,
                   Eigen::PartialPivLU<Eigen::MatrixXd>& lu, Eigen::VectorXd& lambda, ModeForceScratch& w) {
   if (A.rows() == 0) return false;
@@ -515,7 +515,7 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
   if (w.closed.empty()) return true;
 
   // G differs from Jc only in the normal rows of frictional slides: without one, A is symmetric
-  // and G is never formed (copying and comparing dense rows was a tenth of a pile's time).
+  // and G is never formed (copying and comparing dense rows costs a pile dearly).
   bool symmetric = true;
   int rows = static_cast<int>(w.closed.size());
   for (int i : w.closed) {

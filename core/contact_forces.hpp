@@ -91,9 +91,8 @@ struct ModeForceScratch {
   Eigen::VectorXd shifted;  // target - A reference: what the least-norm solve takes, island by island
   // The row structures (row_structure's hashes) whose LU was found singular, the latest
   // kSingularStructures of them. A pile's dependent contacts stay dependent while the same contacts
-  // hold in the same modes (a 12-sphere frictional pile's LUs of a structure seen before never
-  // changed their verdict, 178,560 of them; a 20-sphere one's did 76 times in 527,249), so their next
-  // solve goes straight to the decomposition. A structure that has become regular, or a hash
+  // hold in the same modes (in frictional piles an LU of a structure seen before all but never
+  // changes its verdict), so their next solve goes straight to the decomposition. A structure that has become regular, or a hash
   // collision, costs only LU's speed: the decomposition gives A^-1 target too, to rounding.
   static constexpr size_t kSingularStructures = 256;
   std::vector<std::uint64_t> singular_structures;
@@ -102,7 +101,7 @@ struct ModeForceScratch {
 
 // vdot and contact forces in a fixed mode.
 // Only constrained_acceleration writes lambda_n and lambda_t: each call clears just the entries
-// the one before wrote (its closed contacts, scratch.closed), not a pile's 98,650 contacts'.
+// the one before wrote (its closed contacts, scratch.closed), not every contact's of a pile.
 struct ModeForces {
   Eigen::VectorXd vdot;      // [units of v per s]
   Eigen::VectorXd lambda_n;  // per contact; 0 for open ones

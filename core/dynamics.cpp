@@ -124,8 +124,8 @@ MassMatrixCheck check_mass_matrix(const Model& model, const Eigen::VectorXd& q) 
   Eigen::MatrixXd M;
   mass_matrix(model, kin, composite, M);
   // M is zero between trees (mass_blocks): its eigenvalues are those of its diagonal blocks, and
-  // each block's eigenvectors are M's. Solved whole, the eigenproblem of a 200-body pile (nv =
-  // 1,200) cost cubic time at every load.
+  // each block's eigenvectors are M's. Solved whole, the eigenproblem of a pile would cost time
+  // cubic in its velocities at every load.
   double smallest = std::numeric_limits<double>::infinity(), largest = -smallest;
   for (const VelocityBlock& b : mass_blocks(model)) {
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(M.block(b.start, b.start, b.size, b.size));

@@ -62,9 +62,9 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
 // tangent rows where `tangential` says (empty: every contact's). Returns the impulses,
 // rows_per_contact per contact in set's order, zero in the rows left out; `rowwise_loss`, if given,
 // gets the energy stopping each row alone would remove, sum of b_k^2 / (2 W_kk) with b = J v
-// (Event::rowwise_loss). M^-1 is applied block by
-// block (numerics/mass_factor.hpp): a pile's 300 velocities are 50 blocks of 6, and a dense
-// factorization per Zeno event was a sixth of the 50-sphere pile's time.
+// (Event::rowwise_loss). M^-1 is applied block by block (numerics/mass_factor.hpp): a pile's
+// velocities are a block of 6 per body, and a dense factorization per Zeno event would cost the
+// cube of their number.
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
                                 Eigen::VectorXd& v, double* rowwise_loss = nullptr) {
   const int r = data.jac.rows_per_contact;
@@ -97,9 +97,9 @@ bool slips_slow(const System& sys, const ContactData& data, const std::vector<in
 }
 
 // An impact over `set` resolved island by island (contact_islands) by `resolve` (ContactSpace&, v
-// over its velocities -> ImpactResult), the outcomes joined into one over `set`; one island is
-// resolved whole over every velocity, as before islands. A pile's resting bodies are each an
-// island, and one LCP over all their contacts cost every impact the cube of their number.
+// over its velocities -> ImpactResult), the outcomes joined into one over `set`; a single island
+// is resolved whole over every velocity. A pile's resting bodies are each an island, and one LCP
+// over all their contacts would cost every impact the cube of their number.
 template <class Resolve>
 ImpactResult resolve_by_island(const System& sys, const ContactData& data, const std::vector<int>& set,
                                const Eigen::VectorXd& v, Resolve resolve) {
@@ -287,13 +287,13 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
 // the slip left over is not harmless: a contact "sliding from rest" along s while its slip of
 // 8e-7 m/s points elsewhere gets a friction direction that turns with that slip, stiff as
 // 1/velocity tolerance, and the phase's forces jump where the slip crosses s's normal (a cube at
-// rest on a face alternated lift-off and touch-down of one corner 9,800 times at one instant).
+// rest on a face would alternate lift-off and touch-down of one corner at one instant).
 // So the touching, non-separating frictional contacts of such slips are brought exactly to rest
 // first by the Zeno rule's projection (project_to_rest); the velocity changes by about the
 // tolerance. Nearly dependent rows (a pile's jammed contacts) can make its least-norm impulses
-// large, and then it moves the other contacts by far more than the slips it removes: slips of
-// 8e-7 m/s on 20 contacts of a 12-sphere pile gave a contact sliding at 0.46 m/s an approach of
-// 8e-4 m/s, and the sphere sank 5 um into its neighbour before the next event. A projection that
+// large, and then it moves the other contacts by far more than the slips it removes (in a pile,
+// sub-micrometre-per-second slips can give a fast-sliding contact an approach that sinks it into
+// its neighbour before the next event). A projection that
 // would move any touching contact by more than 10 velocity tolerances is not taken; those slips
 // are left as they are. Planar slips are left as they are too (a planar slip has no direction to
 // turn, and the paper scenes stay exact).
@@ -321,9 +321,9 @@ void rest_slow_slips(const System& sys, const ContactData& data, const std::vect
 // The acceleration LCP's solution is degenerate for a touching contact with no load that does not
 // accelerate (lambda_n = 0, a_n = 0): its pivots close it as readily as they leave it open. One
 // that was resting open at the surface (`resting_open`), is not approaching, and gets no load stays
-// open. Else two unloaded contacts in a pile took turns: at each one's lift-off the other was
-// closed again with a force of 1e-14 N, and lifted off when rounding took that below zero, every
-// 5e-6 s until the chatter rule stepped through (454 steps in the 20-sphere frictionless pile).
+// open. Else two unloaded contacts in a pile take turns: at each one's lift-off the other is
+// closed again with a rounding-sized force, and lifts off when rounding takes that below zero,
+// over and over until the chatter rule steps through.
 // Contacts that land at the event are left to the LCP: a box landing flat keeps all four corners.
 void keep_unloaded_open(const System& sys, const std::vector<bool>& resting_open, const ContactData& data,
                         const Eigen::VectorXd& v, ContactModes& chosen) {

@@ -36,9 +36,8 @@ using EventLog = std::function<void(const Event&)>;
 // The frames an event reads at kin's poses: exact for every contact that can touch (its broadphase
 // bound at most max(broadphase_margin, distance_tolerance)) and for the contacts a gate refers to
 // (only_ahead_of); elsewhere phi is that bound, which is above the distance tolerance, so every
-// decision on touching is the one the exact phi gives, and the rest of such a frame is stale. (A
-// pile of 50 spheres has 1,475 contacts, a few dozen near; computing every frame at each step of
-// an event was a tenth of its run.)
+// decision on touching is the one the exact phi gives, and the rest of such a frame is stale (a
+// pile's contacts grow as its bodies squared, and only a few dozen are near).
 // Only the contacts of `near` are computed (the others cannot touch while it holds, and their
 // frames are left as they were).
 void compute_event_frames(const System& system, const Kinematics& kin, const Broadphase& broadphase, const NearSet& near,

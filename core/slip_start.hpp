@@ -47,9 +47,8 @@ using SlipAngleJacobian = FunctionRef<bool(const Eigen::VectorXd& k, Eigen::Matr
 
 // Newton's method with step halving on |r|, from the angles theta until |r| <= tolerance, 50
 // iterations, or 3 iterations in a row that cut |r| by less than a thousandth: with no root near,
-// the halvings only creep (a 12-sphere pile's nine slips stayed at |r| = 0.0965 for 45 iterations of
-// up to 40 force solves each, and the slip start repeats the search for every contact it sticks, so
-// one event took minutes). Each iteration's Jacobian comes from `jacobian` where it gives one (one
+// the halvings only creep, and the slip start repeats the search for every contact it sticks, so
+// a search without a root must give up early. Each iteration's Jacobian comes from `jacobian` where it gives one (one
 // force solve and m solves with its factor: slip_turn_acceleration), else from forward differences
 // (m more force solves). On return theta is the last iterate, r and k at it; false only if residual
 // failed.

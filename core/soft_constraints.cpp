@@ -85,8 +85,8 @@ Eigen::VectorXd solve_lcp(const SoftConstraintProblem& p, const Layout& l, const
   }
   A += T * red.H * T.transpose();
   // Frictionless contacts get no friction block (frictional_contacts_only): the LCP is posed over
-  // the normal rows and the tangent rows of the frictional contacts only (a row of 100
-  // frictionless balls: 201 variables instead of 2,010).
+  // the normal rows and the tangent rows of the frictional contacts only (a row of frictionless
+  // balls has one variable per contact, not k + 2).
   const CoulombLayout layout = frictional_contacts_only(mu, friction_polygon(td, o.friction_directions));
   std::vector<int> rows(m);
   for (int i = 0; i < m; ++i) rows[i] = i;

@@ -21,7 +21,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
     return out;
   }
   // Frictionless contacts carry no friction block and no tangent rows (frictional_contacts_only):
-  // a row of 100 frictionless balls made a step LCP of 2,010 variables for 201 normal rows.
+  // a row of frictionless balls has a step LCP of one variable per contact, not k + 2.
   const CoulombLayout layout = frictional_contacts_only(c.mu, friction_polygon(td, c.friction_directions));
   const int ft = layout.blocks() * td;
   Eigen::MatrixXd J(m + ft, nv);

@@ -14,8 +14,8 @@
 // impact LCP here). What it guarantees: an answer is returned as solved only with a residual below
 // accept_tolerance on the original problem. The sequence provably converges for monotone W
 // (z^T W z >= 0 for every z; Rockafellar 1976); impact LCPs are copositive, not monotone, so there
-// convergence is observed, not proved: on the 10,000 generated jammed impact LCPs of
-// tests/impact/jammed_lcps.hpp (singular W, n up to 120) none fails, where Lemke alone fails 41. When every method fails the
+// convergence is observed, not proved (tests/numerics/lcp_test.cpp and jammed_lcp_test.cpp run it
+// on generated jammed impact LCPs, singular W, where Lemke alone fails). When every method fails the
 // first Lemke status is returned (a ray on an LCP with no solution, such as a Painleve contact-force
 // problem).
 //

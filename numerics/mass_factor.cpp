@@ -18,8 +18,8 @@ bool same_entries(const Eigen::Block<const Eigen::MatrixXd>& a, const Eigen::Mat
 
 // For each block, the rows of X with a nonzero entry in the block's columns (rows[b], reusing storage).
 // The block's columns are read down, as X is stored, summing magnitudes: a sum of nonnegative terms
-// is nonzero exactly when one of them is (NaN included), and it vectorizes where a flag test did not
-// (the scan was 6 % of a pile's run).
+// is nonzero exactly when one of them is (NaN included), and it vectorizes where a flag test does
+// not.
 void rows_touching(const std::vector<VelocityBlock>& blocks, const Eigen::MatrixXd& X,
                    std::vector<std::vector<int>>& rows) {
   thread_local Eigen::VectorXd weight;

@@ -79,10 +79,9 @@ class MassFactor {
 // From kBlockwiseFrom velocities on, touch (if given) receives the rows of R and of F that touch
 // each block, ascending, as read for the product; below, it is left as it was. Given touch, Minv_FT
 // there holds M^-1 F^T only in the rows of the blocks each of its columns touches (touch->F): its
-// other entries are unspecified, since clearing nv x rows every call was 3 % of a pile's run.
+// other entries are unspecified, since clearing nv x rows every call would cost more than the rows.
 // Given touch, out is also cleared only where touch's lists of the last call wrote, when it has
-// that call's shape: pass back the out that call gave, unchanged (clearing a pile's W whole was
-// 2 % of its run).
+// that call's shape: pass back the out that call gave, unchanged (not clearing a pile's W whole).
 // A caller that knows which blocks each row can touch (a contact row: its two chains' columns) puts
 // those lists (one per block, rows ascending) in next_R and next_F and sets `given`: block_delassus
 // clears out by the last call's lists, then takes these in place of its scan of R and F (whose
