@@ -191,132 +191,175 @@ long resume_point(const fs::path& dir, const BatchIdentity& identity) {
   return identity.first + check.rows;
 }
 
+// What a batch or slice runs: its scene, law, seed and runs [first, end), and where it writes.
+struct BatchPlan {
+  std::string law_name;
+  std::unique_ptr<ImpactLaw> law;
+  std::uint64_t seed = 0;
+  long first = 0, end = 0;
+  std::string dir;
+  fs::path path;  // DIR/runs.csv
+};
+
+// The plan from the options, or the exit code of what is wrong with them.
+int plan_batch(const BatchOptions& o, const Scene& scene, BatchPlan& plan) {
+  if (const std::string error = law_option_problem(o.law, scene); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitUsage;
+  }
+  plan.law_name = o.law.empty() ? scene.law : o.law;
+  plan.law = make_law_or_report(plan.law_name, scene);
+  if (!plan.law) return kExitUsage;
+  plan.seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : scene.seed;
+  plan.first = o.first;
+  if (plan.first < 0 || plan.first > o.runs) {
+    spdlog::error("--first {} is outside 0..{}", plan.first, o.runs);
+    return kExitUsage;
+  }
+  // The slice ends at the last run; a count past it (however large) stops there.
+  plan.end = o.count >= 0 && o.count < o.runs - plan.first ? plan.first + o.count : o.runs;
+  plan.dir = prepare_output_directory(o.output_dir, scene);
+  if (plan.dir.empty()) return kExitOutput;
+  plan.path = fs::path(plan.dir) / "runs.csv";
+  if (o.resume && o.force) {
+    spdlog::error("--resume keeps the runs in {}, --force overwrites them: give one", plan.path.string());
+    return kExitUsage;
+  }
+  if (!o.resume && !o.force && fs::exists(plan.path)) {
+    spdlog::error("{} already holds a batch's runs; --resume completes it, --force overwrites it", plan.path.string());
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+// runs.csv opened for the rows from `next` on: a fresh file with its header and batch.json, or the
+// rows of an interrupted batch kept (--resume). -1 where it cannot be.
+long open_runs_file(const BatchOptions& o, const BatchPlan& plan, const BatchIdentity& identity, std::ofstream& out) {
+  long next = plan.first;
+  if (o.resume && fs::exists(plan.path)) {
+    next = resume_point(plan.dir, identity);
+    if (next < 0) return -1;
+  } else {
+    try {
+      write_batch_identity(plan.dir, identity);
+    } catch (const std::runtime_error& e) {
+      spdlog::error("{}", e.what());
+      return -1;
+    }
+    std::ofstream(plan.path, std::ios::binary | std::ios::trunc) << identity.columns << '\n';
+  }
+  out.open(plan.path, std::ios::binary | std::ios::app);
+  if (!out) {
+    spdlog::error("{}: cannot write", plan.path.string());
+    return -1;
+  }
+  return next;
+}
+
+// DIR/runs/<run>/ for the runs below --trajectories, which also write their trajectory.csv and
+// events.csv there; "" for the others.
+std::string trajectory_dir(const BatchOptions& o, const BatchPlan& plan, long run) {
+  if (run >= o.trajectories) return "";
+  const fs::path d = fs::path(plan.dir) / "runs" / std::to_string(run);
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  return d.string();
+}
+
+// Runs [next, end) into out, rows in run order, a chunk at a time; false where a write failed.
+bool run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, std::ofstream& out) {
+  const System quiet = final_row_only(scene.system);
+  Progress progress("batch", "runs", plan.end - plan.first, o.quiet);
+  try {
+    ordered_parallel_map<std::string>(
+        next, plan.end, o.threads, std::max<long>(64, 16L * o.threads),
+        [&](long i, std::string& line) {
+          line = run_one(scene, quiet, *plan.law, plan.law_name, plan.seed, i, trajectory_dir(o, plan, i), o.plot);
+        },
+        [&](long, const std::string& line) { out << line << '\n'; },
+        [&](long done) {
+          out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
+          if (!out) throw std::runtime_error(plan.path.string() + ": write failed");
+          progress.update(done - plan.first);
+        });
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return false;
+  }
+  return true;
+}
+
+// runs.h5 beside runs.csv with --format hdf5; without it, one left by an earlier batch is removed.
+bool write_or_remove_hdf5(const BatchOptions& o, const BatchPlan& plan) {
+  const fs::path h5 = fs::path(plan.dir) / "runs.h5";
+  if (o.format != "hdf5" && fs::exists(h5)) {
+    std::error_code ec;  // an earlier --format hdf5's file no longer matches runs.csv
+    fs::remove(h5, ec);
+    spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", h5.string());
+  }
+  if (o.format != "hdf5") return true;
+  try {
+    const long rows = write_runs_hdf5(plan.path, h5);
+    spdlog::info("wrote {} rows to {}", rows, h5.string());
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return false;
+  }
+  return true;
+}
+
+// --plot: the histograms, and each trajectory written that has rows.
+bool plot_batch(const BatchOptions& o, const Scene& scene, const BatchPlan& plan) {
+  if (!run_plot_tool("batch", plan.dir)) return false;
+  for (long run = plan.first; run < std::min(plan.end, o.trajectories); ++run) {
+    const fs::path trajectory = fs::path(trajectory_dir(o, plan, run)) / "trajectory.csv";
+    std::error_code ec;
+    if (fs::file_size(trajectory, ec) == 0 || ec || count_lines(trajectory) < 2) {
+      spdlog::warn("run {} stopped before its first row: nothing to plot in {}", run, trajectory.string());
+      continue;
+    }
+    if (!plot_run(trajectory_dir(o, plan, run), scene)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int batch_command(const BatchOptions& o) {
   const std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides);
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
-  if (const std::string error = law_option_problem(o.law, scene); !error.empty()) {
-    spdlog::error("{}", error);
-    return kExitUsage;
-  }
-  const std::string law_name = o.law.empty() ? scene.law : o.law;
-  const std::unique_ptr<ImpactLaw> law = make_law_or_report(law_name, scene);
-  if (!law) return kExitUsage;
-  const std::uint64_t seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : scene.seed;
-  const long first = o.first;
-  if (first < 0 || first > o.runs) {
-    spdlog::error("--first {} is outside 0..{}", first, o.runs);
-    return kExitUsage;
-  }
-  // The slice ends at the last run; a count past it (however large) stops there.
-  const long end = o.count >= 0 && o.count < o.runs - first ? first + o.count : o.runs;
-  const std::string dir = prepare_output_directory(o.output_dir, scene);
-  if (dir.empty()) return kExitOutput;
-  const fs::path path = fs::path(dir) / "runs.csv";
-  const BatchIdentity identity{o.scene, scene_content_sha256(scene), law_name, seed, o.runs, first, end - first,
-                               join(run_columns(scene))};
-  if (o.resume && o.force) {
-    spdlog::error("--resume keeps the runs in {}, --force overwrites them: give one", path.string());
-    return kExitUsage;
-  }
-  if (!o.resume && !o.force && fs::exists(path)) {
-    spdlog::error("{} already holds a batch's runs; --resume completes it, --force overwrites it", path.string());
-    return kExitUsage;
-  }
-  long next = first;
-  if (o.resume && fs::exists(path)) {
-    next = resume_point(dir, identity);
-    if (next < 0) return kExitOutput;
-  } else {
-    try {
-      write_batch_identity(dir, identity);
-    } catch (const std::runtime_error& e) {
-      spdlog::error("{}", e.what());
-      return kExitOutput;
-    }
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << identity.columns << '\n';
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out) {
-    spdlog::error("{}: cannot write", path.string());
-    return kExitOutput;
-  }
-  const Metadata about{"batch", o.command_line, law_name, seed};
-  std::optional<MetadataFile> metadata = open_metadata_or_report(dir, about, scene);
+  BatchPlan plan;
+  if (const int code = plan_batch(o, scene, plan); code != kExitOk) return code;
+  const BatchIdentity identity{o.scene, scene_content_sha256(scene), plan.law_name, plan.seed, o.runs, plan.first,
+                               plan.end - plan.first, join(run_columns(scene))};
+  std::ofstream out;
+  const long next = open_runs_file(o, plan, identity, out);
+  if (next < 0) return kExitOutput;
+  const Metadata about{"batch", o.command_line, plan.law_name, plan.seed};
+  std::optional<MetadataFile> metadata = open_metadata_or_report(plan.dir, about, scene);
   if (!metadata) return kExitOutput;
-  spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, first, end - 1, o.runs, law_name,
-               seed, o.threads);
-  const System quiet = final_row_only(scene.system);
-  // Runs below --trajectories also write DIR/runs/<i>/trajectory.csv and events.csv.
-  auto trajectory_dir = [&](long run) -> std::string {
-    if (run >= o.trajectories) return "";
-    const fs::path d = fs::path(dir) / "runs" / std::to_string(run);
-    std::error_code ec;
-    fs::create_directories(d, ec);
-    return d.string();
-  };
-  Progress progress("batch", "runs", end - first, o.quiet);
+  spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, plan.first, plan.end - 1, o.runs,
+               plan.law_name, plan.seed, o.threads);
   const auto start = std::chrono::steady_clock::now();
-  bool written = true;
-  try {
-    ordered_parallel_map<std::string>(
-        next, end, o.threads, std::max<long>(64, 16L * o.threads),
-        [&](long i, std::string& line) { line = run_one(scene, quiet, *law, law_name, seed, i, trajectory_dir(i), o.plot); },
-        [&](long, const std::string& line) { out << line << '\n'; },
-        [&](long done) {
-          out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
-          if (!out) throw std::runtime_error(path.string() + ": write failed");
-          progress.update(done - first);
-        });
-  } catch (const std::runtime_error& e) {
-    spdlog::error("{}", e.what());
-    written = false;
-  }
-  if (!written) return kExitOutput;
+  if (!run_rows(o, scene, plan, next, out)) return kExitOutput;
   out.close();
   FailureCounts counts;
   try {
-    counts = write_summary(dir, provenance_json(about, scene));
+    counts = write_summary(plan.dir, provenance_json(about, scene));
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  const fs::path h5 = fs::path(dir) / "runs.h5";
-  if (o.format != "hdf5" && fs::exists(h5)) {
-    std::error_code ec;  // an earlier --format hdf5's file no longer matches runs.csv
-    fs::remove(h5, ec);
-    spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", h5.string());
-  }
-  if (o.format == "hdf5") {
-    try {
-      const long rows = write_runs_hdf5(path, h5);
-      spdlog::info("wrote {} rows to {}", rows, h5.string());
-    } catch (const std::exception& e) {
-      spdlog::error("{}", e.what());
-      return kExitOutput;
-    }
-  }
+  if (!write_or_remove_hdf5(o, plan)) return kExitOutput;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", first, end - 1,
-               path.string(), counts.text(), wall, (end - next) / std::max(wall, 1e-9));
+  spdlog::info("wrote runs {}..{} to {} and summary.json: {}; timing: {:.3f} s wall, {:.0f} runs/s", plan.first,
+               plan.end - 1, plan.path.string(), counts.text(), wall, (plan.end - next) / std::max(wall, 1e-9));
   if (counts.dependent_close_runs > 0)
     spdlog::warn("{} of {} runs have Zeno closes that {}: their motion after them is partly the Zeno rule's {}",
                  counts.dependent_close_runs, counts.runs, RunTally::dependent_close_meaning("runs.csv"),
                  RunTally::kDependentCloseReadme);
-  if (o.plot) {
-    if (!run_plot_tool("batch", dir)) return kExitOutput;
-    for (long run = first; run < std::min(end, o.trajectories); ++run) {
-      const fs::path trajectory = fs::path(trajectory_dir(run)) / "trajectory.csv";
-      std::error_code ec;
-      if (fs::file_size(trajectory, ec) == 0 || ec || count_lines(trajectory) < 2) {
-        spdlog::warn("run {} stopped before its first row: nothing to plot in {}", run, trajectory.string());
-        continue;
-      }
-      if (!plot_run(trajectory_dir(run), scene)) return kExitOutput;
-    }
-  }
+  if (o.plot && !plot_batch(o, scene, plan)) return kExitOutput;
   metadata->finish();
   return kExitOk;
 }

@@ -62,6 +62,14 @@ struct Cli {
   Cli(const Cli&) = delete;
   Cli& operator=(const Cli&) = delete;
 
+  void add_run();
+  void add_check();
+  void add_impact();
+  void add_batch();
+  void add_converge();
+  void add_merge();
+  void add_sweep();
+
   void set_command_line(const std::string& text) {
     run.command_line = impact.command_line = batch.command_line = converge.command_line = text;
   }
@@ -139,7 +147,16 @@ Cli::Cli() {
   app.footer(registry_help());
   app.set_version_flag("--version", std::string("impactsim ") + impactsim_version() + " (commit " + impactsim_commit() + ")",
                        "Print the version and git commit and exit");
+  add_run();
+  add_check();
+  add_impact();
+  add_batch();
+  add_converge();
+  add_merge();
+  add_sweep();
+}
 
+void Cli::add_run() {
   run_cmd = app.add_subcommand("run", "Simulate a scene and write DIR/trajectory.csv and DIR/events.csv");
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
@@ -154,12 +171,16 @@ Cli::Cli() {
   run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());
   add_set(run_cmd, run.overrides);
   add_verbosity(run_cmd, verbosity);
+}
 
+void Cli::add_check() {
   check_cmd = app.add_subcommand("check", "Validate a scene and print a summary of its model");
   check_cmd->add_option("scene", check_scene, "Scene file (YAML)")->required();
   add_set(check_cmd, check_overrides);
   add_verbosity(check_cmd, verbosity);
+}
 
+void Cli::add_impact() {
   impact_cmd = app.add_subcommand(
       "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
@@ -183,7 +204,9 @@ Cli::Cli() {
       ->capture_default_str();
   add_set(impact_cmd, impact.overrides);
   add_verbosity(impact_cmd, verbosity);
+}
 
+void Cli::add_batch() {
   batch_cmd = app.add_subcommand(
       "batch", "Run a scene many times, each impact drawing from its law; write DIR/runs.csv and DIR/summary.json");
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
@@ -210,7 +233,9 @@ Cli::Cli() {
       ->capture_default_str();
   add_set(batch_cmd, batch.overrides);
   add_verbosity(batch_cmd, verbosity);
+}
 
+void Cli::add_converge() {
   converge_cmd = app.add_subcommand(
       "converge", "Run a fixed-step integrator at several step sizes against the event-driven solution; write DIR/convergence.csv");
   converge_cmd->add_option("scene", converge.scene, "Scene file (YAML)")->required();
@@ -226,12 +251,16 @@ Cli::Cli() {
   converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
   add_set(converge_cmd, converge.overrides);
   add_verbosity(converge_cmd, verbosity);
+}
 
+void Cli::add_merge() {
   merge_cmd = app.add_subcommand("merge", "Join batch slices (directories with runs.csv) into one batch");
   merge_cmd->add_option("slices", merge_inputs, "Slice directories")->required();
   merge_cmd->add_option("-o,--output", merge_output, "Output directory")->required()->check(not_empty());
   add_verbosity(merge_cmd, verbosity);
+}
 
+void Cli::add_sweep() {
   sweep_cmd = app.add_subcommand(
       "sweep", "Run `run`, `impact` or `batch` at every point of a grid of scene parameters; write DIR/sweep.csv");
   sweep_cmd->add_option("scene", sweep.scene, "Scene file (YAML)")->required();

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -35,19 +37,140 @@ void warn_dependent_closes(const Scene& scene, const RunTally& tally) {
                removed, removed / e.rowwise_loss, RunTally::kDependentCloseReadme);
 }
 
+// The run's own draw (run --run I replays batch run I's draw: its coordinates and parameters,
+// on its own scene), logged; a plain run starts from the scene's initial values.
+std::optional<RunDraw> draw_for_run(const RunOptions& options, const Scene& scene, Rng& rng) {
+  RunDraw draw;
+  draw.initial = scene.initial;
+  if (options.run >= 0) draw = draw_run(scene, rng);
+  if (!draw.error.empty()) {
+    spdlog::error("run {}: {}", options.run, draw.error);
+    return std::nullopt;
+  }
+  if (draw.scene) override_integrator(*draw.scene, options.integrator, options.step);
+  for (size_t k = 0; k < draw.coordinates.size(); ++k) spdlog::info("drawn {} = {}", scene.randomize[k].name, draw.coordinates[k]);
+  for (size_t k = 0; k < draw.parameters.size(); ++k)
+    spdlog::info("drawn {} = {}", scene.randomize_keys[k].key, draw.parameters[k]);
+  if (options.run < 0 && (!scene.randomize.empty() || !scene.randomize_keys.empty()))
+    spdlog::info("randomize: not drawn; the scene's values are used (--run I replays batch run I's draw)");
+  return draw;
+}
+
+// Where a run's rows and events go: its files, the poses --plot draws from, and the tally that
+// summary.json is written from.
+struct RunSinks {
+  RunSinks(const std::string& dir, const Scene& scene, const State& initial, bool plot)
+      : files(dir, scene), tally(scene, initial) {
+    callbacks = files.callbacks();
+    if (plot) {
+      write_outlines(dir, scene);
+      poses = std::make_unique<PoseWriter>(dir, scene);
+      callbacks.sample = [this, write = callbacks.sample](const Sample& s) {
+        write(s);
+        poses->row(s);
+      };
+    }
+    callbacks.event = [this, write = callbacks.event](const Event& e) {
+      write(e);
+      tally.event(e);
+    };
+    callbacks.sample = [this, write = callbacks.sample](const Sample& s) {
+      write(s);
+      tally.sample(s);
+    };
+    callbacks.stopped = [this](const Sample& s) { tally.sample(s); };
+  }
+  RunSinks(const RunSinks&) = delete;
+  RunSinks& operator=(const RunSinks&) = delete;
+  void flush() {
+    files.flush();
+    if (poses) poses->flush();
+  }
+  RunFiles files;
+  std::unique_ptr<PoseWriter> poses;
+  RunTally tally;
+  RunCallbacks callbacks;
+};
+
+// The run's timing report: the event loop's steps, or a fixed-step scheme's solves.
+void report_timing(const System& system, const RunStats& stats, double wall) {
+  if (system.integrator == Integrator::event_driven) {
+    spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
+                 system.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
+    return;
+  }
+  const bool qp = system.integrator == Integrator::drumwright && system.drumwright.problem == SoftProblem::min_norm_qp;
+  spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
+               system.simulation.t_end, wall, stats.steps, stats.solves, qp ? "QPs" : "LCPs", stats.max_residual);
+  spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
+               stats.variation_weighted);
+  if (!system.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
+  spdlog::info("largest rise of kinetic plus potential energy above the start's: {:.3g} J", stats.max_energy_gain);
+}
+
+// A run that stopped early: everything so far kept, summary.json for where it stopped.
+int report_stopped(const RunOptions& options, const std::string& dir, const Scene& scene, const Scene& active,
+                   RunSinks& sinks, const SimulationError& e) {
+  sinks.flush();
+  try {
+    write_text_file(std::filesystem::path(dir) / "summary.json",
+                    run_summary_json(active, sinks.tally, std::string(stop_reason_code(e.reason())), e.what()));
+  } catch (const std::runtime_error& io) {
+    spdlog::warn("{}", io.what());
+  }
+  warn_dependent_closes(active, sinks.tally);
+  spdlog::error("{}: {}", options.scene, e.what());
+  spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", sinks.files.trajectory().rows(), e.time(),
+                (std::filesystem::path(dir) / "trajectory.csv").string(), sinks.files.events().rows(),
+                (std::filesystem::path(dir) / "events.csv").string());
+  if (options.plot) plot_run(dir, scene);  // up to the failure
+  return kExitSimulation;
+}
+
+// The run itself, its files and its report, under metadata.json.
+int simulate_and_write(const RunOptions& options, const Scene& scene, const ImpactLaw& law, const std::string& law_name,
+                       unsigned long long seed, const std::string& dir) {
+  MetadataFile metadata(dir, {"run", options.command_line, law_name, seed}, scene);
+  Rng rng(seed);
+  const std::optional<RunDraw> draw = draw_for_run(options, scene, rng);
+  if (!draw) return kExitScene;
+  const Scene& active = draw->scene_or(scene);
+  std::unique_ptr<ImpactLaw> own_law = draw->scene ? make_law(law_name, active.laws) : nullptr;
+  RunSinks sinks(dir, active, draw->initial, options.plot);
+  RunStats stats;
+  // The timing line measures the run (integration, events, output rows), not the setup before it.
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    stats = simulate(active.system, own_law ? *own_law : law, draw->initial, rng, sinks.callbacks);
+  } catch (const SimulationError& e) {
+    return report_stopped(options, dir, scene, active, sinks, e);
+  }
+  sinks.flush();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_text_file(std::filesystem::path(dir) / "summary.json", run_summary_json(active, sinks.tally, "", ""));
+  spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", sinks.files.trajectory().rows(),
+               (std::filesystem::path(dir) / "trajectory.csv").string(), sinks.files.events().rows(), stats.impacts,
+               (std::filesystem::path(dir) / "events.csv").string());
+  const System& system = scene.system;
+  if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
+  warn_dependent_closes(active, sinks.tally);
+  report_timing(system, stats, wall);
+  if (options.plot && !plot_run(dir, scene)) return kExitOutput;
+  metadata.finish();
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
   std::optional<Scene> loaded = load_scene_or_report(options.scene, options.overrides);
   if (!loaded) return kExitScene;
-  if (const std::string error = override_integrator(*loaded, options.integrator, options.step); !error.empty()) {
-    spdlog::error("{}", error);
-    return kExitUsage;
-  }
-  if (const std::string error = law_option_problem(options.law, *loaded); !error.empty()) {
-    spdlog::error("{}", error);
-    return kExitUsage;
-  }
+  for (const std::string& error : {override_integrator(*loaded, options.integrator, options.step),
+                                   law_option_problem(options.law, *loaded)})
+    if (!error.empty()) {
+      spdlog::error("{}", error);
+      return kExitUsage;
+    }
   const Scene& scene = *loaded;
   const System& system = scene.system;
   const std::string law_name = options.law.empty() ? scene.law : options.law;
@@ -59,105 +182,15 @@ int run_command(const RunOptions& options) {
       options.run >= 0 ? sample_seed(batch_seed, static_cast<unsigned long long>(options.run)) : batch_seed;
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;
-  const std::string path = (std::filesystem::path(dir) / "trajectory.csv").string();
-  const std::string events_path = (std::filesystem::path(dir) / "events.csv").string();
   spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, {}, law {}, seed {}", scene.name,
                system.model.bodies.size(), system.model.nq, system.model.nv, system.model.planar ? ", planar" : "",
                system.contacts.size(), describe_integrator(system), law_name, seed);
-
   try {
-    MetadataFile metadata(dir, {"run", options.command_line, law_name, seed}, scene);
-    Rng rng(seed);
-    // Only a batch run draws the randomize sections: run --run I replays run I's draw (with drawn
-    // parameters, on its own scene), a plain run starts from the scene's initial values.
-    RunDraw draw;
-    draw.initial = scene.initial;
-    if (options.run >= 0) draw = draw_run(scene, rng);
-    if (!draw.error.empty()) {
-      spdlog::error("run {}: {}", options.run, draw.error);
-      return kExitScene;
-    }
-    if (draw.scene) override_integrator(*draw.scene, options.integrator, options.step);
-    const Scene& active = draw.scene_or(scene);
-    std::unique_ptr<ImpactLaw> own_law = draw.scene ? make_law(law_name, active.laws) : nullptr;
-    const ImpactLaw& run_law = own_law ? *own_law : *law;
-    for (size_t k = 0; k < draw.coordinates.size(); ++k)
-      spdlog::info("drawn {} = {}", scene.randomize[k].name, draw.coordinates[k]);
-    for (size_t k = 0; k < draw.parameters.size(); ++k)
-      spdlog::info("drawn {} = {}", scene.randomize_keys[k].key, draw.parameters[k]);
-    if (options.run < 0 && (!scene.randomize.empty() || !scene.randomize_keys.empty()))
-      spdlog::info("randomize: not drawn; the scene's values are used (--run I replays batch run I's draw)");
-    const State& initial = draw.initial;
-    RunFiles files(dir, active);
-    const CsvWriter &csv = files.trajectory(), &events = files.events();
-    RunCallbacks callbacks = files.callbacks();
-    std::unique_ptr<PoseWriter> poses;
-    if (options.plot) {
-      write_outlines(dir, active);
-      poses = std::make_unique<PoseWriter>(dir, active);
-      callbacks.sample = [&, write = callbacks.sample](const Sample& s) {
-        write(s);
-        poses->row(s);
-      };
-    }
-    RunTally tally(active, initial);
-    callbacks.event = [&tally, write = callbacks.event](const Event& e) {
-      write(e);
-      tally.event(e);
-    };
-    callbacks.sample = [&tally, write = callbacks.sample](const Sample& s) {
-      write(s);
-      tally.sample(s);
-    };
-    callbacks.stopped = [&tally](const Sample& s) { tally.sample(s); };
-    const std::filesystem::path summary = std::filesystem::path(dir) / "summary.json";
-    RunStats stats;
-    // The timing line measures the run (integration, events, output rows), not the setup before it.
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      stats = simulate(active.system, run_law, initial, rng, callbacks);
-    } catch (const SimulationError& e) {
-      files.flush();
-      if (poses) poses->flush();
-      try {
-        write_text_file(summary, run_summary_json(active, tally, std::string(stop_reason_code(e.reason())), e.what()));
-      } catch (const std::runtime_error& io) {
-        spdlog::warn("{}", io.what());
-      }
-      warn_dependent_closes(active, tally);
-      spdlog::error("{}: {}", options.scene, e.what());
-      spdlog::error("{} rows up to t = {} s are kept in {}, {} events in {}", csv.rows(), e.time(), path,
-                    events.rows(), events_path);
-      if (options.plot) plot_run(dir, scene);  // up to the failure
-      return kExitSimulation;
-    }
-    files.flush();
-    if (poses) poses->flush();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_text_file(summary, run_summary_json(active, tally, "", ""));
-    spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", csv.rows(), path, events.rows(),
-                 stats.impacts, events_path);
-    if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
-    warn_dependent_closes(active, tally);
-    if (system.integrator == Integrator::event_driven) {
-      spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps accepted, {} rejected, {} dynamics evaluations",
-                   system.simulation.t_end, wall, stats.steps, stats.rejected_steps, stats.evaluations);
-    } else {
-      const bool qp = system.integrator == Integrator::drumwright && system.drumwright.problem == SoftProblem::min_norm_qp;
-      spdlog::info("timing: {:.3f} s simulated in {:.6f} s wall; {} steps, {} {} solved (worst residual {:.3g})",
-                   system.simulation.t_end, wall, stats.steps, stats.solves, qp ? "QPs" : "LCPs", stats.max_residual);
-      spdlog::info("total variation of v: {:.6g}; of the weighted velocity v^(l,alpha): {:.6g}", stats.variation_v,
-                   stats.variation_weighted);
-      if (!system.pins.empty()) spdlog::info("largest pin drift {:.3g} m", stats.max_pin_drift);
-      spdlog::info("largest rise of kinetic plus potential energy above the start's: {:.3g} J", stats.max_energy_gain);
-    }
-    if (options.plot && !plot_run(dir, scene)) return kExitOutput;
-    metadata.finish();
+    return simulate_and_write(options, scene, *law, law_name, seed, dir);
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return kExitOutput;
   }
-  return kExitOk;
 }
 
 }  // namespace impactsim

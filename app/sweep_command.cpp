@@ -199,127 +199,173 @@ std::string default_directory(const Scene& scene) {
   return (scene.output.directory.empty() ? "out/" + scene.name : scene.output.directory) + "-sweep";
 }
 
-}  // namespace
-
-int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
+// A sweep's grid and the union of its points' statistic columns, every point's scene read before
+// anything runs (so a bad value stops the sweep with nothing written; a parameter may change the
+// contacts, hence the union).
+struct SweepGrid {
   std::vector<SweepParam> params;
   std::vector<std::vector<std::string>> points;
+  std::vector<std::string> columns;
+  // A point's overrides: the sweep's --set, then its parameters.
+  std::vector<std::string> overrides(const SweepOptions& o, size_t k) const {
+    std::vector<std::string> out = o.overrides;
+    out.insert(out.end(), points[k].begin(), points[k].end());
+    return out;
+  }
+};
+
+int read_grid(const SweepOptions& o, SweepGrid& grid) {
   try {
-    for (const std::string& text : o.params) params.push_back(parse_sweep_param(text));
-    points = sweep_points(params);
+    for (const std::string& text : o.params) grid.params.push_back(parse_sweep_param(text));
+    grid.points = sweep_points(grid.params);
   } catch (const std::invalid_argument& e) {
     spdlog::error("{}", e.what());
     return kExitUsage;
   }
-  const std::optional<Scene> base = load_scene_or_report(o.scene, o.overrides);
-  if (!base) return kExitScene;
-  // Every point's scene is read before anything runs, so a bad value stops the sweep with nothing
-  // written; the table's columns are the union of the points' (a parameter may change the contacts).
-  // A point's overrides: the sweep's --set, then its parameters.
-  auto point_overrides = [&](size_t k) {
-    std::vector<std::string> overrides = o.overrides;
-    overrides.insert(overrides.end(), points[k].begin(), points[k].end());
-    return overrides;
-  };
-  std::vector<std::string> columns;
-  for (size_t k = 0; k < points.size(); ++k) {
-    const std::optional<Scene> scene = load_scene_or_report(o.scene, point_overrides(k));
+  return kExitOk;
+}
+
+int read_columns(const SweepOptions& o, SweepGrid& grid) {
+  for (size_t k = 0; k < grid.points.size(); ++k) {
+    const std::optional<Scene> scene = load_scene_or_report(o.scene, grid.overrides(o, k));
     if (!scene) {
-      spdlog::error("sweep point {} of {} ({}): the scene is not valid; nothing was run", k, points.size(),
-                    joined(points[k], ", "));
+      spdlog::error("sweep point {} of {} ({}): the scene is not valid; nothing was run", k, grid.points.size(),
+                    joined(grid.points[k], ", "));
       return kExitScene;
     }
     for (const std::string& c : statistic_columns(o.command, *scene))
-      if (std::find(columns.begin(), columns.end(), c) == columns.end()) columns.push_back(c);
+      if (std::find(grid.columns.begin(), grid.columns.end(), c) == grid.columns.end()) grid.columns.push_back(c);
   }
+  return kExitOk;
+}
+
+// The points an interrupted sweep finished, with their exit codes, where --resume may keep them;
+// or the exit code of a directory that holds another sweep or a sweep without --resume or --force.
+int points_done(const SweepOptions& o, const std::string& dir, const Json& description, const SweepGrid& grid,
+                std::map<size_t, int>& done) {
+  const fs::path table_path = fs::path(dir) / "sweep.csv", description_path = fs::path(dir) / "sweep.json";
+  if (!o.resume) {
+    if (fs::exists(table_path) && !o.force) {
+      spdlog::error("{} already holds a sweep; --resume completes it, --force overwrites it", table_path.string());
+      return kExitUsage;
+    }
+    return kExitOk;
+  }
+  if (fs::exists(description_path)) {
+    if (const std::string why = other_sweep(description_path, description); !why.empty()) {
+      spdlog::error("{}: cannot resume: it holds another sweep: {}", dir, why);
+      return kExitUsage;
+    }
+  } else if (fs::exists(table_path)) {
+    spdlog::error("{}: cannot resume: it has sweep.csv but no sweep.json to say which sweep it holds", dir);
+    return kExitUsage;
+  }
+  done = finished_points(dir, grid.params.size(), grid.points.size());
+  return kExitOk;
+}
+
+// Point k: kept from before, or run now into DIR/points/<k>/; its exit code.
+int run_or_keep(const SweepOptions& o, const SweepGrid& grid, const fs::path& point_dir, size_t k,
+                const std::map<size_t, int>& done, const SweepPointRunner& run_point) {
+  const size_t n = grid.points.size();
+  if (const auto kept = done.find(k); kept != done.end()) {
+    spdlog::info("sweep: point {}/{}: {}: finished before (exit {}), kept", k + 1, n, joined(grid.points[k], " "),
+                 kept->second);
+    return kept->second;
+  }
+  std::error_code ec;
+  const bool begun = fs::exists(point_dir / "metadata.json", ec);
+  fs::create_directories(point_dir, ec);
+  spdlog::info("sweep: point {}/{}: {}", k + 1, n, joined(grid.points[k], " "));
+  return ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), grid.overrides(o, k), o.resume && begun);
+}
+
+// Point k's row of sweep.csv: its parameters, exit code and statistics.
+std::string table_row(const SweepOptions& o, const SweepGrid& grid, size_t k, int code, const fs::path& point_dir,
+                      int precision) {
+  const Statistics stats = point_statistics(o.command, point_dir);
+  std::vector<std::string> row{std::to_string(k)};
+  for (const std::string& p : grid.points[k]) row.push_back(cell(p.substr(p.find('=') + 1)));
+  row.push_back(std::to_string(code));
+  for (const std::string& c : grid.columns) {
+    const auto it = stats.find(c);
+    row.push_back(it == stats.end() ? std::string() : std::string(NumberText(it->second, precision).view()));
+  }
+  return joined(row, ",");
+}
+
+// sweep.csv's header, then sweep.json; false where either cannot be written.
+bool start_table(const std::string& dir, const SweepGrid& grid, const Json& description, std::ofstream& table) {
+  table.open(fs::path(dir) / "sweep.csv", std::ios::binary | std::ios::trunc);
+  std::vector<std::string> header{"point"};
+  for (const SweepParam& p : grid.params) header.push_back(cell(p.key));
+  header.push_back("exit");
+  header.insert(header.end(), grid.columns.begin(), grid.columns.end());
+  table << joined(header, ",") << '\n';
+  try {
+    write_text_file(fs::path(dir) / "sweep.json", description.dump(2) + "\n");
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
+  SweepGrid grid;
+  if (const int code = read_grid(o, grid); code != kExitOk) return code;
+  const std::optional<Scene> base = load_scene_or_report(o.scene, o.overrides);
+  if (!base) return kExitScene;
+  if (const int code = read_columns(o, grid); code != kExitOk) return code;
   if (o.resume && o.force) {
     spdlog::error("sweep: --resume keeps the points a sweep finished, --force runs them again: give one");
     return kExitUsage;
   }
   const std::string dir = prepare_output_directory(o.output_dir.empty() ? default_directory(*base) : o.output_dir, *base);
   if (dir.empty()) return kExitOutput;
-  const fs::path table_path = fs::path(dir) / "sweep.csv", description_path = fs::path(dir) / "sweep.json";
-  const Json description = sweep_description(o, *base, params, points.size());
+  const fs::path table_path = fs::path(dir) / "sweep.csv";
+  const Json description = sweep_description(o, *base, grid.params, grid.points.size());
   std::map<size_t, int> done;
-  if (o.resume) {
-    if (fs::exists(description_path)) {
-      if (const std::string why = other_sweep(description_path, description); !why.empty()) {
-        spdlog::error("{}: cannot resume: it holds another sweep: {}", dir, why);
-        return kExitUsage;
-      }
-    } else if (fs::exists(table_path)) {
-      spdlog::error("{}: cannot resume: it has sweep.csv but no sweep.json to say which sweep it holds", dir);
-      return kExitUsage;
-    }
-    done = finished_points(dir, params.size(), points.size());
-  } else if (fs::exists(table_path) && !o.force) {
-    spdlog::error("{} already holds a sweep; --resume completes it, --force overwrites it", table_path.string());
-    return kExitUsage;
-  }
+  if (const int code = points_done(o, dir, description, grid, done); code != kExitOk) return code;
   std::optional<MetadataFile> metadata =
       open_metadata_or_report(dir, {"sweep", o.command_line, o.law.empty() ? base->law : o.law,
                                     o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : base->seed},
                               *base);
   if (!metadata) return kExitOutput;
-  std::ofstream table(table_path, std::ios::binary | std::ios::trunc);
-  std::vector<std::string> header{"point"};
-  for (const SweepParam& p : params) header.push_back(cell(p.key));
-  header.push_back("exit");
-  header.insert(header.end(), columns.begin(), columns.end());
-  table << joined(header, ",") << '\n';
-  try {
-    write_text_file(description_path, description.dump(2) + "\n");
-  } catch (const std::runtime_error& e) {
-    spdlog::error("{}", e.what());
-    return kExitOutput;
-  }
-  spdlog::info("sweep of {}: {} points of {} {}{}", base->name, points.size(), o.command, joined(o.params, " "),
+  std::ofstream table;
+  if (!start_table(dir, grid, description, table)) return kExitOutput;
+  const size_t n = grid.points.size();
+  spdlog::info("sweep of {}: {} points of {} {}{}", base->name, n, o.command, joined(o.params, " "),
                done.empty() ? "" : fmt::format(" ({} finished before, kept)", done.size()));
   int first_failure = kExitOk;
   long failures = 0;
-  for (size_t k = 0; k < points.size(); ++k) {
-    const fs::path point_dir = fs::path(dir) / "points" / point_name(k, points.size());
-    const auto kept = done.find(k);
-    int code = kExitOk;
-    if (kept != done.end()) {
-      code = kept->second;
-      spdlog::info("sweep: point {}/{}: {}: finished before (exit {}), kept", k + 1, points.size(), joined(points[k], " "), code);
-    } else {
-      std::error_code ec;
-      const bool begun = fs::exists(point_dir / "metadata.json", ec);
-      fs::create_directories(point_dir, ec);
-      spdlog::info("sweep: point {}/{}: {}", k + 1, points.size(), joined(points[k], " "));
-      code = ec ? static_cast<int>(kExitOutput) : run_point(point_dir.string(), point_overrides(k), o.resume && begun);
-    }
+  for (size_t k = 0; k < n; ++k) {
+    const fs::path point_dir = fs::path(dir) / "points" / point_name(k, n);
+    const int code = run_or_keep(o, grid, point_dir, k, done, run_point);
     if (code != kExitOk) {
       ++failures;
       if (first_failure == kExitOk) first_failure = code;
-      spdlog::warn("sweep: point {} ({}) exited with {}", k, joined(points[k], " "), code);
+      spdlog::warn("sweep: point {} ({}) exited with {}", k, joined(grid.points[k], " "), code);
     }
-    const Statistics stats = point_statistics(o.command, point_dir);
-    std::vector<std::string> row{std::to_string(k)};
-    for (const std::string& p : points[k]) row.push_back(cell(p.substr(p.find('=') + 1)));
-    row.push_back(std::to_string(code));
-    for (const std::string& c : columns) {
-      const auto it = stats.find(c);
-      row.push_back(it == stats.end() ? std::string() : std::string(NumberText(it->second, base->output.precision).view()));
-    }
-    table << joined(row, ",") << '\n';
+    table << table_row(o, grid, k, code, point_dir, base->output.precision) << '\n';
     if (!table.flush()) {
       spdlog::error("{}: write failed", table_path.string());
       return kExitOutput;
     }
     // A usage or output error would fail every point alike: stop at the first.
     if (code == kExitUsage || code == kExitOutput) {
-      spdlog::error("sweep stopped at point {}: {}", k, code == kExitUsage ? "the command's options are wrong" : "output could not be written");
+      spdlog::error("sweep stopped at point {}: {}", k,
+                    code == kExitUsage ? "the command's options are wrong" : "output could not be written");
       return code;
     }
   }
   table.close();
-  spdlog::info("wrote {} points to {}", points.size(), table_path.string());
+  spdlog::info("wrote {} points to {}", n, table_path.string());
   if (o.plot && !run_plot_tool("sweep", dir)) return kExitOutput;
   if (failures) {
-    spdlog::error("{} of {} points did not finish (their rows in {} give their exit codes)", failures, points.size(),
+    spdlog::error("{} of {} points did not finish (their rows in {} give their exit codes)", failures, n,
                   table_path.string());
     return first_failure;
   }

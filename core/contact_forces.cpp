@@ -1,32 +1,13 @@
 #include "core/contact_forces.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <limits>
 
-#include "numerics/coulomb_lcp.hpp"
-#include "numerics/friction_cone.hpp"
-#include "numerics/lcp.hpp"
-#include "numerics/lcp_support.hpp"
+#include "core/force_system.hpp"
 #include "numerics/mass_factor.hpp"
 
 namespace impactsim {
 namespace {
-
-// Singular values of a mode's force system (or pivots of its pivoted LDL^T) below this fraction of
-// the largest count as zero: a nearly redundant contact set (a row of leaning dominoes) must not
-// turn rounding and drift correction into forces of 1e6 N where the acceleration LCP found 0.07 N.
-constexpr double kRankThreshold = 1e-7;
-// A large model's non-symmetric A (frictional slides) is solved by LU where every pivot of U is
-// above this fraction of the largest: far from the decomposition's rank threshold, where its
-// least-norm answer is A^-1 target too. Below, the orthogonal decomposition decides the rank.
-constexpr double kLuPivotFloor = 1e-5;
-
-// A closed contact sliding with friction: its force row differs from its constrained row (G_n = J_n -
-// mu s^T J_t), which makes the mode's force system non-symmetric.
-bool frictional_slide(const ContactModel& contacts, const ContactModes& modes, int i) {
-  return modes.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0;
-}
 
 // Unit slip direction of a sliding contact: its tangential velocity, blended with the phase's
 // direction s below `blend` m/s (ContactModes::slip_blend), while it still points the way the phase
@@ -115,352 +96,11 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
   }
 }
 
-// The acceleration-level LCP (Pfeiffer and Glocker; Trinkle et al.) over the candidates: normal
-// forces complementary to normal accelerations; sticking candidates get polyhedral friction with
-// the same encoding as the impact LCP (Halm and Posa eq. (32)-(33)); sliding ones carry -mu lambda_n
-// along their slip; the candidates' modes are the trial's (trial_modes).
-struct AccelerationLcp {
-  std::vector<int> stick;   // the sticking candidates, in candidate order
-  CoulombLayout layout;     // every candidate's normal row, a friction block per sticking one
-  CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
-  Eigen::MatrixXd Minv_FT;  // M^-1 of the force directions [G_n; J_D]
-  bool symmetric = false;   // every candidate frictionless: W = J_n M^-1 J_n^T, no friction block
-  Eigen::VectorXd vfree;    // M^-1 (-C)
-};
-
-// A frictionless contact always slides: it carries no tangential force and needs no friction block
-// (a sticking one would add k + 1 LCP variables and stick-slip events with nothing to decide). Its
-// slip direction is never set, so it never reverses. The candidates' entries of `modes` are set.
-void set_trial_modes(const ContactModel& contacts, const ContactJacobians& jac, const Eigen::VectorXd& v,
-                     const std::vector<int>& candidates, double velocity_tolerance, ContactModes& modes) {
-  const int td = jac.rows_per_contact - 1;
-  for (int i : candidates) {
-    if (!(contacts.contact(i).mu > 0)) {
-      modes.mode[i] = ContactMode::slide;
-      continue;
-    }
-    const Eigen::VectorXd u_t = jac.rows_times(i, 1, td, v);
-    if (u_t.norm() <= velocity_tolerance) {
-      modes.mode[i] = ContactMode::stick;
-    } else {
-      modes.mode[i] = ContactMode::slide;
-      modes.slip[i].head(td) = u_t.normalized();
-    }
-  }
-}
-
-AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const ContactSettings& settings,
-                                       const BodyDynamics& body, const ContactJacobians& jac,
-                                       const std::vector<int>& candidates, const ContactModes& trial) {
-  AccelerationLcp p;
-  const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
-  const int nc = static_cast<int>(candidates.size());
-  CoulombLayout& layout = p.layout;
-  layout.normals = nc;
-  layout.D = friction_polygon(td, settings.friction_directions);
-  std::vector<double> mu;
-  for (int a = 0; a < nc; ++a) {
-    const int i = candidates[a];
-    if (trial.mode[i] != ContactMode::stick) continue;
-    p.stick.push_back(i);
-    layout.owner.push_back(a);
-    mu.push_back(contacts.contact(i).mu);
-  }
-  layout.mu = Eigen::Map<const Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
-  const int ns = layout.blocks(), k = layout.k(), nk = ns * k;
-  Eigen::MatrixXd J_t = Eigen::MatrixXd::Zero(ns * td, nv);
-  Eigen::VectorXd Jdot_t(ns * td);
-  for (int s = 0; s < ns; ++s) {
-    jac.copy_rows(p.stick[s], 1, td, J_t.middleRows(s * td, td));
-    Jdot_t.segment(s * td, td) = jac.jdot_v_of(p.stick[s]).tail(td);
-  }
-  // rows = [J_n; J_D], forces = [G_n; J_D]: they differ only in the normal rows of frictional
-  // slides, and without one (a frictionless pile) the rows serve as the forces too.
-  Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc + nk, nv), forces;
-  rows.bottomRows(nk) = friction_rows(J_t, layout.D);
-  Eigen::VectorXd Jdot_n(nc);
-  bool same = true;
-  for (int a = 0; a < nc; ++a) {
-    const int i = candidates[a];
-    jac.copy_rows(i, 0, 1, rows.middleRows(a, 1));
-    Jdot_n[a] = jac.jdot_v_of(i)[0];
-    same = same && !frictional_slide(contacts, trial, i);
-  }
-  if (!same) {
-    forces = rows;
-    for (int a = 0; a < nc; ++a) {
-      const int i = candidates[a];
-      if (frictional_slide(contacts, trial, i))
-        forces.row(a) -= contacts.contact(i).mu * trial.slip[i].head(td).transpose() * jac.of(i).bottomRows(td);
-    }
-  }
-  p.symmetric = same && ns == 0;  // a frictional candidate either slides (G_n != J_n) or sticks (a block)
-  p.vfree = body.M_llt.solve(-body.C);
-  Eigen::VectorXd w_bar(nc + nk);
-  w_bar.head(nc) = rows.topRows(nc) * p.vfree + Jdot_n;
-  for (int s = 0; s < ns; ++s)
-    w_bar.segment(nc + s * k, k) =
-        rows.middleRows(nc + s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
-  Eigen::MatrixXd W;
-  block_delassus(body.M_llt, rows, same ? rows : forces, W, &p.Minv_FT);
-  p.lcp = build_coulomb_lcp(W, w_bar, layout);
-  return p;
-}
-
-// The modes an LCP solution stands for: a candidate that accelerates away (or whose load just
-// reached zero at a lift-off guard) opens; a sticking one at the polygon's edge with a sliding
-// acceleration (or whose friction guard just fired) slides. Written over the candidates' trial
-// modes in `modes`, their entries only. vdot is formed only where a sticking candidate's sliding
-// acceleration is asked for (M^-1 F^T z over every velocity, per island of a pile).
-void classify_modes(const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                    const AccelerationLcp& p, const LcpSolution& sol, ContactModes& modes) {
-  const int td = jac.rows_per_contact - 1, nc = static_cast<int>(candidates.size());
-  const int k = p.layout.k(), nk = p.layout.blocks() * k;
-  const double accel_tol = 1e-9 * (1.0 + p.lcp.w.cwiseAbs().maxCoeff());
-  const double force_tol = 1e-9 * (1.0 + sol.z.head(nc).cwiseAbs().maxCoeff());
-  Eigen::VectorXd vdot;
-  const auto sliding_acceleration = [&](int i) {
-    if (vdot.size() == 0) vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
-    return tangential_acceleration(jac, i, vdot);
-  };
-  size_t next_stick = 0;  // p.stick is in candidate order
-  for (int a = 0; a < nc; ++a) {
-    const int i = candidates[a];
-    modes.reference_n[i] = sol.z[a];
-    const bool sticks = next_stick < p.stick.size() && p.stick[next_stick] == i;
-    const int s = static_cast<int>(next_stick);
-    if (sticks) {
-      ++next_stick;
-      modes.reference_t[i].head(td) = p.layout.D * sol.z.segment(nc + s * k, k);
-    }
-    const bool unloaded = sol.z[a] <= force_tol;
-    if (sol.slack[a] > accel_tol || (unloaded && !preference.open.empty() && preference.open[i])) {
-      modes.mode[i] = ContactMode::open;  // accelerates away, or its load just reached zero: lift-off
-      continue;
-    }
-    if (!sticks) continue;
-    const Eigen::VectorXd friction = p.layout.D * sol.z.segment(nc + s * k, k);
-    TangentVector a_t;
-    if (sol.z[nc + nk + s] > accel_tol && (a_t = sliding_acceleration(i)).norm() > accel_tol) {
-      // At the cone's edge with a sliding acceleration: slip starts along the tangential acceleration.
-      modes.mode[i] = ContactMode::slide;
-      modes.slip[i].head(td) = a_t.normalized();
-    } else if (!preference.slide.empty() && preference.slide[i] && friction.norm() > force_tol) {
-      // Friction just reached the cone's edge: slip starts against the friction force.
-      modes.mode[i] = ContactMode::slide;
-      modes.slip[i].head(td) = -friction.normalized();
-    }
-  }
-}
-
-// An LDL^T's pivots D (positive) solve its system where none is below 1e-10 of the largest.
-bool well_conditioned(const Eigen::Ref<const Eigen::VectorXd>& d) {
-  return d.minCoeff() > 1e-10 * std::max(1.0, d.maxCoeff());
-}
-
-// A large frictionless model's W = J_n M^-1 J_n^T is symmetric positive semi-definite: its LCP is
-// first solved at the guessed support of every candidate whose lift-off guard did not fire (a
-// pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
-// guess is not made good (solve_at_support). Small models keep Lemke, whose answers their
-// recorded outputs hold.
-LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<int>& candidates,
-                                   const ModePreference& preference, const std::vector<ContactMode>& before,
-                                   const AccelerationLcp& p) {
-  if (p.symmetric && body.v.size() >= kBlockwiseFrom) {
-    std::vector<int> guess;
-    for (size_t a = 0; a < candidates.size(); ++a)
-      if (static_cast<size_t>(candidates[a]) < before.size() && before[candidates[a]] != ContactMode::open &&
-          (preference.open.empty() || !preference.open[candidates[a]]))
-        guess.push_back(static_cast<int>(a));
-    LcpSolution sol;
-    if (solve_at_support(p.lcp.W, p.lcp.w, std::move(guess), sol)) return sol;
-  }
-  return solve_lemke(p.lcp.W, p.lcp.w);
-}
-
-// A's islands (contact_islands over the closed contacts) as rows of A, into w.island_rows and
-// w.row_island: a closed contact's normal row is its position in w.closed, its tangent rows (if it
-// sticks) follow the normal rows in the same order. False where there is one island.
-bool split_rows_by_island(const BodyDynamics& body, const ContactJacobians& jac, const ContactModes& modes,
-                          int tangent_dim, ModeForceScratch& w) {
-  contact_islands(body, jac, w.closed, w.islands);
-  const ContactIslands& islands = w.islands;
-  if (islands.contacts.size() <= 1) return false;
-  const int nc = static_cast<int>(w.closed.size());
-  w.row_island.resize(w.A.rows());
-  for (size_t j = 0; j < islands.contacts.size(); ++j)
-    for (int k : islands.contacts[j]) w.row_island[k] = static_cast<int>(j);
-  int row = nc;
-  for (int k = 0; k < nc; ++k)
-    if (modes.mode[w.closed[k]] == ContactMode::stick)
-      for (int d = 0; d < tangent_dim; ++d) w.row_island[row++] = w.row_island[k];
-  w.island_rows.resize(islands.contacts.size());
-  for (std::vector<int>& rows : w.island_rows) rows.clear();
-  for (int r = 0; r < static_cast<int>(w.row_island.size()); ++r) w.island_rows[w.row_island[r]].push_back(r);
-  return true;
-}
-
-// w.reference: the forces the modes' acceleration LCP chose, in A's row order (zero where modes
-// built by hand lack them).
-void reference_forces(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
-  const int nc = static_cast<int>(w.closed.size());
-  const bool known = static_cast<int>(modes.reference_n.size()) == contacts;
-  w.reference.resize(w.A.rows());
-  int row = nc;
-  for (int k = 0; k < nc; ++k) {
-    const int i = w.closed[k];
-    w.reference[k] = known ? modes.reference_n[i] : 0.0;
-    if (modes.mode[i] == ContactMode::stick) {
-      if (known) w.reference.segment(row, tangent_dim) = modes.reference_t[i].head(tangent_dim);
-      else w.reference.segment(row, tangent_dim).setZero();
-      row += tangent_dim;
-    }
-  }
-}
-
-// A hash of a force system's structure: the contact each of its rows comes from, in order. A
-// closed contact's modes are in it (a sticking contact owns tangent rows too, a slide one row), and
-// with the contacts those fix which rows A couples.
-std::uint64_t row_structure(const std::vector<int>& owner, const std::vector<int>* rows, int count) {
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a over the owners
-  for (int r = 0; r < count; ++r) {
-    h ^= static_cast<std::uint64_t>(owner[rows ? (*rows)[r] : r]) + 1;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-// lambda = A^-1 target by LU where its pivots are well spread (kLuPivotFloor); false otherwise. A
-// sliding pile's force system is mostly of full rank, and LU costs a fraction of the orthogonal
-// decomposition. The pivots, not LU's condition estimate: that estimate costs as much as the
-// factorization. A structure whose LU failed is not factored again (w.singular_structures): its
-// failure would add to the decomposition that follows.
-bool solved_by_lu(const Eigen::MatrixXd& A, const Eigen::VectorXd& target, std::uint64_t structure,
-                  Eigen::PartialPivLU<Eigen::MatrixXd>& lu, Eigen::VectorXd& lambda, ModeForceScratch& w) {
-  if (A.rows() == 0) return false;
-  std::vector<std::uint64_t>& singular = w.singular_structures;
-  if (std::find(singular.begin(), singular.end(), structure) != singular.end()) return false;
-  lu.compute(A);
-  ++w.lu_factorizations;
-  const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
-  if (pivots.minCoeff() > kLuPivotFloor * pivots.maxCoeff()) {
-    lambda = lu.solve(target);
-    if (lambda.allFinite()) return true;
-  }
-  if (singular.size() == ModeForceScratch::kSingularStructures) singular.erase(singular.begin());
-  singular.push_back(structure);
-  return false;
-}
-
-// A's forces as a whole: true where A is symmetric and an LDL^T finds it well conditioned at full
-// rank (from kBlockwiseFrom velocities on the pivoted one, whose factor then serves the singular
-// case too). Otherwise false, with w.solver naming the least-norm solve that follows: pivoted
-// (w.pivoted holds A's factor) or cod.
-bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) {
-  using Solver = ModeForceScratch::Solver;
-  w.solver = Solver::definite;
-  if (symmetric && blockwise && w.pivoted.compute(w.A, kRankThreshold)) {
-    if (w.pivoted.rank() == rows && well_conditioned(w.pivoted.pivots())) {
-      w.pivoted.solve(w.target, w.lambda);
-      return true;
-    }
-    w.solver = Solver::pivoted;
-    return false;
-  }
-  if (symmetric) {
-    w.ldlt.compute(w.A);
-    if (w.ldlt.info() == Eigen::Success && well_conditioned(w.ldlt.vectorD())) {
-      w.lambda = w.ldlt.solve(w.target);
-      return true;
-    }
-  } else if (blockwise && solved_by_lu(w.A, w.target, row_structure(w.Jc_owner, nullptr, rows), w.lu, w.lambda, w)) {
-    w.solver = Solver::lu;
-    return true;
-  }
-  w.solver = Solver::cod;
-  return false;
-}
-
-// lambda island by island: A has no entries between islands, so each island's forces are those of
-// its own rows. An island without a frictional slide has a symmetric A: the pivoted LDL^T solves it,
-// exactly where it is well conditioned at full rank and otherwise as the least-norm change from the
-// reference forces (w.shifted = target - A reference), which is what a complete orthogonal
-// decomposition gives any other island. Each island's rank threshold is relative to its own largest
-// pivot, so a light body's forces are not judged against a heavy one's. A resting pile's islands
-// cost the sum of their sizes cubed, not the cube of the sum. The references and w.shifted are
-// formed only once an island needs them (not where every island is definite), over the whole A so
-// that each island's rows round as a whole-system shift would.
-void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
-  using Solver = ModeForceScratch::Solver;
-  bool shifted = false;
-  const auto shift = [&] {
-    if (shifted) return;
-    reference_forces(modes, contacts, tangent_dim, w);
-    w.shifted = w.target;
-    w.shifted.noalias() -= w.A * w.reference;
-    shifted = true;
-  };
-  const size_t n = w.island_rows.size();
-  w.island_cod.resize(n);
-  w.island_lu.resize(n);
-  w.island_pivoted.resize(n);
-  w.island_solver.resize(n);
-  w.lambda.resize(w.A.rows());
-  for (size_t j = 0; j < n; ++j) {
-    const std::vector<int>& rows = w.island_rows[j];
-    w.A_island = w.A(rows, rows);
-    PivotedLdlt& pivoted = w.island_pivoted[j];
-    if (w.island_symmetric[j] && pivoted.compute(w.A_island, kRankThreshold)) {
-      if (pivoted.rank() == static_cast<int>(rows.size()) && well_conditioned(pivoted.pivots())) {
-        w.island_solver[j] = Solver::definite;
-        w.target_island = w.target(rows);
-        pivoted.solve(w.target_island, w.lambda_island);
-        w.lambda(rows) = w.lambda_island;
-        continue;
-      }
-      w.island_solver[j] = Solver::pivoted;
-      shift();
-      w.target_island = w.shifted(rows);
-      pivoted.solve(w.target_island, w.lambda_island);
-    } else {
-      if (!w.island_symmetric[j]) {
-        w.target_island = w.target(rows);
-        const std::uint64_t structure = row_structure(w.Jc_owner, &rows, static_cast<int>(rows.size()));
-        if (solved_by_lu(w.A_island, w.target_island, structure, w.island_lu[j], w.lambda_island, w)) {
-          w.island_solver[j] = Solver::lu;
-          w.lambda(rows) = w.lambda_island;
-          continue;
-        }
-      }
-      w.island_solver[j] = Solver::cod;
-      shift();
-      w.target_island = w.shifted(rows);
-      w.island_cod[j].setThreshold(kRankThreshold);
-      w.island_cod[j].compute(w.A_island);
-      w.lambda_island = w.island_cod[j].solve(w.target_island);
-    }
-    w.lambda(rows) = w.lambda_island + w.reference(rows);
-  }
-}
-
-
-// The modes of `candidates`, which come in holding their trial modes (set_trial_modes), from
-// their acceleration LCP; false, with a diagnostic, where that LCP has no solution. The LCP reads
-// the trial before classify_modes writes the result over it, and only the candidates' entries.
-bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
-                 const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                 const std::vector<ContactMode>& before, ContactModes& modes, std::string& diagnostic) {
-  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, modes);
-  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
-  if (!sol.ok()) {
-    diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
-    return false;
-  }
-  classify_modes(jac, candidates, preference, p, sol, modes);
-  return true;
-}
-
 }  // namespace
+
+bool frictional_slide(const ContactModel& contacts, const ContactModes& modes, int i) {
+  return modes.mode[i] == ContactMode::slide && contacts.contact(i).mu > 0;
+}
 
 TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot) {
   const int td = jac.rows_per_contact - 1;
@@ -493,31 +133,20 @@ ContactModes ContactModes::all_open(int contacts) {
   return m;
 }
 
-bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
-                              const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
-                              const ContactModes& modes, ModeForces& out, const std::vector<int>* closed) {
-  if (body.M_llt.info() != Eigen::Success) return false;
-  ModeForceScratch& w = out.scratch;
-  const int m = contacts.size(), td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
-  if (out.lambda_n.size() == m && out.lambda_t.rows() == m && out.lambda_t.cols() == td) {
-    for (int i : w.closed) {  // the last call's closed contacts: the only entries it wrote
-      out.lambda_n[i] = 0.0;
-      out.lambda_t.row(i).setZero();
-    }
-  } else {
-    out.lambda_n.setZero(m);
-    out.lambda_t.setZero(m, td);
-  }
-  out.vdot = -body.C;
-  body.M_llt.solveInPlace(out.vdot);
-  if (closed) w.closed = *closed;
-  else closed_list(modes, w.closed);
-  if (w.closed.empty()) return true;
+namespace {
 
+// The closed contacts' rows of the mode's force system into w: Jc (each closed contact's normal
+// row, a sticking one's tangent rows after all the normal rows), G where it differs (frictional
+// slides), the target with Baumgarte's terms, and A = Jc M^-1 G^T. Returns whether A is
+// symmetric; rows is A's size.
+bool assemble_force_system(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
+                           const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
+                           const ContactModes& modes, const Eigen::VectorXd& vdot_free, int& rows, ModeForceScratch& w) {
+  const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
   // G differs from Jc only in the normal rows of frictional slides: without one, A is symmetric
   // and G is never formed (copying and comparing dense rows costs a pile dearly).
   bool symmetric = true;
-  int rows = static_cast<int>(w.closed.size());
+  rows = static_cast<int>(w.closed.size());
   for (int i : w.closed) {
     if (modes.mode[i] == ContactMode::stick) rows += td;
     else if (frictional_slide(contacts, modes, i)) symmetric = false;
@@ -549,40 +178,17 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
     w.touch.given = true;
   }
   block_delassus(body.M_llt, w.Jc, symmetric ? w.Jc : w.G, w.A, &w.Minv_GT, &w.touch);
-  if (blockwise) subtract_block_rows_product(body.M_llt.blocks(), w.touch.R, w.Jc, out.vdot, w.target);
-  else w.target.noalias() -= w.Jc * out.vdot;
-  // With every closed contact sticking A is symmetric positive semi-definite; an LDL^T serves
-  // while it is well conditioned. Redundant contacts (a block on four corners) make A singular:
-  // then take the least-norm forces. A large model factors A once, by the pivoted LDL^T, which
-  // serves both cases: a pile's A is singular more often than not, and Eigen's LDL^T (pivots from
-  // A's diagonal, not the Schur complement's) found that out only after a whole factorization.
-  // A large model's A over separate islands (boxes resting apart in a pile) is solved island by
-  // island.
-  if (blockwise && split_rows_by_island(body, jac, modes, td, w)) {
-    w.solver = ModeForceScratch::Solver::islands;
-    w.island_symmetric.assign(w.island_rows.size(), true);
-    for (size_t k = 0; k < w.closed.size(); ++k)
-      if (frictional_slide(contacts, modes, w.closed[k])) w.island_symmetric[w.row_island[k]] = false;
-    solve_by_island(modes, m, td, w);
-  } else if (!solve_whole(symmetric, blockwise, rows, w)) {
-    // The solution nearest the reference forces: lambda = ref + A^+ (target - A ref).
-    reference_forces(modes, m, td, w);
-    w.target.noalias() -= w.A * w.reference;
-    // A large model's symmetric A (a pile's resting contacts) by the pivoted LDL^T: a fraction of
-    // the orthogonal decomposition's cost for the same least-norm answer. Small models keep the
-    // decomposition their recorded outputs were computed with.
-    if (w.solver == ModeForceScratch::Solver::pivoted) {
-      w.pivoted.solve(w.target, w.lambda);
-    } else {
-      w.cod.setThreshold(kRankThreshold);
-      w.cod.compute(w.A);
-      w.solver = ModeForceScratch::Solver::cod;
-      w.lambda = w.cod.solve(w.target);
-    }
-    w.lambda += w.reference;
-  }
-  add_force_acceleration(body, w, w.lambda, out.vdot);
-  row = static_cast<int>(w.closed.size());
+  if (blockwise) subtract_block_rows_product(body.M_llt.blocks(), w.touch.R, w.Jc, vdot_free, w.target);
+  else w.target.noalias() -= w.Jc * vdot_free;
+  return symmetric;
+}
+
+// The closed contacts' forces from w.lambda into out: normal forces, a sticking contact's
+// tangential ones, and a frictional slide's -mu lambda_n along its slip direction.
+void write_forces(const ContactModel& contacts, const BodyDynamics& body, const ContactJacobians& jac,
+                  const ContactModes& modes, const ModeForceScratch& w, ModeForces& out) {
+  const int td = jac.rows_per_contact - 1;
+  int row = static_cast<int>(w.closed.size());
   for (size_t k = 0; k < w.closed.size(); ++k) {
     const int i = w.closed[k];
     out.lambda_n[i] = w.lambda[k];
@@ -594,20 +200,39 @@ bool constrained_acceleration(const ContactModel& contacts, double baumgarte, co
       out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }
   }
+}
+
+}  // namespace
+
+bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
+                              const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
+                              const ContactModes& modes, ModeForces& out, const std::vector<int>* closed) {
+  if (body.M_llt.info() != Eigen::Success) return false;
+  ModeForceScratch& w = out.scratch;
+  const int m = contacts.size(), td = jac.rows_per_contact - 1;
+  if (out.lambda_n.size() == m && out.lambda_t.rows() == m && out.lambda_t.cols() == td) {
+    for (int i : w.closed) {  // the last call's closed contacts: the only entries it wrote
+      out.lambda_n[i] = 0.0;
+      out.lambda_t.row(i).setZero();
+    }
+  } else {
+    out.lambda_n.setZero(m);
+    out.lambda_t.setZero(m, td);
+  }
+  out.vdot = -body.C;
+  body.M_llt.solveInPlace(out.vdot);
+  if (closed) w.closed = *closed;
+  else closed_list(modes, w.closed);
+  if (w.closed.empty()) return true;
+  int rows = 0;
+  const bool symmetric = assemble_force_system(contacts, baumgarte, body, frames, jac, modes, out.vdot, rows, w);
+  solve_force_system(contacts, body, jac, modes, symmetric, rows, w);
+  add_force_acceleration(body, w, w.lambda, out.vdot);
+  write_forces(contacts, body, jac, modes, w, out);
   return true;
 }
 
 namespace {
-
-// x = A^-1 unit (A^+ unit where A is singular) by the factor the forces were solved with.
-void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted,
-                const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
-                const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& unit,
-                Eigen::VectorXd& x) {
-  if (solver == ModeForceScratch::Solver::pivoted) pivoted.solve(unit, x);
-  else if (solver == ModeForceScratch::Solver::lu) x = lu.solve(unit);
-  else x = cod.solve(unit);
-}
 
 // d lambda over some rows of A (all, or one island's) whose factor is `solver`'s, for a change of
 // A's column k by wv d theta, lambda_k the force of that column: -lambda_k A^-1 wv. Where A is
@@ -697,38 +322,6 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   }
   solve_unit(w.solver, w.pivoted, w.lu, w.cod, Eigen::VectorXd::Unit(w.A.rows(), k), x);
   return x[k] == 0 ? std::numeric_limits<double>::infinity() : 1.0 / x[k];
-}
-
-bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
-                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                  ContactModes& modes, std::string& diagnostic) {
-  const std::vector<ContactMode> before = modes.mode;  // the support guessed for a large frictionless model
-  // Every contact opens unless chosen; slip directions of contacts that stay open are kept.
-  modes.mode.assign(contacts.size(), ContactMode::open);
-  modes.slip.resize(contacts.size(), Eigen::Vector2d::UnitX());
-  modes.reference_n.assign(contacts.size(), 0.0);
-  modes.reference_t.assign(contacts.size(), Eigen::Vector2d::Zero());
-  modes.slip_blend = settings.velocity_tolerance;
-  if (candidates.empty()) return true;
-  if (body.M_llt.info() != Eigen::Success) {
-    diagnostic = "the mass matrix is not positive definite";
-    return false;
-  }
-  set_trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
-  // A large model's candidates in separate islands (contact_islands) take one LCP per island:
-  // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size. Islands
-  // share no contact, so each reads and writes only its own candidates' entries of `modes`.
-  ContactIslands islands;
-  if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
-  if (islands.contacts.size() <= 1)
-    return solve_modes(contacts, settings, body, jac, candidates, preference, before, modes, diagnostic);
-  std::vector<int> island;
-  for (const std::vector<int>& positions : islands.contacts) {
-    island.clear();
-    for (int a : positions) island.push_back(candidates[a]);
-    if (!solve_modes(contacts, settings, body, jac, island, preference, before, modes, diagnostic)) return false;
-  }
-  return true;
 }
 
 }  // namespace impactsim

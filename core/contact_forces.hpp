@@ -49,6 +49,10 @@ struct ContactModes {
   static ContactModes all_open(int contacts);
 };
 
+// A closed contact sliding with friction: its force row differs from its constrained row (G_n = J_n -
+// mu s^T J_t), which makes the mode's force system non-symmetric.
+bool frictional_slide(const ContactModel& contacts, const ContactModes& modes, int i);
+
 // out[i] = modes.is_closed(i), for every contact (out keeps its storage).
 void closed_flags(const ContactModes& modes, std::vector<bool>& out);
 // The closed contacts' indices, ascending (out keeps its storage).
@@ -137,24 +141,5 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
 bool constrained_acceleration(const ContactModel& contacts, double baumgarte, const BodyDynamics& body,
                               const std::vector<ContactFrame>& frames, const ContactJacobians& jac,
                               const ContactModes& modes, ModeForces& out, const std::vector<int>* closed = nullptr);
-
-// At a lift-off or stick-slip event the acceleration LCP sits on its boundary (lambda_n = a_n = 0,
-// or friction on the cone's edge with zero slip acceleration); these say which way a guard crossed
-// (indexed by contact, may be empty), so the mode changes instead of the event firing again at once.
-struct ModePreference {
-  std::vector<bool> open;   // a lift-off guard fired
-  std::vector<bool> slide;  // a sticking contact's friction guard fired
-};
-
-// The mode of each candidate contact (the others open; `modes` comes in holding the current modes,
-// whose slip directions the contacts left open keep) by the acceleration LCP over the
-// candidates, with polyhedral friction of friction_directions in 3-D. Returns false, with a
-// diagnostic, if that LCP has no solution (Painleve): the caller resolves an impact without
-// collision, and `modes` is then unspecified.
-// From kBlockwiseFrom velocities on, with every candidate frictionless, the LCP is first solved at
-// the support of the candidates `modes` holds closed (solve_at_support), by Lemke where that fails.
-bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
-                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                  ContactModes& modes, std::string& diagnostic);
 
 }  // namespace impactsim

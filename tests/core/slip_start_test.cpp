@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/event_handling.hpp"
+#include "core/contact_modes.hpp"
 #include "core/slip_start.hpp"
 #include "scenes/scene.hpp"
 

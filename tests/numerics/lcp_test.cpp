@@ -192,34 +192,6 @@ TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
   EXPECT_NE(describe(LcpSolution::Status::ray_termination).find("no solution"), std::string::npos);
 }
 
-TEST(Lcp, EnumerationRefusesLargeProblems) {
-  const int n = kMaxEnumeration + 1;
-  EXPECT_THROW(enumerate_lcp_solutions(Eigen::MatrixXd::Identity(n, n), Eigen::VectorXd::Zero(n)),
-               std::invalid_argument);
-}
-
-TEST(Lcp, ResidualMeasuresEachViolation) {
-  const Eigen::MatrixXd W = Eigen::MatrixXd::Identity(2, 2);
-  const Eigen::Vector2d w(-1, 0);
-  EXPECT_DOUBLE_EQ(lcp_residual(W, w, Eigen::Vector2d(1, 0)), 0.0);
-  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(0, 0)), 0.4);   // slack -1
-  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(1, -1)), 0.4);  // z < 0
-  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(2, 0)), 0.3);   // z s = 2, over (1 + |z|) (1 + |w|) = 6
-}
-
-TEST(Lcp, ResidualIsRelativeToTheSizeOfZ) {
-  // z_1 = 8192 where w = 1: its slack is off by 2^-40 (9.1e-13), a rounding of W z. Measured
-  // against |w| only, z s / (1 + |w|)^2 = 1.9e-9 called that a failure; relative to |z| too it is
-  // z s / ((1 + |z|) (1 + |w|)) = 4.5e-13. (Every product below is exact in binary.)
-  const Eigen::Matrix2d W = Eigen::Vector2d(std::ldexp(1.0, -13), 1).asDiagonal();
-  const Eigen::Vector2d w(-1, 1);
-  const double z1 = 8192 * (1 + std::ldexp(1.0, -40)), s1 = std::ldexp(1.0, -40);
-  const Eigen::Vector2d z(z1, 0);
-  EXPECT_DOUBLE_EQ(lcp_residual(W, w, z), z1 * s1 / ((1 + z1) * 2));
-  EXPECT_GT(z1 * s1 / 4, 1e-9);
-  EXPECT_GT(lcp_residual(W, w, Eigen::Vector2d(8192, -1)), 1e-4);  // z < 0, relative to 1 + |z|
-}
-
 // A step LCP of Drumwright's scheme on the jammed row of dominoes (68 variables, dominoes.yaml at
 // t = 0.23 s, h = 0.01 s): its solution carries internal forces of 1.5e4 where |w| = 36, and the
 // slack's rounding (7.8e-10, eps |W| |z|) failed the measure that ignored |z|.

@@ -12,57 +12,14 @@
 #include "scenes/scene_overrides.hpp"
 #include "scenes/sha256.hpp"
 #include "scenes/yaml_field.hpp"
+#include "tests/scenes/urdf_file.hpp"
 
 namespace impactsim {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace impactsim::testing;
 
 const std::string kScenes = IMPACTSIM_SOURCE_DIR "/scenes/";
-
-// The models of two scenes are the same to the bit: bodies, joints, masses, inertias, coordinates,
-// shapes and the initial state.
-void expect_same_model(const Scene& a, const Scene& b) {
-  const Model& ma = a.system.model;
-  const Model& mb = b.system.model;
-  ASSERT_EQ(ma.bodies.size(), mb.bodies.size());
-  for (size_t i = 0; i < ma.bodies.size(); ++i) {
-    SCOPED_TRACE(ma.bodies[i].name);
-    const Body& x = ma.bodies[i];
-    const Body& y = mb.bodies[i];
-    EXPECT_EQ(x.name, y.name);
-    EXPECT_EQ(x.parent, y.parent);
-    EXPECT_EQ(x.joint.type, y.joint.type);
-    EXPECT_EQ(x.joint.origin, y.joint.origin);
-    EXPECT_EQ(x.joint.rotation, y.joint.rotation);
-    EXPECT_EQ(x.joint.axis, y.joint.axis);
-    EXPECT_EQ(x.mass, y.mass);
-    EXPECT_EQ(x.com, y.com);
-    EXPECT_EQ(x.inertia, y.inertia);
-  }
-  EXPECT_EQ(ma.q_names, mb.q_names);
-  EXPECT_EQ(ma.v_names, mb.v_names);
-  EXPECT_EQ(ma.planar, mb.planar);
-  EXPECT_EQ(a.initial.q, b.initial.q);
-  EXPECT_EQ(a.initial.v, b.initial.v);
-  const auto& ga = a.system.contacts.geometries();
-  const auto& gb = b.system.contacts.geometries();
-  ASSERT_EQ(ga.size(), gb.size());
-  for (size_t i = 0; i < ga.size(); ++i) {
-    SCOPED_TRACE(ga[i].name);
-    EXPECT_EQ(ga[i].name, gb[i].name);
-    EXPECT_EQ(ga[i].body, gb[i].body);
-    EXPECT_EQ(ga[i].shape.type, gb[i].shape.type);
-    EXPECT_EQ(ga[i].shape.size, gb[i].shape.size);
-    EXPECT_EQ(ga[i].shape.radius, gb[i].shape.radius);
-    EXPECT_EQ(ga[i].shape.position, gb[i].shape.position);
-    EXPECT_EQ(ga[i].shape.rotation, gb[i].shape.rotation);
-  }
-  const auto& ca = a.system.contacts.contacts();
-  const auto& cb = b.system.contacts.contacts();
-  ASSERT_EQ(ca.size(), cb.size());
-  for (size_t i = 0; i < ca.size(); ++i) EXPECT_EQ(ca[i].name, cb[i].name);
-}
 
 TEST(SceneUrdf, PlanarCompassGaitIsItsYamlTwin) {
   const Scene yaml = load_scene(kScenes + "compass_gait.yaml");
@@ -87,41 +44,6 @@ TEST(SceneUrdf, ThreeDimensionalCompassGaitIsItsYamlTwin) {
   EXPECT_EQ(urdf.system.model.nq, 9);
   EXPECT_EQ(urdf.system.contacts.contacts().size(), 10u);  // two feet, the pelvis box's eight corners
 }
-
-// A robot in a fresh directory: `urdf` written to robot.urdf, loaded through a scene whose robot
-// section has `robot_keys` besides `urdf`.
-class SceneUrdfFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("impactsim_scene_urdf_" + std::to_string(::getpid()));
-    fs::create_directories(dir_ / "meshes");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
-  Scene load(const std::string& urdf, const std::string& robot_keys = "base: free", const std::string& more = "") {
-    write("robot.urdf", urdf);
-    write("scene.yaml", "robot:\n  urdf: robot.urdf\n  " + robot_keys + "\n" + more + "simulation: {t_end: 1}\n");
-    return load_scene((dir_ / "scene.yaml").string());
-  }
-  // "file:line key: message" of the error, with the directory left out.
-  std::string error(const std::string& urdf, const std::string& robot_keys = "base: free", const std::string& more = "") {
-    try {
-      load(urdf, robot_keys, more);
-    } catch (const SceneError& e) {
-      return fs::path(e.file()).filename().string() + ":" + std::to_string(e.line()) + " " + e.key() + ": " + e.message();
-    }
-    return "accepted";
-  }
-  fs::path dir_;
-};
-
-std::string robot(const std::string& body) { return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" + body + "</robot>\n"; }
-
-const std::string kBlock = R"(  <link name="block">
-    <inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="2.5"/></inertial>
-    <collision><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
-  </link>
-)";
 
 TEST_F(SceneUrdfFile, InertialAndJointFramesMapIntoTheBodyFrame) {
   const Scene s = load(robot(R"(  <link name="base">
@@ -226,77 +148,6 @@ TEST_F(SceneUrdfFile, DampingIsReadAndWhatIsIgnoredIsListed) {
 
 // robot.mass replaces a link's mass and scales its inertia about the centre of mass by the same
 // factor (what --set, sweeps and randomize_keys reach); a massless link cannot be scaled.
-TEST_F(SceneUrdfFile, RobotMassReplacesALinksMassAndScalesItsInertia) {
-  const std::string urdf = robot(kBlock + R"(  <link name="tip">
-    <inertial><origin xyz="0 0 0.5"/><mass value="0.5"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial>
-  </link>
-  <link name="ghost"/>
-  <joint name="j" type="continuous"><parent link="block"/><child link="tip"/><axis xyz="1 0 0"/></joint>
-  <joint name="k" type="fixed"><parent link="tip"/><child link="ghost"/></joint>
-)");
-  const Model before = load(urdf, "base: free").system.model;
-  const Model after = load(urdf, "base: free\n  mass: {block: 3, tip: 2}").system.model;
-  EXPECT_EQ(after.bodies[0].mass, 3.0);
-  EXPECT_TRUE(after.bodies[0].inertia.isApprox(before.bodies[0].inertia * 1.5, 1e-15));
-  EXPECT_EQ(after.bodies[1].mass, 2.0);
-  EXPECT_TRUE(after.bodies[1].inertia.isApprox(before.bodies[1].inertia * 4.0, 1e-15));
-  EXPECT_EQ(after.bodies[1].com, before.bodies[1].com);
-  EXPECT_EQ(error(urdf, "base: free\n  mass: {ghost: 1}"),
-            "scene.yaml:4 robot.mass.ghost: 'ghost' is massless in the URDF (no <inertial>): its inertia cannot be "
-            "scaled; give the link an <inertial> there, or its robot.inertia");
-  EXPECT_EQ(error(urdf, "base: free\n  mass: {leg: 1}"), "scene.yaml:4 robot.mass.leg: 'leg' is not a link of the robot");
-  EXPECT_EQ(error(urdf, "base: free\n  mass: {tip: 0}").substr(0, 34), "scene.yaml:4 robot.mass.tip: must ");
-  // A batch may draw a link's mass: the key is checked at both ends of its range on loading.
-  EXPECT_EQ(error(urdf, "base: free", "randomize_keys:\n  robot.mass.tip: {uniform: [1, 2]}\n"), "accepted");
-  EXPECT_NE(error(urdf, "base: free", "randomize_keys:\n  robot.mass.ghost: {uniform: [1, 2]}\n"), "accepted");
-}
-
-// robot.com, robot.inertia and robot.origin replace what the URDF says (what --set, sweeps and
-// randomize_keys reach): the model is the one of the URDF with those values written in.
-TEST_F(SceneUrdfFile, RobotComInertiaAndOriginReplaceTheUrdfs) {
-  const auto urdf = [](const std::string& com, const std::string& inertia, const std::string& origin) {
-    return robot(kBlock + "  <link name=\"tip\">\n    <inertial><origin xyz=\"" + com +
-                 "\"/><mass value=\"0.5\"/><inertia " + inertia + "/></inertial>\n  </link>\n  <link name=\"ghost\"/>\n" +
-                 "  <joint name=\"j\" type=\"continuous\"><origin xyz=\"" + origin +
-                 "\" rpy=\"0.1 0 0\"/><parent link=\"block\"/><child link=\"tip\"/><axis xyz=\"1 0 0\"/></joint>\n" +
-                 "  <joint name=\"k\" type=\"fixed\"><parent link=\"tip\"/><child link=\"ghost\"/></joint>\n");
-  };
-  const std::string given = urdf("0 0 0.5", R"(ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3")", "0 0 0.4");
-  const Scene edited = load(urdf("0 0.1 0.7", R"(ixx="0.3" ixy="0.01" ixz="0" iyy="0.25" iyz="0" izz="0.1")", "0.2 0 0.9"));
-  const std::string keys = "base: free\n  com: {tip: [0, 0.1, 0.7]}\n  inertia: {tip: [0.3, 0.25, 0.1, 0.01, 0, 0]}\n  "
-                           "origin: {tip: [0.2, 0, 0.9]}";
-  const Scene overridden = load(given, keys);
-  expect_same_model(edited, overridden);
-  EXPECT_EQ(overridden.system.model.bodies[1].joint.rotation, edited.system.model.bodies[1].joint.rotation);  // rpy stays
-  // The same through --set, as a run, a sweep or a batch gives it.
-  write("robot.urdf", given);
-  write("scene.yaml", "robot:\n  urdf: robot.urdf\n  base: free\nsimulation: {t_end: 1}\n");
-  const Scene set = load_scene((dir_ / "scene.yaml").string(),
-                               {parse_override("robot.com.tip=[0, 0.1, 0.7]"),
-                                parse_override("robot.inertia.tip=[0.3, 0.25, 0.1, 0.01, 0, 0]"),
-                                parse_override("robot.origin.tip=[0.2, 0, 0.9]")});
-  expect_same_model(edited, set);
-  // With robot.mass the inertia is taken as given, not scaled; a massless link may then get a mass.
-  const Model heavier = load(given, "base: free\n  mass: {tip: 2, ghost: 1}\n  inertia: {tip: [0.3, 0.2, 0.1], ghost: [1, 1, 1]}")
-                            .system.model;
-  EXPECT_EQ(heavier.bodies[1].mass, 2.0);
-  EXPECT_EQ(heavier.bodies[1].inertia, Vec3(0.3, 0.2, 0.1).asDiagonal().toDenseMatrix());
-  EXPECT_EQ(heavier.bodies[2].mass, 1.0);
-  EXPECT_EQ(heavier.bodies[2].inertia, Mat3::Identity());
-  // Located errors.
-  EXPECT_EQ(error(given, "base: free\n  com: {tip: [0, 1]}"),
-            "scene.yaml:4 robot.com.tip: expected a list of 3 numbers, found 2 entries");
-  EXPECT_EQ(error(given, "base: free\n  com: 3"), "scene.yaml:4 robot.com: expected a map from link names to their centres of mass [x, y, z]");
-  EXPECT_EQ(error(given, "base: free\n  origin: {leg: [0, 0, 1]}"), "scene.yaml:4 robot.origin.leg: 'leg' is not a link of the robot");
-  EXPECT_EQ(error(given, "base: free\n  inertia: {tip: [1, 1, -1]}").substr(0, 55),
-            "scene.yaml:4 robot.inertia.tip: inertia is not positive");
-  EXPECT_EQ(error(given, "base: free\n  inertia: {tip: [1, 1]}"),
-            "scene.yaml:4 robot.inertia.tip: expected [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], found 2 numbers");
-  // A batch may draw a joint's origin: the key is checked at both ends of its range on loading.
-  EXPECT_EQ(error(given, "base: free\n  origin: {tip: [0, 0, 0.4]}", "randomize_keys:\n  robot.origin.tip[2]: {uniform: [0.8, 1]}\n"),
-            "accepted");
-}
-
 TEST_F(SceneUrdfFile, BodiesFollowTheFileParentsFirstAndTheSceneAddsItsOwn) {
   // The child is written before its parent: it still comes after it.
   const Scene s = load(robot(R"(  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>

@@ -1,0 +1,52 @@
+#pragma once
+// The impacts of an event at a fixed configuration q: an impact law resolves each impact, island
+// by island, until no touching contact approaches; every event is handed to `log` as it happens.
+// Zeno: an impact whose fastest approach is below v_zeno is plastic and closes every contact of
+// its set, logged as `zeno`. Where every frictional contact also slips slower than v_zeno, it
+// brings them to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0) by the projection in the kinetic
+// metric
+//   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
+// which never adds energy (`close`); where one slides faster, friction cannot stop it within its
+// cone, and the plastic Anitescu-Potra LCP (e = 0) lands it sliding (`plastic`).
+// Painleve: where the acceleration LCP has no consistent solution, an impact without collision
+// (`iwc`) jams the sliding contacts by the Anitescu-Potra LCP's nonzero solution, whatever the law
+// (impact/anitescu_potra.hpp, solve_without_collision).
+#include <functional>
+#include <vector>
+
+#include "core/event_sets.hpp"
+
+namespace impactsim {
+
+using EventLog = std::function<void(const Event&)>;
+
+// Resolves impacts at (q, v) until no touching contact approaches; v becomes the post-impact
+// velocity. `data` is scratch; its body dynamics must be those at (q, v) on entry. Contacts flagged
+// in `deferred` (deferred_contacts; empty: none) are left out of every impact set.
+void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
+                     const std::vector<bool>& deferred, Eigen::VectorXd& v, ContactData& data, const EventLog& log);
+
+
+// Brings the contacts in `set` to rest by the projection in the kinetic metric,
+// v+ = v - M^-1 J^T (J M^-1 J^T)^+ J v, which never adds energy: each contact's normal row, and its
+// tangent rows where `tangential` says (empty: every contact's). Returns the impulses,
+// rows_per_contact per contact in set's order, zero in the rows left out; `rowwise_loss`, if given,
+// gets the energy stopping each row alone would remove, sum of b_k^2 / (2 W_kk) with b = J v
+// (Event::rowwise_loss). M^-1 is applied block by block (numerics/mass_factor.hpp): a pile's
+// velocities are a block of 6 per body, and a dense factorization per Zeno event would cost the
+// cube of their number.
+Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
+                                Eigen::VectorXd& v, double* rowwise_loss = nullptr);
+
+// Painleve: an impact without collision, whatever the law. The laws resolve approach (Routh's
+// process, the sequential and propagative orderings all start from J_n v < 0 and return the zero
+// impulse here); the jam that stops the slip is the Anitescu-Potra LCP's nonzero solution, reached
+// by a virtual approach far below the velocity tolerance, so that the contacts stay candidates.
+// Where that LCP's answer is the zero impulse, to within the virtual approach (an earlier jam left
+// the contacts sliding at the virtual approach, which its polygon allows), the candidates are
+// brought to rest by the sticking impact instead (impact/anitescu_potra.hpp), leaving out any it
+// would have to pull shut; without it the same Painleve slide would come back unchanged.
+void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
+                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log);
+
+}  // namespace impactsim
