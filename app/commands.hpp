@@ -8,7 +8,7 @@
 
 namespace impactsim {
 
-// Exit codes shared by every subcommand (documented in the README).
+// Exit codes shared by every subcommand (documented in docs/guide.md).
 enum ExitCode : int {
   kExitOk = 0,
   kExitUsage = 1,       // bad command-line arguments

@@ -8,7 +8,7 @@
 namespace impactsim {
 
 const char* const RunTally::kDependentCloseReadme =
-    "(README, \"Not fixed yet: the Zeno rule's own projection\")";
+    "(docs/validation.md, \"Known limitations\")";
 
 std::string RunTally::dependent_close_meaning(const std::string& file) {
   return "held nearly dependent contacts and removed energy that their contacts' slow velocities do not carry "

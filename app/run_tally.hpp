@@ -24,7 +24,7 @@ class RunTally {
   long dependent_closes() const { return dependent_closes_; }
   const Event& first_dependent_close() const { return first_dependent_close_; }
   // What such a close means, for the warnings of `run` and `batch`: "held nearly dependent
-  // contacts and removed energy ... (dependent_closes in <file>)", and where the README explains it.
+  // contacts and removed energy ... (dependent_closes in <file>)", and where the docs explain it.
   static std::string dependent_close_meaning(const std::string& file);
   static const char* const kDependentCloseReadme;
   double t_final() const { return t_final_; }

@@ -4,7 +4,7 @@
 Usage: tools/make_box_pile_scene.py [N [MU]] > pile.yaml   (N = 25, MU = 0.3)
 Layers of 5 x 5 on a 13.5 cm pitch, each body nudged by up to 1 cm sideways and tilted by up to 8
 degrees (a fixed generator seed, so the file is reproducible), boxes of 10 cm and spheres of radius
-5 cm, `collide: all`. Not a shipped scene: the README's timings of impacts island by island use it.
+5 cm, `collide: all`. Not a shipped scene: the pile benchmarks (tests/bench) and the comparison with other engines use it.
 """
 import random
 import sys

@@ -14,8 +14,8 @@ mu = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 rng = random.Random(7)
 r, gap, half = 0.05, 0.02, 0.125
 pitch = 2 * r + gap
-note = '' if mu > 0 else ("\n# Frictionless, for speed: with mu = 0.3 the same pile also settles (17 s for 1 s), and 20"
-                          " frictional\n# spheres reach t = 1 s in 225 s, 4,635 of their 7,560 events time-steps (see the README).")
+note = '' if mu > 0 else ("\n# Frictionless, for speed: with mu = 0.3 the same pile also settles, more slowly (see"
+                          "\n# docs/benchmarks.md and docs/validation.md).")
 out = [f'''# {n} spheres (radius {r} m, 0.52 kg) dropped in layers of 2 x 2 into a square bin of side {2 * half} m
 # (the ground and four walls), each nudged sideways so that the layers fall into each other's gaps.
 # mu = {mu:g}, e = 0: they collide and slide over each other into a pile.{note}

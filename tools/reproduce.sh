@@ -1,27 +1,26 @@
 #!/usr/bin/env bash
-# Regenerates the figures and tables the README shows, and the analogues of Halm and Posa's
+# Regenerates the figures and tables the docs show, and the analogues of Halm and Posa's
 # Figs. 9-14, into one folder, with the command behind each:
 #
 #   tools/reproduce.sh [--quick] [--bench] [--siconos] [--build DIR] OUT
 #
-#   OUT/images/      the README's pictures (docs/images/ holds the copies it shows)
+#   OUT/images/      the pictures of the README and docs/guide.md (docs/images/ holds the copies shown)
 #   OUT/paper/       post-impact sets of the paper's scenes under the Routh law: Fig. 9 rocking block,
 #                    10 compass gait, 11 box against a wall, 13 RAMone footfall, 14 disk stack (Fig. 12,
 #                    compliant contact, has no analogue: impactsim's contacts are rigid)
-#   OUT/tables/      throughput.md: batch runs/s on 1 and 2 threads (the README's last figures);
-#                    with --bench, benchmarks.json and benchmarks.md (the README's benchmark table:
-#                    medians of 5); with --siconos, jammed_lcps.md (the jammed-LCP comparison; it
+#   OUT/tables/      throughput.md: batch runs/s on 1 and 2 threads; with --bench, benchmarks.md
+#                    (what tools/benchmarks.py writes into docs/benchmarks.md); with --siconos, jammed_lcps.md (the jammed-LCP comparison; it
 #                    installs Debian's python3-siconos, so it needs root)
 #   OUT/runs/        the output folders they came from, each with its metadata.json
 #   OUT/MANIFEST.md  every file above and the command that produced it
 #
 # --quick runs a few samples and runs of each (to test the script; the pictures are thinner than the
-# README's). --build DIR: the build folder holding impactsim (default: build). Needs Debian's
+# docs'). --build DIR: the build folder holding impactsim (default: build). Needs Debian's
 # python3-matplotlib for the pictures, as `--plot` does. Exits non-zero at the first command that
 # fails, naming it; what was made before stays.
 set -euo pipefail
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
@@ -52,7 +51,7 @@ manifest="$out/MANIFEST.md"
   echo "# What tools/reproduce.sh made"
   echo
   echo "impactsim: $("$impactsim" --version)"
-  [ "$quick" = 1 ] && echo "Quick mode: fewer samples and runs than the README's figures."
+  [ "$quick" = 1 ] && echo "Quick mode: fewer samples and runs than the docs' figures."
   echo
   echo "| file | command |"
   echo "| --- | --- |"
@@ -79,7 +78,7 @@ record() {
 
 scene() { echo "scenes/$1.yaml"; }
 
-# The README's pictures: the rocking block under the scene's Routh law.
+# The pictures of the README and the guide: the rocking block under the scene's Routh law.
 cmd_run="impactsim run $(scene rocking_block) --seed 4 --plot"
 step "rocking block run" "$impactsim" run "$(scene rocking_block)" --seed 4 --plot -q -o "$out/runs/rocking_block_run"
 for f in trajectory.png energy.png animation.gif; do
@@ -125,28 +124,9 @@ done
 record "$out/tables/throughput.md" "impactsim batch $(scene rocking_block) --runs $runs --threads 1, then 2"
 
 if [ "$bench" = 1 ]; then
-  bench_bin="$build/impactsim_bench"
-  [ -x "$bench_bin" ] || { echo "reproduce.sh: $bench_bin not found" >&2; exit 1; }
-  cmd="impactsim_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true"
-  step "benchmarks" "$bench_bin" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/tables/benchmarks.json" --benchmark_out_format=json
-  python3 - "$out/tables/benchmarks.json" > "$out/tables/benchmarks.md" <<'EOF'
-import json, sys
-units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-print("| benchmark | median | cv |")
-print("| --- | --- | --- |")
-rows = json.load(open(sys.argv[1]))["benchmarks"]
-cv = {b["run_name"]: b["real_time"] for b in rows if b.get("aggregate_name") == "cv"}
-for b in rows:
-    if b.get("aggregate_name") != "median":
-        continue
-    seconds = b["real_time"] * units[b["time_unit"]]
-    unit = next(u for u in ("s", "ms", "us", "ns") if seconds >= units[u] or u == "ns")
-    spread = f"{100 * cv[b['run_name']]:.1f} %" if b["run_name"] in cv else ""
-    print(f"| `{b['run_name']}` | {seconds / units[unit]:.3g} {unit} | {spread} |")
-EOF
-  record "$out/tables/benchmarks.json" "$cmd --benchmark_out=benchmarks.json"
-  record "$out/tables/benchmarks.md" "$cmd (medians of benchmarks.json)"
+  cmd="/usr/bin/python3 tools/benchmarks.py --build $build --out benchmarks.md"
+  step "benchmarks" /usr/bin/python3 "$root/tools/benchmarks.py" --build "$build" --out "$out/tables/benchmarks.md"
+  record "$out/tables/benchmarks.md" "$cmd"
 fi
 
 if [ "$siconos" = 1 ]; then

@@ -16,6 +16,12 @@ packages=(
 # `tools/setup.sh fuzz` adds clang, whose libFuzzer tools/fuzz.sh builds with.
 [[ "${1:-}" == "fuzz" ]] && packages+=(clang)
 
+# Commit messages follow the project's rule (tools/git-hooks/commit-msg) in a git checkout.
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" == "$root" ]]; then
+  git -C "$root" config core.hooksPath tools/git-hooks
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -86,7 +86,7 @@ fs::path failing_scene() {
 }
 
 // A batch whose runs have Zeno closes over nearly dependent contacts says how many, in the words
-// and with the README pointer `run` uses, naming runs.csv's column (coin_spin's runs have 1 to 4).
+// and with the docs pointer `run` uses, naming runs.csv's column (coin_spin's runs have 1 to 4).
 TEST(Batch, WarnsAboutRunsWithDependentCloses) {
   const fs::path dir = fresh_path("dependent_closes");
   const Result r = impactsim("batch " + scene("coin_spin.yaml") + " --runs 1 -o " + dir.string());

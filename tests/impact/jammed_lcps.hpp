@@ -7,7 +7,7 @@
 // normals along a few axes of a randomly turned frame (dependent rows only up to rounding), every
 // contact approaching. n = m (k + 2) variables, up to 120: every contact has a friction block, the
 // frictionless ones (mu = 0) too, which the law itself leaves out (their degenerate variables make
-// the set harder, and keep it the set the README's comparison with Siconos was measured on).
+// the set harder, and keep it the set tools/compare_lcp_siconos.py compares with Siconos).
 #include <array>
 #include <random>
 

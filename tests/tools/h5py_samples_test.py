@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""impact --format hdf5 read by h5py (Debian's python3-h5py), as the README shows it.
+"""impact --format hdf5 read by h5py (Debian's python3-h5py), as docs/guide.md shows it.
 
 Usage: h5py_samples_test.py IMPACTSIM SCENE OUT
 Writes the same samples as CSV and as HDF5 and checks that h5py reads every column of samples.h5,

@@ -216,10 +216,11 @@ def reproduce(script, build, out):
         check_png(os.path.join(out, name))
         assert f"| {name} | `impactsim " in manifest, (name, manifest)
     check_gif(os.path.join(out, "images", "rocking_block_animation.gif"), 10)
-    # The README's pictures are the ones the script makes: the same names.
-    readme = open(os.path.join(os.path.dirname(script), "..", "README.md")).read()
+    # The pictures the README and docs/guide.md show are the ones the script makes: the same names.
+    root = os.path.join(os.path.dirname(script), "..")
+    shown = open(os.path.join(root, "README.md")).read() + open(os.path.join(root, "docs", "guide.md")).read()
     for name in images + ["images/rocking_block_animation.gif"]:
-        assert f"docs/{name}" in readme, name
+        assert f"docs/{name}" in shown or f"]({name})" in shown, name
     rows = [line for line in open(os.path.join(out, "tables", "throughput.md")) if line.startswith("| `impactsim")]
     assert len(rows) == 2, rows
     for row in rows:
