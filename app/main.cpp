@@ -161,7 +161,10 @@ void Cli::add_run() {
   run_cmd->add_option("scene", run.scene, "Scene file (YAML)")->required();
   run_cmd->add_option("-o,--output", run.output_dir, "Output directory (default: the scene's output.directory, else out/<scene name>)")
       ->check(not_empty());
-  run_cmd->add_option("--law", run.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)");
+  run_cmd
+      ->add_option("--law", run.law,
+                   "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)")
+      ->check(not_empty());
   run_cmd->add_option("--seed", run.seed, "Seed of the random generator, overriding the scene's simulation.seed")
       ->check(whole_number(0, kMaxLL));
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
@@ -185,7 +188,8 @@ void Cli::add_impact() {
       "impact", "Resolve the impact at a scene's initial state many times; write DIR/samples.csv and a summary");
   impact_cmd->add_option("scene", impact.scene, "Scene file (YAML)")->required();
   impact_cmd->add_option("-o,--output", impact.output_dir, "Output directory (default as for run)")->check(not_empty());
-  impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + ")");
+  impact_cmd->add_option("--law", impact.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + ")")
+      ->check(not_empty());
   impact_cmd->add_option("--samples", impact.samples, "Number of samples")
       ->check(whole_number(1, kMaxLong))
       ->capture_default_str();
@@ -212,7 +216,10 @@ void Cli::add_batch() {
   batch_cmd->add_option("scene", batch.scene, "Scene file (YAML)")->required();
   batch_cmd->add_option("--runs", batch.runs, "Number of runs N")->check(whole_number(1, kMaxLong))->capture_default_str();
   batch_cmd->add_option("-o,--output", batch.output_dir, "Output directory (default as for run)")->check(not_empty());
-  batch_cmd->add_option("--law", batch.law, "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)");
+  batch_cmd
+      ->add_option("--law", batch.law,
+                   "Impact law, overriding the scene's simulation.law (" + law_names_text() + "; event-driven integrator only)")
+      ->check(not_empty());
   batch_cmd->add_option("--seed", batch.seed, "Seed S; run i uses a seed made from (S, i) alone")
       ->check(whole_number(0, kMaxLL));
   batch_cmd->add_option("--threads", batch.threads, "Worker threads (results do not depend on it)")
@@ -246,7 +253,7 @@ void Cli::add_converge() {
   converge_cmd->add_option("--integrator", converge.integrator,
                            "time-stepping or drumwright (default: the scene's, time-stepping if it is event-driven)");
   converge_cmd->add_option("-o,--output", converge.output_dir, "Output directory (default as for run)")->check(not_empty());
-  converge_cmd->add_option("--law", converge.law, "Impact law of the event-driven reference");
+  converge_cmd->add_option("--law", converge.law, "Impact law of the event-driven reference")->check(not_empty());
   converge_cmd->add_option("--seed", converge.seed, "Seed, overriding the scene's simulation.seed")->check(whole_number(0, kMaxLL));
   converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
   add_set(converge_cmd, converge.overrides);
@@ -328,12 +335,18 @@ int main(int argc, char** argv) {
   cli.sweep.command_line = command_line;
   const Verbosity& v = cli.verbosity;
   spdlog::set_level(v.quiet ? spdlog::level::warn : v.verbose ? spdlog::level::debug : spdlog::level::info);
-  if (*cli.sweep_cmd) {
-    if (cli.sweep_inner.empty()) {
-      spdlog::error("sweep: give the command to run at each point after --: -- run|impact|batch [options]");
-      return kExitUsage;
-    }
-    return sweep(cli);
+  if (*cli.sweep_cmd && cli.sweep_inner.empty()) {
+    spdlog::error("sweep: give the command to run at each point after --: -- run|impact|batch [options]");
+    return kExitUsage;
   }
-  return cli.dispatch();
+  // Every failure the commands foresee has its message and exit code; anything else is a fault of
+  // impactsim's, reported as one rather than let through as an abort.
+  try {
+    return *cli.sweep_cmd ? sweep(cli) : cli.dispatch();
+  } catch (const std::exception& e) {
+    spdlog::error("internal error: {} (please report it with the command line above)", e.what());
+  } catch (...) {
+    spdlog::error("internal error: an unknown exception (please report it with the command line above)");
+  }
+  return kExitSimulation;
 }

@@ -2,6 +2,7 @@
 // The event loop's working data (core/hybrid.cpp and its stages core/phase.hpp,
 // core/near_follow.hpp): the contact stage, the current smooth phase, the vectors reused between
 // steps, and the run's statistics. Plain data; each function says what it reads and writes.
+#include <stdexcept>
 #include <vector>
 
 #include <Eigen/Core>
@@ -62,6 +63,8 @@ struct LoopData {
 
 // Thrown by a reading of every guard where a body has left its near-set budget (core/near_follow.hpp),
 // before anything but the poses was computed there.
-struct NearSetLeft {};
+struct NearSetLeft : std::runtime_error {
+  NearSetLeft() : std::runtime_error("a body left the contacts' near set inside a reading of the guards") {}
+};
 
 }  // namespace impactsim

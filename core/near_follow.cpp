@@ -19,7 +19,10 @@ constexpr int kWidenings = 6;
 void narrow(const System& sys, LoopData& d, const Kinematics& kin) {
   if (!(sys.contact.broadphase_horizon > 0)) return;
   d.reach.assign(sys.model.bodies.size(), sys.contact.broadphase_horizon);
-  d.contact.broadphase.select_near(sys.contacts, event_margin(sys.contact), d.reach, kin.R, kin.p, false, d.contact.near);
+  NearSet& near = d.contact.near;
+  d.contact.broadphase.select_near(sys.contacts, event_margin(sys.contact), d.reach, kin.R, kin.p, false, near);
+  // Budgets that overflowed (bodies far beyond the scene's bounds) hold nothing: follow everything.
+  if (!d.contact.broadphase.holds(near, kin.R, kin.p, 1.0)) near = d.contact.broadphase.everything(sys.contacts);
 }
 
 // The guards of the contacts the near set gained since d.scratch.near_before, inserted in contact

@@ -27,6 +27,13 @@ Vec3 unit_vector(const Field& f) {
   return a.normalized();
 }
 
+// A length [m]: positive (or, where zero is allowed, not negative) and within kMaxCoordinate.
+double length_of(const Field& f, bool zero_allowed = false) {
+  if (zero_allowed) f.non_negative();
+  else f.positive();
+  return f.coordinate();
+}
+
 Shape read_shape(const Field& f, bool static_body, const std::string& scene_file) {
   if (!f.is_map()) f.fail("expected a map describing a shape (type, and its dimensions)");
   const Field type = f.require("type");
@@ -34,20 +41,20 @@ Shape read_shape(const Field& f, bool static_body, const std::string& scene_file
   Shape s;
   if (t == "box") {
     s.type = ShapeType::box;
-    s.size = f.require("size").vec3();
+    s.size = f.require("size").position();
     if ((s.size.array() <= 0).any()) f.child("size").fail("box edge lengths must be positive");
   } else if (t == "sphere") {
     s.type = ShapeType::sphere;
-    s.radius = f.require("radius").positive();
+    s.radius = length_of(f.require("radius"));
   } else if (t == "cylinder" || t == "capsule" || t == "cone") {
     s.type = t == "cylinder" ? ShapeType::cylinder : t == "capsule" ? ShapeType::capsule : ShapeType::cone;
-    s.radius = f.require("radius").positive();
-    s.length = t == "capsule" ? f.require("length").non_negative() : f.require("length").positive();
+    s.radius = length_of(f.require("radius"));
+    s.length = length_of(f.require("length"), t == "capsule");
   } else if (t == "halfspace") {
     if (!static_body) f.fail("a halfspace is infinite and may only be part of the world (world.shapes)");
     s.type = ShapeType::halfspace;
     s.normal = unit_vector(f.require("normal"));
-    s.offset = f.number_or("offset", 0.0);
+    s.offset = f.has("offset") ? f.child("offset").coordinate() : 0.0;
   } else if (t == "convex" || t == "mesh") {
     expect_section(f, "shapes", t);  // before reading a file a misspelt key would make irrelevant
     s.type = ShapeType::convex;
@@ -57,7 +64,7 @@ Shape read_shape(const Field& f, bool static_body, const std::string& scene_file
     type.fail("unknown shape type '" + t + "' (expected box, sphere, cylinder, capsule, cone, halfspace, convex or mesh)");
   }
   expect_section(f, "shapes", t);
-  s.position = f.vec3_or("position", Vec3::Zero());
+  s.position = f.has("position") ? f.child("position").position() : Vec3::Zero();
   s.rotation = rotation_of(f);
   return s;
 }
@@ -91,7 +98,7 @@ Joint read_joint(const Field& f) {
   else type.fail("unknown joint type '" + t + "' (expected planar, free, revolute, prismatic or fixed)");
   const bool has_axis = joint_has_axis(j.type);
   expect_section(f, "bodies.joint", t);
-  j.origin = f.vec3_or("origin", Vec3::Zero());
+  j.origin = f.has("origin") ? f.child("origin").position() : Vec3::Zero();
   j.rotation = rotation_of(f);
   if (has_axis)
     j.axis = f.has("axis") ? unit_vector(f.child("axis"))
@@ -134,7 +141,7 @@ void read_mass(const Field& f, const std::vector<Geometry>& shapes, Body& b) {
   b.mass = f.child("mass").non_negative();
   if (f.has("inertia")) {
     b.inertia = read_inertia(f.child("inertia"));
-    b.com = f.vec3_or("com", Vec3::Zero());
+    b.com = f.has("com") ? f.child("com").position() : Vec3::Zero();
     return;
   }
   if (shapes.empty())
@@ -165,16 +172,18 @@ void read_initial(const Field& f, const Body& b, State& state) {
   if (allowed.empty()) f.fail("a fixed joint has no coordinates to set");
   f.expect_map(allowed);
 
-  auto value_of = [&](std::string_view n, double& out) {
+  // position: a coordinate of q that is no angle (x, y, z, a slider's), within kMaxCoordinate.
+  auto value_of = [&](std::string_view n, double& out, bool position) {
     const std::string name(n);
     const bool plain = f.has(name), deg = f.has(name + "_deg");
     if (plain && deg) f.child(name + "_deg").fail("give " + name + " or " + name + "_deg, not both");
-    if (plain) out = f.child(name).number();
+    if (plain) out = position ? f.child(name).coordinate() : f.child(name).number();
     if (deg) out = f.child(name + "_deg").number() * kDeg;
   };
   const auto q_names = joint_q_names(b.joint.type);
-  for (size_t k = 0; k < q_names.size(); ++k) value_of(q_names[k], state.q[b.joint.q_index + k]);
-  for (size_t k = 0; k < v_names.size(); ++k) value_of(v_names[k], state.v[b.joint.v_index + k]);
+  for (size_t k = 0; k < q_names.size(); ++k)
+    value_of(q_names[k], state.q[b.joint.q_index + k], !is_angle(b.joint.type, q_names[k]));
+  for (size_t k = 0; k < v_names.size(); ++k) value_of(v_names[k], state.v[b.joint.v_index + k], false);
   if (b.joint.type != JointType::free) return;
 
   double* quat = state.q.data() + b.joint.q_index + 3;

@@ -190,8 +190,12 @@ std::vector<ContactDef> read_contacts(const Field& list, const Field& materials_
       ContactDef c;
       c.name = name;
       c.body_a = body_named(f.require("body"), model);
-      c.point = f.require("point").vec3();
-      c.radius = f.has("radius") ? f.child("radius").non_negative() : 0.0;
+      c.point = f.require("point").position();
+      c.radius = 0.0;
+      if (f.has("radius")) {
+        f.child("radius").non_negative();
+        c.radius = f.child("radius").coordinate();
+      }
       defs.push_back(c);
     }
     ranges.emplace_back(out.size(), defs.size());

@@ -31,13 +31,13 @@ std::vector<PinDef> read_pins(const Field& list, const Model& model, const Eigen
     };
     pin.body_a = body(f.require("body"));
     if (pin.body_a < 0) f.child("body").fail("the pinned body cannot be the world");
-    pin.point_a = f.vec3_or("point", Vec3::Zero());
+    pin.point_a = f.has("point") ? f.child("point").position() : Vec3::Zero();
     pin.body_b = f.has("to") ? body(f.child("to")) : -1;
     if (pin.body_b == pin.body_a) f.child("to").fail("a body cannot be pinned to itself");
     // By default the pin holds the point where it starts.
     const Vec3 x = point_position(kin, pin.body_a, pin.point_a);
     const Vec3 start = pin.body_b < 0 ? x : Vec3(kin.R[pin.body_b].transpose() * (x - kin.p[pin.body_b]));
-    pin.point_b = f.vec3_or("at", start);
+    pin.point_b = f.has("at") ? f.child("at").position() : start;
     pins.push_back(pin);
   }
   return pins;

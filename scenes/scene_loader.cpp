@@ -5,6 +5,7 @@
 
 #include "core/dynamics.hpp"
 #include "core/integrators.hpp"
+#include "numerics/short_number.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_batch_sections.hpp"
 #include "scenes/scene_bodies.hpp"
@@ -21,6 +22,8 @@
 
 namespace impactsim {
 namespace {
+
+constexpr double kMaxGravity = 1e6;  // [m/s^2] per component
 
 std::string stem_of(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -84,6 +87,9 @@ void read_model(const Field& root, const std::string& file, Scene& scene, std::v
                                "(planar scenes use planar joints, revolute joints about z and prismatic joints in the plane)");
   model.gravity = world.has("gravity") ? world.child("gravity").vec3()
                                        : (model.planar ? Vec3(0, -9.81, 0) : Vec3(0, 0, -9.81));
+  if (!(model.gravity.cwiseAbs().maxCoeff() <= kMaxGravity))
+    world.child("gravity").fail("each component must be within " + short_number(kMaxGravity) +
+                                " m/s^2 (about 100,000 g): beyond, the scene's energies overflow double precision");
 
   scene.initial.q = neutral_configuration(model);
   scene.initial.v = Eigen::VectorXd::Zero(model.nv);

@@ -42,7 +42,7 @@ double extent(const TriangleMesh& m) {
 std::shared_ptr<const TriangleMesh> read_hull(const Field& f, const std::string& type, const std::string& scene_file) {
   if (type == "convex") {
     std::vector<Vec3> points;
-    for (const Field& v : f.require("vertices").elements()) points.push_back(v.vec3());
+    for (const Field& v : f.require("vertices").elements()) points.push_back(v.position());
     if (points.size() < 4) f.child("vertices").fail("a convex shape needs at least 4 vertices that span a solid");
     return std::make_shared<TriangleMesh>(hull_of(f.child("vertices"), points));
   }

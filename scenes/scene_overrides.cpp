@@ -102,7 +102,10 @@ void apply_overrides(YAML::Node& root, const std::vector<SceneOverride>& overrid
   for (const SceneOverride& o : overrides) {
     YAML::Node value;
     try {
-      value = YAML::Load(o.value);
+      // One document, as a scene file holds: a second one would be dropped without a word.
+      const std::vector<YAML::Node> documents = YAML::LoadAll(o.value);
+      if (documents.size() > 1) fail(o, o.key, "the value holds " + std::to_string(documents.size()) + " YAML documents, not one");
+      if (!documents.empty()) value = documents.front();
     } catch (const YAML::Exception& e) {
       fail(o, o.key, "the value is not YAML: " + e.msg);
     }

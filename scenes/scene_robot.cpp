@@ -66,7 +66,7 @@ void read_robot_mass(const Field& f, const Field& inertia, Model& model, size_t 
 // <inertial><origin xyz>; the inertia about the centre stays.
 void read_robot_com(const Field& f, Model& model, size_t robot_bodies) {
   for_each_robot_link(f, "their centres of mass [x, y, z]", model, robot_bodies,
-                      [](Body& body, const std::string&, const Field& value) { body.com = value.vec3(); });
+                      [](Body& body, const std::string&, const Field& value) { body.com = value.position(); });
 }
 
 // robot.inertia: link name -> the link's inertia about its centre of mass in its axes [kg m^2],
@@ -80,7 +80,7 @@ void read_robot_inertia(const Field& f, Model& model, size_t robot_bodies) {
 // [m], replacing the joint's <origin xyz> (its rpy stays). So --set and sweeps reach a leg's length.
 void read_robot_origin(const Field& f, Model& model, size_t robot_bodies) {
   for_each_robot_link(f, "their joints' origins [x, y, z]", model, robot_bodies,
-                      [](Body& body, const std::string&, const Field& value) { body.joint.origin = value.vec3(); });
+                      [](Body& body, const std::string&, const Field& value) { body.joint.origin = value.position(); });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "scenes/scene_simulation.hpp"
 
 #include "impact/laws.hpp"
+#include "numerics/short_number.hpp"
 #include "scenes/scene_integrators.hpp"
 #include "scenes/scene_keys.hpp"
 #include "scenes/scene_settings.hpp"
@@ -77,6 +78,12 @@ SimulationSettings read_simulation(const Field& f) {
     s.stall_window = f.child("stall_window").integer_in(0, kMaxCount);
   }
   if (f.has("energy_check")) s.energy_check = f.child("energy_check").boolean();
+  // Steps no longer than max_step that cannot reach t_end within max_steps would leave the event
+  // loop to stall, or to step through with fixed steps: refused here instead.
+  if (s.ode.max_step > 0 && !(s.t_end / s.ode.max_step <= static_cast<double>(s.max_steps)))
+    f.child("max_step").fail("t_end / max_step = " + short_number(s.t_end / s.ode.max_step) +
+                             " steps, more than simulation.max_steps = " + std::to_string(s.max_steps) +
+                             ": the run could not reach t_end; raise max_step (0: no limit) or max_steps");
   return s;
 }
 
@@ -90,7 +97,6 @@ OutputSettings read_output(const Field& f) {
   return o;
 }
 
-// Whether model coordinate "<body>.<coordinate>" is an angle or an angular velocity (may take _deg).
 }  // namespace
 
 void read_simulation_sections(const Field& root, Scene& scene) {

@@ -11,6 +11,8 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include "numerics/short_number.hpp"
+
 namespace impactsim {
 namespace {
 
@@ -29,7 +31,9 @@ std::string kind_of(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Map: return "a map";
     case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return n.Tag() == "!" ? "the string \"" + n.Scalar() + "\"" : "'" + n.Scalar() + "'";
+    case YAML::NodeType::Scalar:
+      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return "the string \"" + n.Scalar() + "\"";
+      return "'" + n.Scalar() + "'";
     case YAML::NodeType::Null: return "nothing";
     case YAML::NodeType::Undefined: return "nothing";
   }
@@ -113,8 +117,14 @@ std::vector<Field> Field::elements() const {
 
 // Strict: plain (unquoted) scalars that strtod consumes whole; YAML's .nan and .inf are refused.
 double Field::number() const {
-  if (!node_.IsScalar() || node_.Tag() == "!") fail("expected a number, found " + kind_of(node_));
+  // A plain scalar has the non-specific tag "?", a quoted one "!"; an explicit tag must be a number's.
+  const std::string& tag = node_.Tag();
+  const bool number_tag = tag == "?" || tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:int";
+  if (!node_.IsScalar() || !number_tag) fail("expected a number, found " + kind_of(node_));
   const std::string& s = node_.Scalar();
+  if (s.size() > kMaxNumberText)
+    fail("expected a number of at most " + std::to_string(kMaxNumberText) + " characters, found one of " +
+         std::to_string(s.size()));
   std::string bare;
   for (char c : s)
     if (c != '+' && c != '-' && c != '.') bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -125,6 +135,20 @@ double Field::number() const {
   if (s.empty() || *end != '\0') fail("expected a number, found " + kind_of(node_));
   if (errno == ERANGE || !std::isfinite(value)) fail("must be a finite number, found '" + s + "'");
   return value;
+}
+
+double Field::coordinate() const {
+  const double x = number();
+  if (!(std::abs(x) <= kMaxCoordinate))
+    fail("must be within " + short_number(kMaxCoordinate) + " m of the origin (a scene is at most " +
+         short_number(2 * kMaxCoordinate / 1000) + " km across), found " + node_.Scalar());
+  return x;
+}
+
+Vec3 Field::position() const {
+  const std::vector<Field> e = elements();
+  if (e.size() != 3) fail("expected a list of 3 numbers, found " + std::to_string(e.size()) + " entries");
+  return Vec3(e[0].coordinate(), e[1].coordinate(), e[2].coordinate());
 }
 
 double Field::positive() const {

@@ -59,8 +59,13 @@ class Field {
   // Sequence access.
   std::vector<Field> elements() const;
 
-  // Scalars. Numbers must be finite.
+  // Scalars. Numbers must be finite, plain (not quoted or tagged as strings) and at most
+  // kMaxNumberText characters long.
   double number() const;
+  // A length or position [m] within kMaxCoordinate of the origin: the broadphase's bounds and the
+  // event loop's tolerances (1e-6 m by default, double precision) hold there.
+  double coordinate() const;
+  Vec3 position() const;
   double positive() const;
   double non_negative() const;
   long integer() const;  // a whole number of magnitude at most 9e15
@@ -81,6 +86,9 @@ class Field {
   std::string path_;
   YAML::Mark mark_;
 };
+
+constexpr double kMaxCoordinate = 1e6;  // [m]
+constexpr size_t kMaxNumberText = 100;
 
 // Names become CSV columns, file and directory names: 1 to kMaxNameLength characters, letters,
 // digits, '_' and the characters of `extra`, not starting with a digit unless digit_first. A plain

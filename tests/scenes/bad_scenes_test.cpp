@@ -107,7 +107,14 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"contact_name_with_comma.yaml", "contacts[0].name", "contact names use letters"},
         BadScene{"collide_body_without_shapes.yaml", "collide[0].bodies", "body 'ball' has no shapes"},
         BadScene{"collide_not_all.yaml", "collide", "expected `all` or a list of {bodies: [a, b]} entries"},
-        BadScene{"mesh_missing_file.yaml", "bodies[0].shapes[0].file", "no such mesh file"}};
+        BadScene{"mesh_missing_file.yaml", "bodies[0].shapes[0].file", "no such mesh file"},
+        // Issue 62: each once crashed a run or ran to nonsense with exit 0.
+        BadScene{"contact_point_too_far.yaml", "contacts[0].point[0]", "must be within 1e+06 m of the origin"},
+        BadScene{"shape_too_far.yaml", "bodies[0].shapes[0].position[2]", "must be within 1e+06 m of the origin"},
+        BadScene{"gravity_overflows.yaml", "world.gravity", "each component must be within 1e+06 m/s^2"},
+        BadScene{"mass_tagged_string.yaml", "bodies[0].mass", "expected a number, found the string \"2\""},
+        BadScene{"number_too_long.yaml", "bodies[0].mass", "at most 100 characters, found one of 101"},
+        BadScene{"max_step_cannot_reach_t_end.yaml", "simulation.max_step", "more than simulation.max_steps"}};
 
 class BadSceneTest : public ::testing::TestWithParam<BadScene> {};
 

@@ -86,6 +86,9 @@ TEST(SceneOverrides, BadOverridesAreTheirOwnLocatedErrors) {
       EXPECT_NE(std::string(e.what()).find("is not a key path"), std::string::npos) << e.what();
     }
   }
+  // Issue 62, item 8: a second document was dropped without a word; a scene file with two is refused.
+  EXPECT_EQ(load_error("materials.mu=0.2\n---\n0.9"),
+            "--set materials.mu=0.2\n---\n0.9: materials.mu: the value holds 2 YAML documents, not one");
   // Errors elsewhere in the file still name the file.
   EXPECT_EQ(load_error("simulation.t_end=2"), "");
 }

@@ -42,6 +42,33 @@ TEST(YamlField, NumbersAreStrict) {
   EXPECT_NE(error_of([&] { f.child("f").number(); }).message().find("finite"), std::string::npos);
 }
 
+// Issue 62, item 6: a !!str-tagged number and a 100,000-digit one were read as numbers.
+TEST(YamlField, NumbersAreUntaggedOrTaggedAsNumbersAndShort) {
+  YAML::Node doc;
+  const std::string digits(kMaxNumberText, '1');
+  const Field f = root_of("a: !!str 2\nb: !!float 2.5\nc: !!int 3\nd: " + digits + "\ne: 1" + digits + "\n", doc);
+  EXPECT_EQ(error_of([&] { f.child("a").number(); }).message(), "expected a number, found the string \"2\"");
+  EXPECT_EQ(f.child("b").number(), 2.5);
+  EXPECT_EQ(f.child("c").number(), 3.0);
+  EXPECT_EQ(f.child("d").number(), std::stod(digits));
+  EXPECT_EQ(error_of([&] { f.child("e").number(); }).message(),
+            "expected a number of at most 100 characters, found one of 101");
+}
+
+// Issue 62, item 1: a coordinate past the broadphase's bounds aborted a run; positions and lengths
+// are bounded where they are read.
+TEST(YamlField, CoordinatesLieWithinAThousandKilometres) {
+  YAML::Node doc;
+  const Field f = root_of("in: 1e6\nout: -1.000001e6\np: [1, -1e6, 0]\nq: [0, 1e308, 0]\nshort: [1, 2]\n", doc);
+  EXPECT_EQ(f.child("in").coordinate(), kMaxCoordinate);
+  const SceneError out = error_of([&] { f.child("out").coordinate(); });
+  EXPECT_EQ(out.message(), "must be within 1e+06 m of the origin (a scene is at most 2000 km across), found -1.000001e6");
+  EXPECT_EQ(out.key(), "out");
+  EXPECT_EQ(f.child("p").position(), Vec3(1, -1e6, 0));
+  EXPECT_EQ(error_of([&] { f.child("q").position(); }).key(), "q[1]");
+  EXPECT_EQ(error_of([&] { f.child("short").position(); }).message(), "expected a list of 3 numbers, found 2 entries");
+}
+
 TEST(YamlField, SignsAndWholeNumbers) {
   YAML::Node doc;
   const Field f = root_of("z: 0\nn: -1\nw: 3\nh: 2.5\n", doc);
