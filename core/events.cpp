@@ -1,5 +1,6 @@
 #include "core/events.hpp"
 
+#include <cmath>
 #include <ostream>
 #include <sstream>
 
@@ -23,6 +24,19 @@ std::string_view stop_reason_code(StopReason reason) {
     case StopReason::energy_gain: return "energy_gain";
   }
   return "?";
+}
+
+void check_finite_row(const Sample& row) {
+  if (row.q.allFinite() && row.v.allFinite() && std::isfinite(row.kinetic_energy) && std::isfinite(row.potential_energy))
+    return;
+  const char* what = !row.q.allFinite()                ? "the configuration"
+                     : !row.v.allFinite()              ? "the velocity"
+                     : !std::isfinite(row.kinetic_energy) ? "the kinetic energy"
+                                                          : "the potential energy";
+  throw SimulationError(row.t, StopReason::not_finite,
+                        "at t = " + format_time(row.t) + " s " + what +
+                            " is not finite: the scene's scale overflows double precision (world.gravity, the "
+                            "bodies' masses and initial velocities)");
 }
 
 std::string format_time(double t) {

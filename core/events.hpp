@@ -31,6 +31,11 @@ bool is_impact(EventKind kind);
 // t with 12 significant digits, for messages.
 std::string format_time(double t);
 
+// A row whose state or energies are not finite: what a scene whose scale overflows double precision
+// produces (gravity, masses or speeds too large), never a result. SimulationError (not_finite),
+// naming what is not finite and the scene's keys that set the scale, for every row not finite.
+void check_finite_row(const Sample& row);
+
 struct Event {
   double t = 0.0;                 // [s]
   EventKind kind = EventKind::impact;

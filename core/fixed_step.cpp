@@ -13,7 +13,9 @@ void StepOutput::emit(const Model& model, const SampleSink& sink, double t, cons
                       const Eigen::VectorXd& v) {
   if (sink) {
     const auto [kinetic, potential] = energies(model, q, v, kin_);
-    sink(Sample{t, q, v, kinetic, potential});
+    const Sample row{t, q, v, kinetic, potential};
+    check_finite_row(row);
+    sink(row);
   }
   ++next_;
 }

@@ -360,7 +360,10 @@ RunStats simulate_hybrid(const System& sys, const ImpactLaw& law, const State& i
   try {
     EventLoop(sys, law, rng, cb, d, ode, x, t).run();
   } catch (const SimulationError&) {
-    if (cb.stopped) emit(sys, d, cb.stopped, t, x);
+    try {
+      if (cb.stopped) emit(sys, d, cb.stopped, t, x);
+    } catch (const SimulationError&) {  // a state not finite: the reason already thrown says so
+    }
     throw;
   }
   d.stats.steps = ode.accepted();

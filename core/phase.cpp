@@ -121,7 +121,9 @@ void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, cons
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   update_velocities(sys.model, d.scratch.q_out, d.scratch.v_out, d.scratch.row_kin);
   const Kinematics& kin = d.scratch.row_kin;
-  sink(Sample{t, d.scratch.q_out, d.scratch.v_out, kinetic_energy(sys.model, kin), potential_energy(sys.model, kin)});
+  const Sample row{t, d.scratch.q_out, d.scratch.v_out, kinetic_energy(sys.model, kin), potential_energy(sys.model, kin)};
+  check_finite_row(row);
+  sink(row);
   ++d.stats.samples;
   record_min_phi(sys, d.contact, d.scratch.row_kin, d.stats);
 }

@@ -1,6 +1,7 @@
 // Event kinds, their names in events.csv, and which of them change the velocity.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -61,6 +62,29 @@ TEST(Events, DependentClosesRemoveFarMoreThanTheirRowsCarry) {
   // Nothing to stop, nothing removed (b = 0): not flagged.
   Event still{.t = 1.0, .kind = EventKind::zeno, .law = "close", .kinetic_before = 0.5, .kinetic_after = 0.5};
   EXPECT_FALSE(closes_dependent_rows(still));
+}
+
+// Issue 62, item 6: a row that is not finite is never a result; the error names what overflowed.
+TEST(Events, ARowThatIsNotFiniteIsAnError) {
+  const Eigen::VectorXd q = Eigen::VectorXd::Ones(3), v = Eigen::VectorXd::Zero(3);
+  Eigen::VectorXd bad = q;
+  bad(1) = INFINITY;
+  EXPECT_NO_THROW(check_finite_row(Sample{0.5, q, v, 1.0, -2.0}));
+  auto message = [](const Sample& row) -> std::string {
+    try {
+      check_finite_row(row);
+    } catch (const SimulationError& e) {
+      EXPECT_EQ(e.reason(), StopReason::not_finite);
+      EXPECT_EQ(e.time(), row.t);
+      return e.what();
+    }
+    return "finite";
+  };
+  EXPECT_NE(message(Sample{0.25, bad, v, 1.0, 0.0}).find("at t = 0.25 s the configuration is not finite"), std::string::npos);
+  EXPECT_NE(message(Sample{0.25, q, bad, 1.0, 0.0}).find("the velocity is not finite"), std::string::npos);
+  EXPECT_NE(message(Sample{0.25, q, v, INFINITY, 0.0}).find("the kinetic energy is not finite"), std::string::npos);
+  EXPECT_NE(message(Sample{0.25, q, v, 1.0, NAN}).find("the potential energy is not finite"), std::string::npos);
+  EXPECT_NE(message(Sample{0.25, q, v, 1.0, NAN}).find("world.gravity"), std::string::npos);
 }
 
 }  // namespace

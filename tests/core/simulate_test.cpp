@@ -181,5 +181,32 @@ TEST(Simulate, RunsTheSystemsIntegrator) {
   EXPECT_EQ(simulate(sys, *law, scene.initial, rng, cb).steps, 100);  // drumwright.h = 0.01 by default: no events
 }
 
+// Issue 62, item 6: gravity of 1e308 (the scene loader now bounds it) ran to status ok with an
+// infinite kinetic energy in the rows. Whatever a system's scale, no row delivered is not finite.
+TEST(Simulate, AStateThatOverflowsStopsTheRunBeforeItsRow) {
+  Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml");
+  scene.system.model.gravity = Vec3(0, 1e308, 0);
+  const auto law = make_law("anitescu-potra");
+  long rows = 0, not_finite = 0;
+  RunCallbacks cb;
+  cb.sample = [&](const Sample& row) {
+    ++rows;
+    if (!row.q.allFinite() || !row.v.allFinite() || !std::isfinite(row.kinetic_energy) ||
+        !std::isfinite(row.potential_energy))
+      ++not_finite;
+  };
+  cb.stopped = cb.sample;
+  Rng rng(0);
+  try {
+    simulate(scene.system, *law, scene.initial, rng, cb);
+    FAIL() << "ran to the end";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::not_finite) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is not finite"), std::string::npos) << e.what();
+  }
+  EXPECT_GE(rows, 1);  // the first row, at rest, is finite
+  EXPECT_EQ(not_finite, 0);
+}
+
 }  // namespace
 }  // namespace impactsim
