@@ -1,5 +1,6 @@
 #include "scenes/scene_urdf.hpp"
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -20,10 +21,17 @@ namespace {
 // The largest URDF read [bytes]: a robot description is far smaller; more is a mistake.
 constexpr std::uintmax_t kMaxUrdfBytes = 16u << 20;
 
-// Where each <link> and <joint> element starts in the file, for located messages.
+// The deepest nesting of elements read: a URDF nests a handful (robot, link, collision, geometry,
+// box); the XML parser recurses once per level, so a file nested a hundred thousand deep would
+// overflow its stack.
+constexpr int kMaxUrdfDepth = 100;
+
+// Where each <link> and <joint> element starts in the file, for located messages, and each joint's
+// parent and child links.
 struct UrdfLines {
   std::map<std::string, int> link, joint;
   std::vector<std::string> link_order;  // the links as the file lists them
+  std::vector<std::array<std::string, 3>> joints;  // name, parent, child, in file order
 };
 
 // A located problem inside the URDF file.
@@ -60,8 +68,57 @@ std::string read_text(const Field& file, const std::string& path) {
   return text.str();
 }
 
+// How deep the text's elements nest, counted without parsing: <a> opens, </a> closes, <a/>,
+// comments, declarations and processing instructions neither. The line where kMaxUrdfDepth is
+// passed, or 0.
+int too_deep(const std::string& text) {
+  int depth = 0, line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') ++line;
+    if (text[i] != '<' || i + 1 >= text.size()) continue;
+    const char next = text[i + 1];
+    if (next == '!' || next == '?') continue;  // a comment's text has no tags that matter here
+    if (next == '/') {
+      --depth;
+      continue;
+    }
+    const size_t end = text.find('>', i);
+    if (end == std::string::npos) return 0;  // the parser reports the syntax
+    if (text[end - 1] != '/' && ++depth > kMaxUrdfDepth) return line;
+  }
+  return 0;
+}
+
+// The joints' tree: a link that is the child of two joints closes a loop, and joints that lead
+// back to where they started form a cycle; impactsim's bodies form a tree, so both are refused.
+void check_tree(const std::string& path, const UrdfLines& lines) {
+  std::map<std::string, std::string> joint_of, parent_of;  // by child link
+  for (const auto& [joint, parent, child] : lines.joints) {
+    const auto line = [&] { return lines.joint.at(joint); };
+    if (const auto it = joint_of.find(child); it != joint_of.end())
+      throw SceneError(path, line(), 1, "joint '" + joint + "'",
+                       "link '" + child + "' is already the child of joint '" + it->second +
+                           "': a closed loop, which impactsim's tree of bodies cannot take (leave one joint out)");
+    joint_of[child] = joint;
+    parent_of[child] = parent;
+  }
+  for (const auto& [joint, parent, child] : lines.joints) {
+    std::string path_text = child, link = parent;
+    for (size_t steps = 0; steps <= lines.joints.size() && parent_of.count(link); ++steps) {
+      path_text = link + " -> " + path_text;
+      if (link == child)
+        throw SceneError(path, lines.joint.at(joint), 1, "joint '" + joint + "'",
+                         "the joints form a cycle (" + path_text + "): a robot's links must form a tree");
+      link = parent_of[link];
+    }
+  }
+}
+
 // The XML's structure, with TinyXML's own line numbers; a syntax error is reported where it is.
 UrdfLines scan_xml(const std::string& path, const std::string& text) {
+  if (const int line = too_deep(text))
+    throw SceneError(path, line, 1, "xml",
+                     "elements nest more than " + std::to_string(kMaxUrdfDepth) + " deep: this is no URDF");
   TiXmlDocument doc;
   doc.Parse(text.c_str());
   if (doc.Error())
@@ -77,8 +134,14 @@ UrdfLines scan_xml(const std::string& path, const std::string& text) {
       lines.link_order.emplace_back(name);
     } else if (e->ValueStr() == "joint") {
       lines.joint.emplace(name, e->Row());
+      const TiXmlElement* parent = e->FirstChildElement("parent");
+      const TiXmlElement* child = e->FirstChildElement("child");
+      const char* p = parent ? parent->Attribute("link") : nullptr;
+      const char* c = child ? child->Attribute("link") : nullptr;
+      if (p && c) lines.joints.push_back({name, p, c});  // urdfdom reports the others
     }
   }
+  check_tree(path, lines);
   return lines;
 }
 

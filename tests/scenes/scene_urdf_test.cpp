@@ -249,6 +249,38 @@ TEST_F(SceneUrdfFile, ProblemsInsideTheUrdfNameItsFileLineAndElement) {
   EXPECT_EQ(missing.substr(0, 36), "robot.urdf:3 link 'a': no such mesh ") << missing;
 }
 
+// Issue 62, item 7: a second joint onto a link (a closed loop) was dropped without a word, and a
+// cycle was reported as "the robot has no links besides the world".
+TEST_F(SceneUrdfFile, ClosedLoopsAndCyclesAreRefusedAtTheirJoint) {
+  const std::string links = kBlock + "  <link name=\"a\"/>\n  <link name=\"b\"/>\n";
+  const std::string fixed = "  <joint name=\"%s\" type=\"fixed\"><parent link=\"%s\"/><child link=\"%s\"/></joint>\n";
+  auto joint = [&](const std::string& name, const std::string& parent, const std::string& child) {
+    std::string text = fixed;
+    for (const std::string& part : {name, parent, child}) text.replace(text.find("%s"), 2, part);
+    return text;
+  };
+  const std::string loop = error(robot(links + joint("ja", "block", "a") + joint("jb", "block", "b") + joint("jc", "a", "b")));
+  EXPECT_EQ(loop, "robot.urdf:11 joint 'jc': link 'b' is already the child of joint 'jb': a closed loop, which "
+                  "impactsim's tree of bodies cannot take (leave one joint out)");
+  const std::string cycle = error(robot(links + joint("ja", "a", "b") + joint("jb", "b", "a")));
+  EXPECT_EQ(cycle, "robot.urdf:9 joint 'ja': the joints form a cycle (b -> a -> b): a robot's links must form a tree");
+}
+
+// Issue 62, item 3: 100,000 nested elements overflowed the XML parser's stack; the nesting is
+// bounded before parsing.
+TEST_F(SceneUrdfFile, NestingIsBoundedBeforeParsing) {
+  std::string deep;
+  for (int k = 0; k < 100000; ++k) deep += "<a>";
+  const std::string message = error(robot(kBlock + deep + "\n"));
+  EXPECT_EQ(message, "robot.urdf:7 xml: elements nest more than 100 deep: this is no URDF");
+  // Comments, declarations and empty elements do not count; 99 levels inside <robot> are read.
+  std::string fine;
+  for (int k = 0; k < 98; ++k) fine += "<a>";
+  fine += "<b/><!-- <c> -->";
+  for (int k = 0; k < 98; ++k) fine += "</a>";
+  EXPECT_EQ(error(robot(kBlock + fine + "\n")).find("nest"), std::string::npos);
+}
+
 TEST_F(SceneUrdfFile, NonConvexMeshesNeedMeshHull) {
   // An L-shaped prism: closed, outward, not convex.
   write("meshes/l.obj", R"(v 0 0 0
