@@ -5,13 +5,17 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "app/batch_identity.hpp"
+#include "app/batch_row.hpp"
 #include "app/batch_summary.hpp"
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/interrupt.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/csv_writer.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
@@ -28,123 +32,6 @@ namespace impactsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string format_number(double x, int precision) { return std::string(NumberText(x, precision).view()); }
-
-std::vector<std::string> run_columns(const Scene& scene) {
-  std::vector<std::string> c{"run", "seed"};
-  for (const std::string& d : draw_columns(scene)) c.push_back(d);
-  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "dependent_closes", "t_rest"}) c.push_back(n);
-  for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
-  for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
-  c.push_back("final.kinetic_energy");
-  for (const ContactDef& d : scene.system.contacts.contacts()) c.push_back(d.name + ".closed");
-  for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
-  c.push_back("message");
-  return c;
-}
-
-// A message as one CSV cell: no commas or line breaks.
-std::string as_cell(std::string text) {
-  for (char& c : text)
-    if (c == ',') c = ';';
-    else if (c == '\n' || c == '\r') c = ' ';
-  return text;
-}
-
-std::string join(const std::vector<std::string>& cells) {
-  std::string line;
-  for (size_t k = 0; k < cells.size(); ++k) line += (k ? "," : "") + cells[k];
-  return line;
-}
-
-// The system of a run that writes only its final state: one output row at t_end. Output times do
-// not steer the integrator, so the run itself is the same as with the scene's rows.
-System final_row_only(System s) {
-  s.simulation.output_interval = s.simulation.t_end;
-  return s;
-}
-
-// One run, as a runs.csv line. A run that stops early keeps its row: status `failed`, the reason's
-// code and message, and the state where it stopped (the same with or without its trajectory).
-// With a trajectory directory the run also writes its trajectory.csv and events.csv there (under
-// `system`, the scene's); without, it runs `quiet`, which writes only the final row.
-std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,
-                    std::uint64_t seed, long run, const std::string& trajectory_dir, bool plot) {
-  const int precision = base.output.precision;
-  const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
-  Rng rng(run_seed);
-  RunDraw draw = draw_run(base, rng);
-  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
-  for (double x : draw.coordinates) cells.push_back(format_number(x, precision));
-  for (double x : draw.parameters) cells.push_back(format_number(x, precision));
-  if (!draw.error.empty()) {  // the drawn parameters make no valid scene: a failed row, empty beyond
-    cells.push_back("failed");
-    cells.push_back("invalid_draw");
-    cells.resize(run_columns(base).size() - 1);
-    cells.push_back(as_cell(draw.error));
-    return join(cells);
-  }
-  // With drawn parameters the run has its own scene, and so its own system and law.
-  const Scene& scene = draw.scene_or(base);
-  std::optional<System> own_quiet;
-  std::unique_ptr<ImpactLaw> own_law;
-  if (draw.scene) {
-    own_quiet = final_row_only(scene.system);
-    own_law = make_law(law_name, scene.laws);
-  }
-  const System& quiet = own_quiet ? *own_quiet : base_quiet;
-  const ImpactLaw& law = own_law ? *own_law : base_law;
-  const System& system = scene.system;
-  const State& initial = draw.initial;
-  RunTally tally(scene, initial);
-  auto count = [&](const Event& e) { tally.event(e); };
-  auto keep = [&](const Sample& s) { tally.sample(s); };
-  std::unique_ptr<RunFiles> files;
-  std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted run
-  RunCallbacks cb;
-  if (!trajectory_dir.empty()) {
-    files = std::make_unique<RunFiles>(trajectory_dir, scene);
-    if (plot) {
-      write_outlines(trajectory_dir, scene);
-      poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
-    }
-    cb = files->callbacks(count);
-    cb.sample = [&, write = cb.sample](const Sample& s) {
-      write(s);
-      if (poses) poses->row(s);
-      keep(s);
-    };
-  } else {
-    cb.sample = keep;
-    cb.event = count;
-  }
-  cb.stopped = keep;
-  std::string status = "ok", reason, message;
-  try {
-    simulate(files ? system : quiet, law, initial, rng, cb);
-  } catch (const SimulationError& e) {
-    status = "failed";
-    reason = stop_reason_code(e.reason());
-    message = as_cell(e.what());
-  }
-  for (const std::string& c :
-       {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
-        std::to_string(tally.events()), std::to_string(tally.time_steps()), std::to_string(tally.dependent_closes()),
-        tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
-    cells.push_back(c);
-  for (double x : tally.q()) cells.push_back(format_number(x, precision));
-  for (double x : tally.v()) cells.push_back(format_number(x, precision));
-  cells.push_back(format_number(tally.kinetic_energy(), precision));
-  const std::vector<bool> closed = tally.closed();
-  for (bool c : closed) cells.push_back(c ? "1" : "0");
-  const std::vector<double> outcomes = tally.outcome_values(closed);
-  for (size_t k = 0; k < outcomes.size(); ++k)
-    cells.push_back(scene.outcomes[k].whole() ? std::to_string(static_cast<long>(outcomes[k]))
-                                              : format_number(outcomes[k], precision));
-  cells.push_back(message);
-  return join(cells);
-}
 
 long count_lines(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -199,6 +86,7 @@ struct BatchPlan {
   long first = 0, end = 0;
   std::string dir;
   fs::path path;  // DIR/runs.csv
+  std::optional<OutputLock> lock;  // held while the batch writes DIR
 };
 
 // The plan from the options, or the exit code of what is wrong with them.
@@ -220,6 +108,8 @@ int plan_batch(const BatchOptions& o, const Scene& scene, BatchPlan& plan) {
   plan.end = o.count >= 0 && o.count < o.runs - plan.first ? plan.first + o.count : o.runs;
   plan.dir = prepare_output_directory(o.output_dir, scene);
   if (plan.dir.empty()) return kExitOutput;
+  plan.lock = lock_output_or_report(plan.dir);
+  if (!plan.lock) return kExitOutput;
   plan.path = fs::path(plan.dir) / "runs.csv";
   if (o.resume && o.force) {
     spdlog::error("--resume keeps the runs in {}, --force overwrites them: give one", plan.path.string());
@@ -266,8 +156,14 @@ std::string trajectory_dir(const BatchOptions& o, const BatchPlan& plan, long ru
   return d.string();
 }
 
-// Runs [next, end) into out, rows in run order, a chunk at a time; false where a write failed.
-bool run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, std::ofstream& out) {
+// A signal caught: the rows not yet written are dropped.
+struct Interrupted {};
+
+enum class RowsWritten { all, failed, interrupted };
+
+// Runs [next, end) into out, rows in run order, a chunk at a time. A caught signal stops it at the
+// next row: every row written is a whole run's, and --resume completes the rest.
+RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, std::ofstream& out) {
   const System quiet = final_row_only(scene.system);
   Progress progress("batch", "runs", plan.end - plan.first, o.quiet);
   try {
@@ -276,17 +172,37 @@ bool run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, 
         [&](long i, std::string& line) {
           line = run_one(scene, quiet, *plan.law, plan.law_name, plan.seed, i, trajectory_dir(o, plan, i), o.plot);
         },
-        [&](long, const std::string& line) { out << line << '\n'; },
+        [&](long, const std::string& line) {
+          if (caught_signal()) throw Interrupted{};
+          out << line << '\n';
+        },
         [&](long done) {
           out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
           if (!out) throw std::runtime_error(plan.path.string() + ": write failed");
           progress.update(done - plan.first);
         });
+  } catch (const Interrupted&) {
+    out.flush();
+    return RowsWritten::interrupted;
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
-    return false;
+    return RowsWritten::failed;
   }
-  return true;
+  return RowsWritten::all;
+}
+
+// The command line that completes an interrupted batch: its own, with --resume for --force.
+std::string resume_command(const std::string& command_line) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= command_line.size()) {
+    const std::size_t space = command_line.find(' ', start);
+    const std::string word = command_line.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    if (word != "--force" && word != "--resume" && !word.empty()) out += (out.empty() ? "" : " ") + word;
+    if (space == std::string::npos) break;
+    start = space + 1;
+  }
+  return out + " --resume";
 }
 
 // runs.h5 beside runs.csv with --format hdf5; without it, one left by an earlier batch is removed.
@@ -298,11 +214,18 @@ bool write_or_remove_hdf5(const BatchOptions& o, const BatchPlan& plan) {
     spdlog::info("removed {}, which no longer matches runs.csv (--format hdf5 writes it)", h5.string());
   }
   if (o.format != "hdf5") return true;
+  // Written under another name and renamed into place once whole: a failed write (a full disk)
+  // leaves no runs.h5 that could be taken for the batch's.
+  const fs::path partial = fs::path(plan.dir) / "runs.h5.partial";
   try {
-    const long rows = write_runs_hdf5(plan.path, h5);
+    const long rows = write_runs_hdf5(plan.path, partial);
+    fs::rename(partial, h5);
     spdlog::info("wrote {} rows to {}", rows, h5.string());
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    std::error_code ec;
+    fs::remove(partial, ec);
+    fs::remove(h5, ec);
+    spdlog::error("{}; {} is not written ({} keeps every run)", e.what(), h5.string(), plan.path.string());
     return false;
   }
   return true;
@@ -323,16 +246,37 @@ bool plot_batch(const BatchOptions& o, const Scene& scene, const BatchPlan& plan
   return true;
 }
 
+// A batch a signal ended: its summary.json of the runs so far, marked interrupted with how to
+// resume; exit 128 + the signal, as a shell reports it.
+int interrupted(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, const Metadata& about,
+                MetadataFile& metadata) {
+  const int signal = caught_signal();
+  const std::string resume = resume_command(o.command_line);
+  const nlohmann::ordered_json note = {{"signal", signal_name(signal)}, {"resume", resume}};
+  try {
+    const FailureCounts counts = write_summary(plan.dir, provenance_json(about, scene), note.dump());
+    spdlog::error("interrupted by {}: {} of runs {}..{} are in {}; `{}` completes the batch", signal_name(signal),
+                  counts.runs, plan.first, plan.end - 1, plan.path.string(), resume);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("interrupted by {}, and {}", signal_name(signal), e.what());
+  }
+  metadata.finish("interrupted");
+  return 128 + signal;
+}
+
 }  // namespace
 
 int batch_command(const BatchOptions& o) {
+  // From the start: a signal that comes while the batch sets up ends it at its first row, with the
+  // same summary as one that comes later.
+  const InterruptWatch interrupts;
   const std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides);
   if (!loaded) return kExitScene;
   const Scene& scene = *loaded;
   BatchPlan plan;
   if (const int code = plan_batch(o, scene, plan); code != kExitOk) return code;
   const BatchIdentity identity{o.scene, scene_content_sha256(scene), plan.law_name, plan.seed, o.runs, plan.first,
-                               plan.end - plan.first, join(run_columns(scene))};
+                               plan.end - plan.first, join_cells(run_columns(scene))};
   std::ofstream out;
   const long next = open_runs_file(o, plan, identity, out);
   if (next < 0) return kExitOutput;
@@ -342,8 +286,10 @@ int batch_command(const BatchOptions& o) {
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, plan.first, plan.end - 1, o.runs,
                plan.law_name, plan.seed, o.threads);
   const auto start = std::chrono::steady_clock::now();
-  if (!run_rows(o, scene, plan, next, out)) return kExitOutput;
+  const RowsWritten rows = run_rows(o, scene, plan, next, out);
+  if (rows == RowsWritten::failed) return kExitOutput;
   out.close();
+  if (rows == RowsWritten::interrupted) return interrupted(o, scene, plan, about, *metadata);
   FailureCounts counts;
   try {
     counts = write_summary(plan.dir, provenance_json(about, scene));
@@ -359,6 +305,8 @@ int batch_command(const BatchOptions& o) {
     spdlog::warn("{} of {} runs have Zeno closes that {}: their motion after them is partly the Zeno rule's {}",
                  counts.dependent_close_runs, counts.runs, RunTally::dependent_close_meaning("runs.csv"),
                  RunTally::kDependentCloseReadme);
+  if (counts.time_step_runs > 0)
+    spdlog::warn("{} of {} runs {} (time_steps in runs.csv)", counts.time_step_runs, counts.runs, kTimeStepMeaning);
   if (o.plot && !plot_batch(o, scene, plan)) return kExitOutput;
   metadata->finish();
   return kExitOk;

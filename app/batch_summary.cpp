@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,13 +44,15 @@ std::string FailureCounts::text() const {
   return out + ")";
 }
 
-FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance) {
+FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance,
+                            const std::string& interrupted) {
   std::vector<std::string> header;
   FailureCounts counts;
   long& runs = counts.runs;
   long& failed = counts.failed;
   std::vector<ColumnStats> stats;
-  size_t reason_column = std::string::npos, dependent_column = std::string::npos;
+  size_t reason_column = std::string::npos, dependent_column = std::string::npos, steps_column = std::string::npos;
+  std::set<std::string> seen;  // run numbers: a run's row counts once, however often it was written
   for_each_line(dir / "runs.csv", [&](const std::string& line, std::uint64_t) {
     std::vector<std::string> cells = split_cells(line);
     if (header.empty()) {
@@ -58,12 +61,14 @@ FailureCounts write_summary(const std::filesystem::path& dir, const std::string&
       for (size_t c = 0; c < header.size(); ++c)
         if (header[c] == "reason") reason_column = c;
         else if (header[c] == "dependent_closes") dependent_column = c;
+        else if (header[c] == "time_steps") steps_column = c;
       return;
     }
-    if (cells.size() != header.size()) return;
+    if (cells.size() != header.size() || !seen.insert(cells[0]).second) return;
     ++runs;
-    if (dependent_column < cells.size() && !cells[dependent_column].empty() && cells[dependent_column] != "0")
-      ++counts.dependent_close_runs;
+    const auto positive = [&](size_t c) { return c < cells.size() && !cells[c].empty() && cells[c] != "0"; };
+    if (positive(dependent_column)) ++counts.dependent_close_runs;
+    if (positive(steps_column)) ++counts.time_step_runs;
     for (size_t c = 0; c < header.size(); ++c) {
       if (header[c] == "run" || header[c] == "seed" || header[c] == "reason" || header[c] == "message" ||
           cells[c].empty())
@@ -87,11 +92,13 @@ FailureCounts write_summary(const std::filesystem::path& dir, const std::string&
   using Json = nlohmann::ordered_json;
   Json summary;
   if (!provenance.empty()) summary["provenance"] = Json::parse(provenance);
+  if (!interrupted.empty()) summary["interrupted"] = Json::parse(interrupted);
   summary["runs"] = runs;
   summary["failed"] = failed;
   Json reasons = Json::object();
   for (const auto& [reason, n] : counts.by_reason) reasons[reason] = n;
   summary["failures"] = reasons;
+  summary["time_step_runs"] = counts.time_step_runs;
   summary["mean_impacts"] = column("impacts").mean;
   const ColumnStats ke = column("final.kinetic_energy");
   summary["final_kinetic_energy"] = {{"mean", ke.mean}, {"min", ke.min}, {"max", ke.max}};

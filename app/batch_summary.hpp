@@ -29,13 +29,16 @@ struct ColumnStats {
 struct FailureCounts {
   long runs = 0, failed = 0;
   long dependent_close_runs = 0;  // runs whose dependent_closes column is above 0 (RunTally)
+  long time_step_runs = 0;        // runs that stepped through an instant (time_steps above 0)
   std::map<std::string, long> by_reason;
   std::string text() const;  // "2 of 40 runs failed (step_limit 1, stalled 1)", or "40 runs, none failed"
 };
 
 // Writes dir/summary.json from dir/runs.csv and returns its counts; `provenance` (JSON text from
-// provenance_json, or empty for none) goes in first, as `provenance`. Throws std::runtime_error if
-// it cannot be written.
-FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance = "");
+// provenance_json, or empty for none) goes in first, as `provenance`, then `interrupted` (empty:
+// none), how a signal ended the batch and how to resume it ({"signal": ..., "resume": ...}). A run
+// whose row runs.csv holds twice counts once. Throws std::runtime_error if it cannot be written.
+FailureCounts write_summary(const std::filesystem::path& dir, const std::string& provenance = "",
+                            const std::string& interrupted = "");
 
 }  // namespace impactsim

@@ -24,6 +24,13 @@ std::vector<std::string> law_ignores(const std::string& name, const Scene& scene
 // process (a sweep's grid points share them).
 std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Scene& scene);
 
+// What a run's `step` events mean, as run and batch warn about them: where the event loop could
+// not go on, it crossed the instant with fixed steps.
+inline constexpr const char* kTimeStepMeaning =
+    "left the exact event path and crossed an instant with fixed steps of the Anitescu-Potra scheme (where no "
+    "contact modes were consistent, the step size collapsed or guards chattered; see "
+    "simulation.contact.painleve_step)";
+
 // The registered laws and integrators, a line each with what it does: the end of --help.
 std::string registry_help();
 

@@ -10,6 +10,7 @@
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/plot_output.hpp"
 #include "core/integrators.hpp"
 
@@ -141,6 +142,8 @@ int converge_command(const ConvergeOptions& options) {
   const unsigned long long seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : scene.seed;
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;
+  const std::optional<OutputLock> lock = lock_output_or_report(dir);
+  if (!lock) return kExitOutput;
   const std::string path = (std::filesystem::path(dir) / "convergence.csv").string();
   // metadata.json's settings: the tested integrator at the first step size (the command line lists
   // the others; every one was checked above).

@@ -69,7 +69,20 @@ Hdf5Table::Hdf5Table(const std::string& path, const std::vector<Column>& columns
   if (!ok) fail("attribute 'columns'");
 }
 
+namespace {
+
+// HDF5 closes the files left open at exit; one whose close failed (a full disk) makes that cleanup
+// crash inside the library. Every table closes its file itself, so the library's own is not
+// needed: it is turned off before HDF5 is first used.
+const bool kNoCleanupAtExit = [] {
+  H5dont_atexit();
+  return true;
+}();
+
+}  // namespace
+
 Hdf5Table::~Hdf5Table() {
+  if (failed_) return;  // the failure was thrown; a second try would only repeat it
   try {
     flush();
   } catch (const std::exception& e) {
@@ -115,7 +128,10 @@ void Hdf5Table::flush() {
   }
   if (memory >= 0) H5Sclose(memory);
   ok = ok && H5Fflush(h_->file, H5F_SCOPE_LOCAL) >= 0;
-  if (!ok) throw std::runtime_error(path_ + ": HDF5 write failed (disk full or file removed?)");
+  if (!ok) {
+    failed_ = true;
+    throw std::runtime_error(path_ + ": HDF5 write failed (disk full or file removed?)");
+  }
   for (auto& b : number_buffers_) b.clear();
   for (auto& b : label_buffers_) b.clear();
   written_ = rows_;

@@ -43,6 +43,7 @@ class Hdf5Table {
   std::vector<std::vector<double>> number_buffers_;  // per number column
   std::vector<std::string> label_buffers_;           // per label column: label_width_ bytes a row
   long rows_ = 0, written_ = 0;
+  bool failed_ = false;  // a flush failed: the file is not to be trusted
 };
 
 }  // namespace impactsim

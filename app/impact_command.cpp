@@ -21,6 +21,7 @@
 #include "app/plot_output.hpp"
 #include "app/progress.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/sample_seed.hpp"
 #include "app/sample_writer.hpp"
 #include "core/first_impact.hpp"
@@ -180,6 +181,8 @@ int impact_command(const ImpactOptions& o) {
   const unsigned long long seed = o.seed >= 0 ? static_cast<unsigned long long>(o.seed) : scene.seed;
   const std::string dir = prepare_output_directory(o.output_dir, scene);
   if (dir.empty()) return kExitOutput;
+  const std::optional<OutputLock> lock = lock_output_or_report(dir);
+  if (!lock) return kExitOutput;
   spdlog::info("scene {}: impact of {} contacts at t = {} s, law {}, seed {}", scene.name, impact.space.contacts(),
                impact.t, law_name, seed);
   try {

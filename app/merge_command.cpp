@@ -18,6 +18,7 @@
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/runs_csv.hpp"
 
 namespace impactsim {
@@ -127,6 +128,8 @@ int merge_command(const std::vector<std::string>& inputs, const std::string& out
     spdlog::error("{}: cannot create the output directory: {}", output_dir, ec.message());
     return kExitOutput;
   }
+  const std::optional<OutputLock> lock = lock_output_or_report(output_dir);
+  if (!lock) return kExitOutput;
   const fs::path path = fs::path(output_dir) / "runs.csv";
   BatchIdentity whole = slices.front().identity;
   whole.first = 0;

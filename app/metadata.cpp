@@ -196,9 +196,9 @@ MetadataFile::~MetadataFile() {
   if (!finished_) write("failed");
 }
 
-void MetadataFile::finish() {
+void MetadataFile::finish(const std::string& status) {
   finished_ = true;
-  write("ok");
+  write(status);
 }
 
 void MetadataFile::write(const std::string& status) noexcept {

@@ -65,7 +65,8 @@ class MetadataFile {
   MetadataFile(const MetadataFile&) = delete;
   MetadataFile& operator=(const MetadataFile&) = delete;
   ~MetadataFile();
-  void finish();
+  // The command ended: "ok", or "interrupted" (a signal ended it, what it finished kept).
+  void finish(const std::string& status = "ok");
 
  private:
   void write(const std::string& status) noexcept;

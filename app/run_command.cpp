@@ -10,6 +10,7 @@
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/plot_output.hpp"
 #include "app/run_draw.hpp"
 #include "app/run_files.hpp"
@@ -154,6 +155,9 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
   const System& system = scene.system;
   if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
   warn_dependent_closes(active, sinks.tally);
+  if (sinks.tally.time_steps() > 0)
+    spdlog::warn("{} of this run's events were steps: it {} (time_steps in summary.json, `step` in events.csv)",
+                 sinks.tally.time_steps(), kTimeStepMeaning);
   report_timing(system, stats, wall);
   if (options.plot && !plot_run(dir, scene)) return kExitOutput;
   metadata.finish();
@@ -182,6 +186,8 @@ int run_command(const RunOptions& options) {
       options.run >= 0 ? sample_seed(batch_seed, static_cast<unsigned long long>(options.run)) : batch_seed;
   const std::string dir = prepare_output_directory(options.output_dir, scene);
   if (dir.empty()) return kExitOutput;
+  const std::optional<OutputLock> lock = lock_output_or_report(dir);
+  if (!lock) return kExitOutput;
   spdlog::info("scene {}: {} bodies, nq = {}, nv = {}{}, {} contacts, {}, law {}, seed {}", scene.name,
                system.model.bodies.size(), system.model.nq, system.model.nv, system.model.planar ? ", planar" : "",
                system.contacts.size(), describe_integrator(system), law_name, seed);

@@ -16,6 +16,7 @@
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/metadata.hpp"
+#include "app/output_lock.hpp"
 #include "app/plot_output.hpp"
 #include "app/runs_csv.hpp"
 #include "app/sweep_grid.hpp"
@@ -325,6 +326,8 @@ int sweep_command(const SweepOptions& o, const SweepPointRunner& run_point) {
   }
   const std::string dir = prepare_output_directory(o.output_dir.empty() ? default_directory(*base) : o.output_dir, *base);
   if (dir.empty()) return kExitOutput;
+  const std::optional<OutputLock> lock = lock_output_or_report(dir);
+  if (!lock) return kExitOutput;
   const fs::path table_path = fs::path(dir) / "sweep.csv";
   const Json description = sweep_description(o, *base, grid.params, grid.points.size());
   std::map<size_t, int> done;

@@ -69,7 +69,7 @@ TEST(BatchSummary, SummaryComesFromTheCompleteRows) {
   const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(read_all(dir / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& [key, value] : ordered.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"runs", "failed", "failures", "mean_impacts", "final_kinetic_energy", "closed_fraction",
+  EXPECT_EQ(keys, (std::vector<std::string>{"runs", "failed", "failures", "time_step_runs", "mean_impacts", "final_kinetic_energy", "closed_fraction",
                                             "columns"}));
 }
 
@@ -92,6 +92,26 @@ TEST(BatchSummary, CountsTheRunsWithDependentCloses) {
 
 TEST(BatchSummary, AnUnwritableDirectoryThrowsNamingTheFile) {
   EXPECT_THROW(write_summary("/proc/impactsim-no-such-dir"), std::runtime_error);
+}
+
+// Issue 62, item 4: two batches writing one runs.csv made summary.json count 3,000 runs of 1,500.
+// The lock now keeps a second writer out; a run's row written twice still counts once.
+TEST(BatchSummary, ARunWrittenTwiceCountsOnceAndTimeStepRunsAreCounted) {
+  const fs::path dir = fresh_dir("summary_twice");
+  std::ofstream(dir / "runs.csv", std::ios::binary) << "run,seed,status,reason,impacts,time_steps,message\n"
+                                                       "0,11,ok,,3,0,\n"
+                                                       "1,12,ok,,5,2,\n"
+                                                       "0,11,ok,,3,0,\n"
+                                                       "1,12,ok,,5,2,\n";
+  const FailureCounts counts = write_summary(dir, "", R"({"signal": "SIGTERM", "resume": "impactsim batch s.yaml --resume"})");
+  EXPECT_EQ(counts.runs, 2);
+  EXPECT_EQ(counts.time_step_runs, 1);
+  const nlohmann::json s = nlohmann::json::parse(read_all(dir / "summary.json"));
+  EXPECT_EQ(s.at("runs"), 2);
+  EXPECT_EQ(s.at("mean_impacts"), 4.0);
+  EXPECT_EQ(s.at("time_step_runs"), 1);
+  EXPECT_EQ(s.at("interrupted").at("signal"), "SIGTERM");
+  EXPECT_EQ(s.at("interrupted").at("resume"), "impactsim batch s.yaml --resume");
 }
 
 }  // namespace

@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "app/csv_writer.hpp"
 
@@ -55,6 +60,46 @@ TEST(WriteTextFile, ReplacesTheFileOrNamesItInTheError) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/summary.json: cannot create file"), std::string::npos)
         << e.what();
   }
+}
+
+// Issue 62, item 10: a full disk left a trajectory.csv whose last row was cut off. A file-size
+// limit (RLIMIT_FSIZE, with SIGXFSZ ignored) fails a write part way through a row as a full disk
+// does; the file must end with its last whole row, and the writer refuse more.
+TEST(CsvWriter, AFullDiskLeavesOnlyWholeRows) {
+  const std::string path = ::testing::TempDir() + "/csv_writer_full.csv";
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limited = before;
+  limited.rlim_cur = 10000;  // bytes: not a whole number of rows
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+  std::string error;
+  long rows_accepted = 0;
+  {
+    CsvWriter w(path, {"t", "a.x", "a.vx", "e"}, 12);
+    try {
+      for (int k = 0; k < 2000; ++k, ++rows_accepted) {
+        w.row(k / 3.0, Eigen::VectorXd::Constant(1, k / 7.0), Eigen::VectorXd::Constant(1, -k / 11.0), {k / 13.0});
+        if (k % 50 == 49) w.flush();
+      }
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+    EXPECT_THROW(w.text_row({"1", "2", "3", "4"}), std::runtime_error);  // no row after a failure
+  }
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(error.find(path + ": write failed (File too large"), std::string::npos) << error;
+  const std::string text = read_all(path);
+  EXPECT_LE(text.size(), 10000u);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  std::istringstream lines(text);
+  long count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 3) << line;
+  EXPECT_GT(count, 100);  // the rows flushed before the limit are kept
+  EXPECT_LE(count - 1, rows_accepted);
 }
 
 }  // namespace
