@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libfcl-dev libyaml-cpp-dev libspdlog-dev libcli11-dev libboost-dev nlohmann-json3-dev
   libassimp-dev libqhull-dev liburdfdom-dev libhdf5-dev
   libgtest-dev libbenchmark-dev
-  python3-matplotlib python3-numpy python3-h5py
+  python3-matplotlib python3-numpy python3-h5py python3-yaml
   parallel slurm-wlm
 )
 

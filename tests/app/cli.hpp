@@ -67,16 +67,18 @@ inline fs::path fresh_path(const std::string& name) {
   return dir;
 }
 
-// `impactsim ARGS`, its stdout and stderr captured.
-inline Result impactsim(const std::string& args) {
+// A shell command line whose last command's stdout and stderr are captured.
+inline Result shell(const std::string& command) {
   static int calls = 0;
   const fs::path dir =
       fresh_dir(std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_io" + std::to_string(calls++));
-  const std::string cmd = std::string(IMPACTSIM_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" +
-                          (dir / "err").string();
+  const std::string cmd = command + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(dir / "out"), read_all(dir / "err")};
 }
+
+// `impactsim ARGS`, its stdout and stderr captured.
+inline Result impactsim(const std::string& args) { return shell(std::string(IMPACTSIM_BINARY) + " " + args); }
 
 inline std::string scene(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name; }
 inline std::string bad(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/bad/" + name; }
