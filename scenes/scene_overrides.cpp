@@ -103,11 +103,9 @@ void apply_overrides(YAML::Node& root, const std::vector<SceneOverride>& overrid
     YAML::Node value;
     try {
       // One document, as a scene file holds: a second one would be dropped without a word.
-      const std::vector<YAML::Node> documents = YAML::LoadAll(o.value);
-      if (documents.size() > 1) fail(o, o.key, "the value holds " + std::to_string(documents.size()) + " YAML documents, not one");
-      if (!documents.empty()) value = documents.front();
-    } catch (const YAML::Exception& e) {
-      fail(o, o.key, "the value is not YAML: " + e.msg);
+      value = parse_yaml_text(o.value, "--set", "a --set value");
+    } catch (const SceneError& e) {
+      fail(o, o.key, e.message());
     }
     set_below(root, key_path(o), 0, value, o);
   }

@@ -94,9 +94,8 @@ int too_deep(const std::string& text) {
 void check_tree(const std::string& path, const UrdfLines& lines) {
   std::map<std::string, std::string> joint_of, parent_of;  // by child link
   for (const auto& [joint, parent, child] : lines.joints) {
-    const auto line = [&] { return lines.joint.at(joint); };
     if (const auto it = joint_of.find(child); it != joint_of.end())
-      throw SceneError(path, line(), 1, "joint '" + joint + "'",
+      throw SceneError(path, lines.joint.at(joint), 1, "joint '" + joint + "'",
                        "link '" + child + "' is already the child of joint '" + it->second +
                            "': a closed loop, which impactsim's tree of bodies cannot take (leave one joint out)");
     joint_of[child] = joint;

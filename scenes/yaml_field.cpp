@@ -253,7 +253,7 @@ class DocumentStarts : public YAML::EventHandler {
 // ',' at the top level makes it loop for ever, adding a null document per turn without consuming
 // the token (yaml-cpp issue 1040, fixed upstream by pull request 1319). Here the parser is asked
 // for at most three documents, and one that starts where the previous one did is that stuck token.
-void check_single_document(const std::string& text, const std::string& name) {
+void check_single_document(const std::string& text, const std::string& name, const std::string& holder) {
   std::istringstream in(text);
   YAML::Parser parser(in);
   DocumentStarts documents;
@@ -269,15 +269,15 @@ void check_single_document(const std::string& text, const std::string& name) {
   if (documents.starts.size() > 1) {
     const YAML::Mark m = documents.starts[1];
     throw SceneError(name, m.line + 1, m.column + 1, "",
-                     "a scene file holds one YAML document; this one has more than one");
+                     holder + " holds one YAML document; this one has more than one");
   }
 }
 
 }  // namespace
 
-YAML::Node parse_yaml_text(const std::string& text, const std::string& name) {
+YAML::Node parse_yaml_text(const std::string& text, const std::string& name, const std::string& holder) {
   try {
-    check_single_document(text, name);
+    check_single_document(text, name, holder);
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw SceneError(name, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);

@@ -125,9 +125,9 @@ std::string path_beside(const std::string& file, const std::string& from);
 // file: "no such mesh file 'p'", "'p' is not a regular file", "'p' is larger than 64 MiB".
 std::string file_problem(const std::string& path, const std::string& what, std::uintmax_t max_bytes);
 
-// Parses a whole YAML file (or text, for tests) of one document; syntax errors and a second
-// document become SceneErrors.
+// Parses a whole YAML file (or text) of one document; syntax errors and a second document become
+// SceneErrors ("`holder` holds one YAML document; this one has more than one").
 YAML::Node parse_yaml_file(const std::string& path);
-YAML::Node parse_yaml_text(const std::string& text, const std::string& name);
+YAML::Node parse_yaml_text(const std::string& text, const std::string& name, const std::string& holder = "a scene file");
 
 }  // namespace impactsim

@@ -44,8 +44,8 @@ std::string scene_of(const std::string& first_line) {
 // thousands of inputs a second.
 void run_briefly(impactsim::Scene& scene) {
   impactsim::SimulationSettings& settings = scene.system.simulation;
-  settings.t_end = std::min(settings.t_end, 0.02);
-  settings.max_steps = std::min(settings.max_steps, 20000L);
+  settings.t_end = std::min(settings.t_end, 0.01);
+  settings.max_steps = std::min(settings.max_steps, 2000L);
   const auto law = impactsim::make_law(scene.law, scene.laws);
   impactsim::Rng rng(scene.seed);
   impactsim::RunCallbacks callbacks;
@@ -57,9 +57,9 @@ void run_briefly(impactsim::Scene& scene) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
+  if (!text.empty() && text.back() == '\n') text.pop_back();
   const size_t newline = text.find('\n');
   if (newline == std::string::npos) return 0;
-  if (text.back() == '\n') text.pop_back();
   const std::string scene_file = kScenes + scene_of(text.substr(0, newline));
   try {
     impactsim::Scene scene = impactsim::load_scene(scene_file, {impactsim::parse_override(text.substr(newline + 1))});
