@@ -1,5 +1,6 @@
 #include "app/hdf5_table.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <hdf5.h>
@@ -9,7 +10,6 @@ namespace impactsim {
 
 namespace {
 
-constexpr hsize_t kChunkRows = 65536;
 
 // HDF5's own error stack printing is turned off: failures are reported as exceptions naming the file.
 void quiet_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
@@ -28,7 +28,8 @@ struct Hdf5Table::Handles {
   }
 };
 
-Hdf5Table::Hdf5Table(const std::string& path, const std::vector<Column>& columns, std::size_t label_width)
+Hdf5Table::Hdf5Table(const std::string& path, const std::vector<Column>& columns, std::size_t label_width,
+                     std::size_t expected_rows)
     : path_(path), columns_(columns), label_width_(std::max<std::size_t>(1, label_width)), h_(std::make_unique<Handles>()) {
   quiet_hdf5();
   auto fail = [&](const std::string& what) { throw std::runtime_error(path_ + ": cannot write HDF5 (" + what + ")"); };
@@ -37,7 +38,7 @@ Hdf5Table::Hdf5Table(const std::string& path, const std::vector<Column>& columns
   h_->label_type = H5Tcopy(H5T_C_S1);
   if (h_->label_type < 0 || H5Tset_size(h_->label_type, label_width_) < 0 || H5Tset_strpad(h_->label_type, H5T_STR_NULLPAD) < 0)
     fail("string type");
-  const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = kChunkRows;
+  const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = std::clamp<hsize_t>(expected_rows, 1, kMaxChunkRows);
   const hid_t space = H5Screate_simple(1, &zero, &unlimited);
   const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(create, 1, &chunk);

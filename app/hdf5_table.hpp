@@ -4,8 +4,8 @@
 // and a root attribute `columns` listing the names in order (h5py lists datasets alphabetically).
 // Number columns are 64-bit floats holding the values exactly (the CSV prints `precision` digits);
 // label columns are fixed-length strings (NUL-padded), as wide as the longest label allowed.
-// Rows are buffered and appended by flush() (chunked datasets, 65,536 rows a chunk); what was
-// flushed stays readable if the process dies later. Not thread-safe: one writer.
+// Rows are buffered and appended by flush() (chunked datasets, at most kMaxChunkRows rows a chunk);
+// what was flushed stays readable if the process dies later. Not thread-safe: one writer.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -20,8 +20,12 @@ class Hdf5Table {
     std::string name;
     bool label = false;  // a text column; otherwise a number column
   };
-  // Creates path (replacing a file there). Throws std::runtime_error naming the path on failure.
-  Hdf5Table(const std::string& path, const std::vector<Column>& columns, std::size_t label_width);
+  static constexpr std::size_t kMaxChunkRows = 65536;
+  // Creates path (replacing a file there). A chunk holds `expected_rows` rows (at least one, at
+  // most kMaxChunkRows): a chunk is allocated whole, so a table of 400 rows in chunks of 65,536
+  // took 16 MB. Throws std::runtime_error naming the path on failure.
+  Hdf5Table(const std::string& path, const std::vector<Column>& columns, std::size_t label_width,
+            std::size_t expected_rows = kMaxChunkRows);
   ~Hdf5Table();  // flushes what is left (errors then are only logged) and closes the file
   Hdf5Table(const Hdf5Table&) = delete;
   Hdf5Table& operator=(const Hdf5Table&) = delete;

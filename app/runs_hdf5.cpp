@@ -49,7 +49,7 @@ long write_runs_hdf5(const std::filesystem::path& csv, const std::filesystem::pa
   }
   std::vector<Hdf5Table::Column> columns;
   for (size_t c = 0; c < n; ++c) columns.push_back({header[c], label[c]});
-  Hdf5Table table(h5.string(), columns, width);
+  Hdf5Table table(h5.string(), columns, width, rows.size());
   std::vector<double> numbers;
   std::vector<std::string_view> labels;
   for (const std::vector<std::string>& row : rows) {

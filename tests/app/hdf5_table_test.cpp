@@ -45,6 +45,25 @@ TEST(Hdf5Table, RowsReadBackExactlyAcrossFlushesAndChunks) {
   }
 }
 
+// A chunk is allocated whole: 400 rows in chunks of 65,536 made runs.h5 16 MB. Chunks sized to
+// the expected rows keep it near the data's size, and rows past the expectation still go in.
+TEST(Hdf5Table, ChunksFollowTheExpectedRows) {
+  const fs::path dir = fresh_dir("hdf5_chunks");
+  for (const long rows : {400L, 1000L}) {
+    const std::string path = (dir / ("t" + std::to_string(rows) + ".h5")).string();
+    {
+      Hdf5Table table(path, {{"a"}, {"b"}, {"c", true}}, 8, 400);
+      for (long k = 0; k < rows; ++k) table.row({1.0 * k, -1.0 * k}, {"x"});
+    }
+    EXPECT_LT(fs::file_size(path), 64u * 1024) << rows;  // 3 columns x 1000 rows x 8 bytes, and headers
+    const Hdf5File file(path);
+    ASSERT_TRUE(file.ok());
+    const std::vector<double> b = file.numbers("b");
+    ASSERT_EQ(b.size(), static_cast<size_t>(rows));
+    EXPECT_EQ(b.back(), -(rows - 1.0));
+  }
+}
+
 TEST(Hdf5Table, EmptyTableHasItsColumnsAndNoRows) {
   const std::string path = (fresh_dir("hdf5_empty") / "t.h5").string();
   { Hdf5Table table(path, {{"a"}, {"b", true}}, 4); }
