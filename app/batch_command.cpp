@@ -156,6 +156,25 @@ std::string trajectory_dir(const BatchOptions& o, const BatchPlan& plan, long ru
   return d.string();
 }
 
+// Flushes out (runs.csv at path) and returns the file's size; throws naming the path when the
+// write failed (a full disk), which may have left part of a row.
+std::uintmax_t flushed_size(std::ofstream& out, const fs::path& path) {
+  out.flush();
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!out || ec) throw std::runtime_error(path.string() + ": write failed (disk full or file removed?)");
+  return size;
+}
+
+// Closes out and cuts the file back to `size` bytes, its last whole row: the close may write what
+// the stream still buffers, so the cut comes after it.
+void cut_back(std::ofstream& out, const fs::path& path, std::uintmax_t size) {
+  out.close();
+  std::error_code ec;
+  if (size > 0) fs::resize_file(path, size, ec);
+  if (ec) spdlog::error("{}: cannot cut back to its last whole row: {}", path.string(), ec.message());
+}
+
 // A signal caught: the rows not yet written are dropped.
 struct Interrupted {};
 
@@ -166,7 +185,9 @@ enum class RowsWritten { all, failed, interrupted };
 RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, std::ofstream& out) {
   const System quiet = final_row_only(scene.system);
   Progress progress("batch", "runs", plan.end - plan.first, o.quiet);
+  std::uintmax_t whole = 0;  // runs.csv's size after the last chunk written whole
   try {
+    whole = flushed_size(out, plan.path);
     ordered_parallel_map<std::string>(
         next, plan.end, o.threads, std::max<long>(64, 16L * o.threads),
         [&](long i, std::string& line) {
@@ -177,15 +198,16 @@ RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan&
           out << line << '\n';
         },
         [&](long done) {
-          out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
-          if (!out) throw std::runtime_error(plan.path.string() + ": write failed");
+          whole = flushed_size(out, plan.path);  // a chunk at a time: an interrupted batch keeps each
           progress.update(done - plan.first);
         });
   } catch (const Interrupted&) {
     out.flush();
     return RowsWritten::interrupted;
   } catch (const std::runtime_error& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}; {} is cut back to its last whole row (`--resume` continues from there)", e.what(),
+                  plan.path.string());
+    cut_back(out, plan.path, whole);
     return RowsWritten::failed;
   }
   return RowsWritten::all;

@@ -24,6 +24,7 @@ const std::string kScenes = std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/";
 
 // `impactsim ARGS` under a file-size limit of `blocks` 512-byte blocks, SIGXFSZ ignored: writes
 // past the limit fail part way through as on a full disk (no tmpfs to mount in a test).
+// blocks: sh's ulimit -f, in 512-byte blocks.
 Result impactsim_on_a_small_disk(int blocks, const std::string& args) {
   return shell("trap '' XFSZ; ulimit -f " + std::to_string(blocks) + "; exec " + IMPACTSIM_BINARY + " " + args);
 }
@@ -93,7 +94,8 @@ TEST(Faults, CoordinatesPastTheBoundsAreSceneErrors) {
 // Item 2: a full disk during batch --format hdf5 crashed (SIGSEGV) and left a corrupt runs.h5.
 TEST(Faults, AFullDiskLeavesNoRunsH5AndRunsCsvWhole) {
   const fs::path out = fresh_path("h5_full");
-  const Result r = impactsim_on_a_small_disk(400, "batch " + kScenes + "rocking_block.yaml --runs 400 --format hdf5 -q -o " +
+  // 128 KiB a file: runs.csv (66 KB) fits, runs.h5 (166 KB) does not.
+  const Result r = impactsim_on_a_small_disk(256, "batch " + kScenes + "rocking_block.yaml --runs 400 --format hdf5 -q -o " +
                                                       out.string());
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("HDF5 write failed"), std::string::npos) << r.err;
@@ -113,6 +115,18 @@ TEST(Faults, AFullDiskDuringARunKeepsWholeRows) {
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("trajectory.csv: write failed"), std::string::npos) << r.err;
   expect_whole_rows(out / "trajectory.csv");
+}
+
+// Item 10 for batch: a full disk cut runs.csv inside a row; it is cut back to its last whole chunk.
+TEST(Faults, AFullDiskDuringABatchKeepsWholeRows) {
+  const fs::path out = fresh_path("batch_full");
+  const Result r = impactsim_on_a_small_disk(64, "batch " + kScenes + "rocking_block.yaml --runs 400 -q -o " + out.string());
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("runs.csv: write failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cut back to its last whole row"), std::string::npos) << r.err;
+  expect_whole_rows(out / "runs.csv");
+  const std::string runs = read_all(out / "runs.csv");
+  EXPECT_GT(std::count(runs.begin(), runs.end(), '\n'), 1);  // the chunks before the full disk are kept
 }
 
 // Item 3: a URDF 100,000 elements deep overflowed the stack of `check`.
