@@ -125,7 +125,9 @@ int write_samples(const ImpactOptions& o, const Scene& scene, const ImpactLaw& l
   const double tol = 1e-6 * std::max(1.0, (impact.space.J_n * impact.v_minus).cwiseAbs().maxCoeff());
   const auto start = std::chrono::steady_clock::now();
   MetadataFile metadata(dir, {"impact", o.command_line, law_name, seed}, scene);
-  SampleWriter writer(path, scene, impact.space, tol, hdf5);
+  // Solutions and orderings are few beside a law's samples: their chunks are small.
+  const std::size_t rows = o.all_solutions || o.orderings ? 1024 : static_cast<std::size_t>(o.samples);
+  SampleWriter writer(path, scene, impact.space, tol, hdf5, rows);
   if (o.all_solutions) {
     if (std::string why; !write_ap_solutions(writer, impact.space, impact.v_minus, why)) {
       spdlog::error("--all-solutions: {}; sample the law instead (without --all-solutions)", why);

@@ -33,13 +33,14 @@ Table sample_columns(const Scene& scene, const ContactSpace& c) {
   return t;
 }
 
-SampleWriter::SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol, bool hdf5)
+SampleWriter::SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol, bool hdf5,
+                           std::size_t expected_rows)
     : c_(c), tol_(tol), table_(sample_columns(scene, c)) {
   if (hdf5) {
     std::vector<Hdf5Table::Column> columns;
     const size_t m = table_.contact_names.size();
     for (size_t k = 0; k < table_.columns.size(); ++k) columns.push_back({table_.columns[k], k + m >= table_.columns.size()});
-    h5_ = std::make_unique<Hdf5Table>(path, columns, kLabelWidth);
+    h5_ = std::make_unique<Hdf5Table>(path, columns, kLabelWidth, expected_rows);
   } else {
     csv_.emplace(path, table_.columns, scene.output.precision);
   }

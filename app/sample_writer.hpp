@@ -58,8 +58,10 @@ struct FormattedSample {
 
 class SampleWriter {
  public:
-  // The table goes to path: samples.csv's format, or with hdf5 an Hdf5Table of the same columns.
-  SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol, bool hdf5 = false);
+  // The table goes to path: samples.csv's format, or with hdf5 an Hdf5Table of the same columns,
+  // chunked for `expected_rows` rows.
+  SampleWriter(const std::string& path, const Scene& scene, const ContactSpace& c, double tol, bool hdf5 = false,
+               std::size_t expected_rows = Hdf5Table::kMaxChunkRows);
 
   // Thread-safe: reads only what the constructor set.
   void format(long index, const ImpactResult& r, FormattedSample& f) const;

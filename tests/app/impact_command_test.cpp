@@ -208,8 +208,8 @@ TEST(Impact, CombinationsOfManyContactsAreCountedPerClass) {
 }
 
 // --format hdf5: samples.h5 instead of samples.csv, the same columns in the same order, each value
-// the CSV's to its printed 12 digits (the file holds every bit), the same labels and summary.json;
-// --plot, which draws from samples.csv, is refused with it.
+// the CSV's to its printed 12 digits (the file holds every bit), the same labels and summary.json,
+// no larger than the CSV's twice; --plot, which draws from samples.csv, is refused with it.
 TEST(Impact, Hdf5SamplesHoldWhatTheCsvPrints) {
   const fs::path a = fresh_dir("impact_csv"), b = fresh_dir("impact_h5");
   const std::string common = "impact " + scene("rocking_block.yaml") + " --samples 700 --seed 4 --threads 2 -q -o ";
@@ -218,6 +218,8 @@ TEST(Impact, Hdf5SamplesHoldWhatTheCsvPrints) {
   ASSERT_EQ(csv.code, 0) << csv.err;
   ASSERT_EQ(h5.code, 0) << h5.err;
   EXPECT_FALSE(fs::exists(b / "samples.csv"));
+  // Chunks of the samples' number: in chunks of 65,536 rows the file took megabytes.
+  EXPECT_LT(fs::file_size(b / "samples.h5"), 2 * fs::file_size(a / "samples.csv"));
   const Hdf5File file((b / "samples.h5").string());
   ASSERT_TRUE(file.ok());
   std::istringstream lines(read_all(a / "samples.csv"));
