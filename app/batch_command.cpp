@@ -1,9 +1,13 @@
 // impactsim batch: many full runs of a scene, each impact drawing from its law. Run i's generator is
 // seeded from (seed, i) alone, so any run replays on its own and runs.csv is byte-identical for any
 // thread count and any split into slices (impactsim merge joins them).
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -124,26 +128,21 @@ int plan_batch(const BatchOptions& o, const Scene& scene, BatchPlan& plan) {
 
 // runs.csv opened for the rows from `next` on: a fresh file with its header and batch.json, or the
 // rows of an interrupted batch kept (--resume). -1 where it cannot be.
-long open_runs_file(const BatchOptions& o, const BatchPlan& plan, const BatchIdentity& identity, std::ofstream& out) {
-  long next = plan.first;
-  if (o.resume && fs::exists(plan.path)) {
-    next = resume_point(plan.dir, identity);
-    if (next < 0) return -1;
-  } else {
-    try {
-      write_batch_identity(plan.dir, identity);
-    } catch (const std::runtime_error& e) {
-      spdlog::error("{}", e.what());
-      return -1;
+long open_runs_file(const BatchOptions& o, const BatchPlan& plan, const BatchIdentity& identity,
+                    const std::vector<std::string>& columns, int precision, std::optional<CsvWriter>& out) {
+  try {
+    if (o.resume && fs::exists(plan.path)) {
+      const long next = resume_point(plan.dir, identity);
+      if (next >= 0) out.emplace(plan.path.string(), columns.size(), precision, CsvWriter::Append{});
+      return next;
     }
-    std::ofstream(plan.path, std::ios::binary | std::ios::trunc) << identity.columns << '\n';
-  }
-  out.open(plan.path, std::ios::binary | std::ios::app);
-  if (!out) {
-    spdlog::error("{}: cannot write", plan.path.string());
+    write_batch_identity(plan.dir, identity);
+    out.emplace(plan.path.string(), columns, precision);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
     return -1;
   }
-  return next;
+  return plan.first;
 }
 
 // DIR/runs/<run>/ for the runs below --trajectories, which also write their trajectory.csv and
@@ -156,25 +155,6 @@ std::string trajectory_dir(const BatchOptions& o, const BatchPlan& plan, long ru
   return d.string();
 }
 
-// Flushes out (runs.csv at path) and returns the file's size; throws naming the path when the
-// write failed (a full disk), which may have left part of a row.
-std::uintmax_t flushed_size(std::ofstream& out, const fs::path& path) {
-  out.flush();
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (!out || ec) throw std::runtime_error(path.string() + ": write failed (disk full or file removed?)");
-  return size;
-}
-
-// Closes out and cuts the file back to `size` bytes, its last whole row: the close may write what
-// the stream still buffers, so the cut comes after it.
-void cut_back(std::ofstream& out, const fs::path& path, std::uintmax_t size) {
-  out.close();
-  std::error_code ec;
-  if (size > 0) fs::resize_file(path, size, ec);
-  if (ec) spdlog::error("{}: cannot cut back to its last whole row: {}", path.string(), ec.message());
-}
-
 // A signal caught: the rows not yet written are dropped.
 struct Interrupted {};
 
@@ -182,12 +162,10 @@ enum class RowsWritten { all, failed, interrupted };
 
 // Runs [next, end) into out, rows in run order, a chunk at a time. A caught signal stops it at the
 // next row: every row written is a whole run's, and --resume completes the rest.
-RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, std::ofstream& out) {
+RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan& plan, long next, CsvWriter& out) {
   const System quiet = final_row_only(scene.system);
   Progress progress("batch", "runs", plan.end - plan.first, o.quiet);
-  std::uintmax_t whole = 0;  // runs.csv's size after the last chunk written whole
   try {
-    whole = flushed_size(out, plan.path);
     ordered_parallel_map<std::string>(
         next, plan.end, o.threads, std::max<long>(64, 16L * o.threads),
         [&](long i, std::string& line) {
@@ -195,19 +173,17 @@ RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan&
         },
         [&](long, const std::string& line) {
           if (caught_signal()) throw Interrupted{};
-          out << line << '\n';
+          out.line(line, 1 + static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')));  // run_one's cells hold no comma
         },
         [&](long done) {
-          whole = flushed_size(out, plan.path);  // a chunk at a time: an interrupted batch keeps each
+          out.flush();  // a chunk at a time: an interrupted batch keeps every finished chunk
           progress.update(done - plan.first);
         });
-  } catch (const Interrupted&) {
-    out.flush();
+  } catch (const Interrupted&) {  // the rows consumed so far go out when the writer closes
     return RowsWritten::interrupted;
   } catch (const std::runtime_error& e) {
     spdlog::error("{}; {} is cut back to its last whole row (`--resume` continues from there)", e.what(),
                   plan.path.string());
-    cut_back(out, plan.path, whole);
     return RowsWritten::failed;
   }
   return RowsWritten::all;
@@ -297,10 +273,11 @@ int batch_command(const BatchOptions& o) {
   const Scene& scene = *loaded;
   BatchPlan plan;
   if (const int code = plan_batch(o, scene, plan); code != kExitOk) return code;
+  const std::vector<std::string> columns = run_columns(scene);
   const BatchIdentity identity{o.scene, scene_content_sha256(scene), plan.law_name, plan.seed, o.runs, plan.first,
-                               plan.end - plan.first, join_cells(run_columns(scene))};
-  std::ofstream out;
-  const long next = open_runs_file(o, plan, identity, out);
+                               plan.end - plan.first, join_cells(columns)};
+  std::optional<CsvWriter> out;
+  const long next = open_runs_file(o, plan, identity, columns, scene.output.precision, out);
   if (next < 0) return kExitOutput;
   const Metadata about{"batch", o.command_line, plan.law_name, plan.seed};
   std::optional<MetadataFile> metadata = open_metadata_or_report(plan.dir, about, scene);
@@ -308,9 +285,9 @@ int batch_command(const BatchOptions& o) {
   spdlog::info("scene {}: runs {}..{} of {}, law {}, seed {}, {} threads", scene.name, plan.first, plan.end - 1, o.runs,
                plan.law_name, plan.seed, o.threads);
   const auto start = std::chrono::steady_clock::now();
-  const RowsWritten rows = run_rows(o, scene, plan, next, out);
+  const RowsWritten rows = run_rows(o, scene, plan, next, *out);
   if (rows == RowsWritten::failed) return kExitOutput;
-  out.close();
+  out.reset();  // every row flushed: summary.json reads them
   if (rows == RowsWritten::interrupted) return interrupted(o, scene, plan, about, *metadata);
   FailureCounts counts;
   try {

@@ -30,6 +30,19 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   flush();
 }
 
+CsvWriter::CsvWriter(const std::string& path, std::size_t columns, int precision, Append)
+    : path_(path), columns_(columns), precision_(precision) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  const off_t end = fd_ < 0 ? -1 : ::lseek(fd_, 0, SEEK_END);
+  if (end < 0) {
+    const int error = errno;
+    if (fd_ >= 0) ::close(fd_);
+    throw std::runtime_error(path + ": cannot append to it: " + std::strerror(error));
+  }
+  written_ = static_cast<std::uintmax_t>(end);  // what a failed write cuts back to starts here
+  buffer_.reserve(kBufferBytes + 4096);
+}
+
 CsvWriter::~CsvWriter() {
   try {
     if (!failed_) flush();  // a failure was thrown where it happened

@@ -24,6 +24,10 @@ class CsvWriter {
  public:
   // Throws std::runtime_error naming the path if the file cannot be created.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns, int precision);
+  // Appends rows of `columns` cells to the table at path, whose header and rows are kept (a resumed
+  // batch). Throws std::runtime_error naming the path if it cannot be opened.
+  struct Append {};
+  CsvWriter(const std::string& path, std::size_t columns, int precision, Append);
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
   ~CsvWriter();  // writes what is buffered; a failure there is logged

@@ -10,7 +10,6 @@ namespace impactsim {
 
 namespace {
 
-
 // HDF5's own error stack printing is turned off: failures are reported as exceptions naming the file.
 void quiet_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 

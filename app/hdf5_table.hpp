@@ -22,8 +22,8 @@ class Hdf5Table {
   };
   static constexpr std::size_t kMaxChunkRows = 65536;
   // Creates path (replacing a file there). A chunk holds `expected_rows` rows (at least one, at
-  // most kMaxChunkRows): a chunk is allocated whole, so a table of 400 rows in chunks of 65,536
-  // took 16 MB. Throws std::runtime_error naming the path on failure.
+  // most kMaxChunkRows): a chunk is allocated whole, so chunks far longer than the table would
+  // make the file that much larger. Throws std::runtime_error naming the path on failure.
   Hdf5Table(const std::string& path, const std::vector<Column>& columns, std::size_t label_width,
             std::size_t expected_rows = kMaxChunkRows);
   ~Hdf5Table();  // flushes what is left (errors then are only logged) and closes the file

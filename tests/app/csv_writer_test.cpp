@@ -62,6 +62,32 @@ TEST(WriteTextFile, ReplacesTheFileOrNamesItInTheError) {
   }
 }
 
+// A resumed batch appends to its runs.csv: the header and rows there are kept, new rows follow,
+// and the width is the one given. A file that is not there is an error naming it.
+TEST(CsvWriter, AppendKeepsWhatTheFileHolds) {
+  const std::string path = ::testing::TempDir() + "/csv_writer_append.csv";
+  {
+    CsvWriter w(path, {"run", "x"}, 6);
+    w.text_row({"0", "1.5"});
+  }
+  {
+    CsvWriter w(path, 2, 6, CsvWriter::Append{});
+    w.line("1,2.5", 2);
+    EXPECT_THROW(w.line("2,3,4", 3), std::logic_error);
+    w.flush();
+    EXPECT_EQ(read_all(path), "run,x\n0,1.5\n1,2.5\n");
+    w.text_row({"2", "3.5"});
+  }
+  EXPECT_EQ(read_all(path), "run,x\n0,1.5\n1,2.5\n2,3.5\n");
+  const std::string missing = ::testing::TempDir() + "/csv_writer_no_such_dir/runs.csv";
+  try {
+    CsvWriter w(missing, 2, 6, CsvWriter::Append{});
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(missing + ": cannot append to it"), std::string::npos) << e.what();
+  }
+}
+
 // Issue 62, item 10: a full disk left a trajectory.csv whose last row was cut off. A file-size
 // limit (RLIMIT_FSIZE, with SIGXFSZ ignored) fails a write part way through a row as a full disk
 // does; the file must end with its last whole row, and the writer refuse more.
