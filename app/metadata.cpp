@@ -91,7 +91,8 @@ Json settings(const Metadata& m, const Scene& scene) {
                     {"baumgarte", c.baumgarte},                   {"v_zeno", c.v_zeno},
                     {"detect_rest", c.detect_rest},               {"max_events", c.max_events},
                     {"broadphase_margin", c.broadphase_margin},   {"broadphase_horizon", c.broadphase_horizon},
-                    {"friction_directions", c.friction_directions}, {"painleve_step", c.painleve_step}};
+                    {"friction_directions", c.friction_directions},
+                    {"friction_cone", c.circular_cone ? "circular" : "polygon"}, {"painleve_step", c.painleve_step}};
   out["seed"] = m.seed;
   return out;
 }

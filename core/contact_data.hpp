@@ -30,6 +30,7 @@ struct ContactSettings {
   double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
   double broadphase_horizon = 0.02;   // [m] event loop: how far a body moves before the near set is selected again; 0: every contact followed
   int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
+  bool circular_cone = true;          // 3-D impacts in the circular cone (friction_cone: circular), else the polygon
   double painleve_step = 1e-4;        // [s] time-step through an instant with no consistent modes, chattering guards or a collapsed step; 0: stop there
 };
 
@@ -131,17 +132,17 @@ void compute_contact_jdot_v(const Model& model, const ContactModel& contacts, co
 Vec3 feature_point(const ContactModel& contacts, const Kinematics& kin, int i);
 
 // The impact-law input for the contacts in `set` at body.M and the Jacobians given: their friction
-// and restitution, the settings' friction polygon, and their indices as ids. From kBlockwiseFrom
+// and restitution, the settings' friction cone, and their indices as ids. From kBlockwiseFrom
 // velocities on it carries M's diagonal blocks, which the laws factor one by one (a pile of
 // spheres: a block of 6 per sphere, not one dense matrix); below, M is dense to the laws, as the
 // paper scenes' recorded outputs were computed.
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+ContactSpace contact_space(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set);
 // The same over the velocities of some of M's diagonal blocks alone (indices into
 // body.M_llt.blocks(), in increasing order): M and the Jacobians restricted to them, and their
 // blocks from kBlockwiseFrom velocities on. For contacts that move nothing else (an impact's
 // island), it is the impact the whole space gives, at the cost of these bodies alone.
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+ContactSpace contact_space(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set, const std::vector<int>& blocks);
 // The velocities of those blocks, in order.
 std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>& blocks);

@@ -8,12 +8,13 @@ namespace {
 
 // The law's input for `set` over every velocity, except M: its rows of J, friction, restitution,
 // ids and the friction polygon.
-ContactSpace contact_rows(const ContactModel& contacts, int friction_directions, const ContactJacobians& jac,
+ContactSpace contact_rows(const ContactModel& contacts, const ContactSettings& settings, const ContactJacobians& jac,
                           const std::vector<int>& set) {
   const int n = static_cast<int>(set.size()), td = contacts.tangent_dim();
   ContactSpace c;
   c.tangent_dim = td;
-  c.friction_directions = friction_directions;
+  c.friction_directions = settings.friction_directions;
+  c.circular_cone = settings.circular_cone;
   c.J_n.setZero(n, jac.nv);
   c.J_t.setZero(n * td, jac.nv);
   c.ids = set;
@@ -30,9 +31,9 @@ ContactSpace contact_rows(const ContactModel& contacts, int friction_directions,
 
 }  // namespace
 
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+ContactSpace contact_space(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set) {
-  ContactSpace c = contact_rows(contacts, friction_directions, jac, set);
+  ContactSpace c = contact_rows(contacts, settings, jac, set);
   c.M = body.M;
   if (body.M.rows() >= kBlockwiseFrom) c.M_blocks = body.M_llt.blocks();
   return c;
@@ -47,10 +48,10 @@ std::vector<int> block_columns(const BodyDynamics& body, const std::vector<int>&
   return cols;
 }
 
-ContactSpace contact_space(const ContactModel& contacts, int friction_directions, const BodyDynamics& body,
+ContactSpace contact_space(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                            const ContactJacobians& jac, const std::vector<int>& set, const std::vector<int>& blocks) {
   const std::vector<int> cols = block_columns(body, blocks);
-  ContactSpace c = contact_rows(contacts, friction_directions, jac, set);
+  ContactSpace c = contact_rows(contacts, settings, jac, set);
   c.M = body.M(cols, cols);
   c.J_n = Eigen::MatrixXd(c.J_n(Eigen::all, cols));
   c.J_t = Eigen::MatrixXd(c.J_t(Eigen::all, cols));

@@ -20,7 +20,7 @@ bool impact_at(const System& sys, double t, const Eigen::VectorXd& q, const Eige
     set.push_back(i);
     approaching = approaching || hits;
   }
-  if (approaching) space = contact_space(sys.contacts, settings.friction_directions, data.body, data.jac, set);
+  if (approaching) space = contact_space(sys.contacts, settings, data.body, data.jac, set);
   return approaching;
 }
 

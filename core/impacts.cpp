@@ -4,6 +4,8 @@
 
 #include <Eigen/QR>
 
+#include "numerics/lcp.hpp"
+
 #include "impact/anitescu_potra.hpp"
 
 namespace impactsim {
@@ -33,7 +35,7 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
                                const Eigen::VectorXd& v, Resolve resolve) {
   const ContactIslands islands = contact_islands(data.body, data.jac, set);
   if (islands.contacts.size() <= 1) {
-    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
+    ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, set);
     return resolve(space, v);
   }
   const int td = sys.contacts.tangent_dim();
@@ -45,7 +47,7 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
     const std::vector<int>& island = islands.contacts[k];
     std::vector<int> contacts;
     for (int a : island) contacts.push_back(set[a]);
-    ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, contacts,
+    ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, contacts,
                                        islands.blocks[k]);
     const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
     const ImpactResult r = resolve(space, Eigen::VectorXd(v(cols)));
@@ -66,37 +68,87 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
   return out;
 }
 
+// The close over the contacts that push: the projection of v, in the kinetic metric, onto
+//   {J_n,i v >= 0 for every contact of the set, J_t,i v = 0 for the frictional ones that stay},
+// which never adds energy. Its normal impulses solve the LCP of the Schur complement
+//   0 <= lambda _|_ S lambda + q >= 0,  S = W_nn - W_nt W_tt^+ W_tn,  q = b_n - W_nt W_tt^+ b_t,
+// (W = J M^-1 J^T, b = J v; PSD, so Lemke solves it), its tangential ones follow from J_t v+ = 0.
+// A contact that lifts off (lambda = 0, J_n v+ above the velocity tolerance) needs no rest of its
+// slip: its tangent rows are released and the projection taken again. Where the slow closes of a
+// rocking block would pull on the lifting corner (-2e-5 N s), that corner now lifts. Returns
+// false, v unchanged, where Lemke fails.
+bool close_without_pulling(const System& sys, const ContactData& data, const std::vector<int>& set,
+                           Eigen::VectorXd& v, Event& e) {
+  const int m = static_cast<int>(set.size()), td = data.jac.rows_per_contact - 1;
+  std::vector<bool> held(set.size());
+  for (int a = 0; a < m; ++a) held[a] = sys.contacts.contact(set[a]).mu > 0;
+  for (int round = 0; round <= m; ++round) {
+    std::vector<std::pair<int, int>> tangents;  // (position in set, tangent row)
+    for (int a = 0; a < m; ++a)
+      for (int k = 0; held[a] && k < td; ++k) tangents.emplace_back(a, 1 + k);
+    const int nt = static_cast<int>(tangents.size());
+    Eigen::MatrixXd J(m + nt, v.size());
+    for (int a = 0; a < m; ++a) J.row(a) = data.jac.of(set[a]).row(0);
+    for (int j = 0; j < nt; ++j) J.row(m + j) = data.jac.of(set[tangents[j].first]).row(tangents[j].second);
+    Eigen::MatrixXd W, Minv_JT;
+    block_delassus(data.body.M_llt, J, J, W, &Minv_JT);
+    const Eigen::VectorXd b = J * v;
+    Eigen::MatrixXd W_tt_W_tn = Eigen::MatrixXd::Zero(nt, m);  // W_tt^+ W_tn and W_tt^+ b_t
+    Eigen::VectorXd W_tt_b_t = Eigen::VectorXd::Zero(nt);
+    if (nt) {
+      const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> W_tt(W.bottomRightCorner(nt, nt));
+      W_tt_W_tn = W_tt.solve(W.bottomLeftCorner(nt, m));
+      W_tt_b_t = W_tt.solve(b.tail(nt));
+    }
+    const Eigen::MatrixXd S = W.topLeftCorner(m, m) - W.topRightCorner(m, nt) * W_tt_W_tn;
+    const LcpSolution sol = solve_lemke(0.5 * (S + S.transpose()), b.head(m) - W.topRightCorner(m, nt) * W_tt_b_t);
+    if (!sol.ok()) return false;
+    Eigen::VectorXd P(m + nt);
+    P.head(m) = sol.z.cwiseMax(0.0);
+    P.tail(nt) = -(W_tt_W_tn * P.head(m) + W_tt_b_t);
+    const Eigen::VectorXd trial = v + Minv_JT * P;
+    bool released = false;
+    for (int a = 0; a < m; ++a)
+      if (held[a] && P[a] == 0 && data.jac.normal_velocity(set[a], trial) > sys.contact.velocity_tolerance)
+        held[a] = !(released = true);
+    if (released && round < m) continue;
+    e.rowwise_loss = 0.0;
+    for (int k = 0; k < b.size(); ++k)
+      if (W(k, k) > 0) e.rowwise_loss += b[k] * b[k] / (2 * W(k, k));
+    e.impulse_n.assign(P.data(), P.data() + m);
+    v = trial;
+    return true;
+  }
+  return false;
+}
+
 // The Zeno rule: an impact slower than v_zeno is plastic and ends the accumulation by closing its
 // contacts. Where every frictional contact also slips slower than v_zeno, it brings them to rest:
 // the projection, on the normal rows and the frictional contacts' tangent rows (a frictionless
-// contact keeps its slip, and no spin is added). Its impulses may pull, and leave the friction
-// cone, by what such slow velocities carry; over nearly dependent normal rows (a coin's curved
-// contact and the rim point beside it) they come in large opposite pairs that cancel, and then
-// remove energy the slow contact velocities do not carry (closes_dependent_rows flags them;
-// docs/validation.md, "Known limitations"). Where a contact slides faster (a corner landing at
-// 0.5 mm/s while it slides at 1 m/s), stopping it would take a friction impulse far outside the
-// cone; the impact is then the plastic Anitescu-Potra LCP (e = 0), friction in its polygon, and
-// the contact lands sliding.
+// contact keeps its slip, and no spin is added), over the contacts it need not pull on
+// (close_without_pulling). Its friction impulses may leave the cone by what such slow velocities
+// carry; over nearly dependent normal rows (a coin's curved contact and the rim point beside it)
+// they come in large opposite pairs that cancel, and then remove energy the slow contact velocities
+// do not carry (closes_dependent_rows flags them; docs/validation.md, "Known limitations"). Where a
+// contact slides faster (a corner landing at 0.5 mm/s while it slides at 1 m/s), stopping it would
+// take a friction impulse far outside the cone, and where releasing the pulled contacts leaves one
+// approaching, closing needs a push the projection cannot size; the impact is then the plastic
+// Anitescu-Potra LCP (e = 0), friction in its cone, and sliding contacts land sliding.
 void close_contacts(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                     Eigen::VectorXd& v, const EventLog& log) {
-  const int r = data.jac.rows_per_contact;
   Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic_energy(data.body, v)};
-  if (slips_slow(sys, data, set, v)) {
-    std::vector<bool> frictional(set.size());
-    for (size_t a = 0; a < set.size(); ++a) frictional[a] = sys.contacts.contact(set[a]).mu > 0;
-    const Eigen::VectorXd impulse = project_to_rest(data, set, frictional, v, &e.rowwise_loss);
-    for (size_t a = 0; a < set.size(); ++a) e.impulse_n.push_back(impulse[a * r]);
-  } else {
+  if (!slips_slow(sys, data, set, v) || !close_without_pulling(sys, data, set, v, e)) {
     const ImpactResult plastic =
         resolve_by_island(sys, data, set, v, [](ContactSpace& space, const Eigen::VectorXd& v_minus) {
           space.e.setZero();
-          return solve_anitescu_potra(space, anitescu_potra_operator(space), v_minus);
+          return solve_anitescu_potra(space, mass_factor(space), v_minus);
         });
     if (!plastic.ok)
       throw SimulationError(t, StopReason::impact_failed,
                             "plastic impact of the Zeno rule at t = " + format_time(t) + " s: " + plastic.diagnostic);
     v = plastic.v_plus;
     e.law = "plastic";
+    e.rowwise_loss = 0.0;
     e.impulse_n.assign(plastic.impulse_n.data(), plastic.impulse_n.data() + plastic.impulse_n.size());
   }
   e.kinetic_after = kinetic_energy(data.body, v);
@@ -152,7 +204,7 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
 
 void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, set);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, set);
   const double approach = 1e-3 * sys.contact.velocity_tolerance;
   ImpactResult r = solve_without_collision(space, v, approach);
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
@@ -161,7 +213,7 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
   std::vector<int> sticking = candidates;
   while ((r.v_plus - v).cwiseAbs().maxCoeff() <= approach && !sticking.empty()) {
     ImpactResult stick = solve_sticking_impact(
-        contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, sticking), v);
+        contact_space(sys.contacts, sys.contact, data.body, data.jac, sticking), v);
     if (stick.ok) {
       r = std::move(stick);
       logged = &sticking;

@@ -6,8 +6,10 @@
 // brings them to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0) by the projection in the kinetic
 // metric
 //   v+ = v- - M^-1 J^T (J M^-1 J^T)^+ J v-,
-// which never adds energy (`close`); where one slides faster, friction cannot stop it within its
-// cone, and the plastic Anitescu-Potra LCP (e = 0) lands it sliding (`plastic`).
+// which never adds energy (`close`), over the contacts it need not pull on: one whose rest needs a
+// negative normal impulse is released and lifts off, and its impulse is zero. Where one slides
+// faster, friction cannot stop it within its cone, and where a released contact would approach,
+// the plastic Anitescu-Potra LCP (e = 0) resolves the impact (`plastic`). No normal impulse is negative.
 // Painleve: where the acceleration LCP has no consistent solution, an impact without collision
 // (`iwc`) jams the sliding contacts by the Anitescu-Potra LCP's nonzero solution, whatever the law
 // (impact/anitescu_potra.hpp, solve_without_collision).

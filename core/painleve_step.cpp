@@ -37,7 +37,7 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
     phi0[i] = data.frames[i].phi;
     if (touch[i]) out.active.push_back(i);
   }
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, data.body, data.jac, out.active);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, out.active);
   // The gap checks below move data.body.kin and data.frames only: M and C stay those at q.
   const Eigen::MatrixXd& M = data.body.M;
   const Eigen::VectorXd& C = data.body.C;

@@ -21,7 +21,7 @@ VelocityStep solve(const System& sys, FixedStepRun& run, FixedStepScratch& scrat
                    const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& b) {
   ContactData& c = scratch.contact;
   compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, contact_flags(sys.contacts.size(), set), c.jac);
-  const ContactSpace space = contact_space(sys.contacts, sys.contact.friction_directions, c.body, c.jac, set);
+  const ContactSpace space = contact_space(sys.contacts, sys.contact, c.body, c.jac, set);
   Eigen::MatrixXd nu(0, sys.model.nv);
   if (!sys.pins.empty()) {
     update_pins(sys, q, v, scratch, run.stats);

@@ -5,6 +5,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 
+#include "impact/circular_cone.hpp"
 #include "impact/laws.hpp"
 #include "numerics/short_number.hpp"
 #include "numerics/friction_cone.hpp"
@@ -86,6 +87,13 @@ ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOper
                      kinetic_energies);
 }
 
+ImpactResult solve_anitescu_potra(const ContactSpace& c, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
+                                  const LcpOptions& options, bool kinetic_energies) {
+  const ImpactResult polygon = solve_anitescu_potra(c, anitescu_potra_operator(c, M_llt), v_minus, options, kinetic_energies);
+  if (!polygon.ok || !uses_circular_cone(c)) return polygon;
+  return solve_in_circular_cone(c, M_llt, v_minus, polygon, kinetic_energies);
+}
+
 ImpactResult solve_without_collision(const ContactSpace& c, const Eigen::VectorXd& v_minus, double approach,
                                      const LcpOptions& options) {
   ContactSpace plastic = c;
@@ -124,11 +132,11 @@ ImpactResult solve_sticking_impact(const ContactSpace& c, const Eigen::VectorXd&
 }
 
 std::unique_ptr<PreparedImpact> AnitescuPotraLaw::prepare(const ContactSpace& c, const Eigen::VectorXd& v_minus) const {
-  return std::make_unique<PreparedAnitescuPotra>(solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_));
+  return std::make_unique<PreparedAnitescuPotra>(solve_anitescu_potra(c, mass_factor(c), v_minus, options_));
 }
 
 ImpactResult AnitescuPotraLaw::resolve(const ContactSpace& c, const Eigen::VectorXd& v_minus, Rng&) const {
-  return solve_anitescu_potra(c, anitescu_potra_operator(c), v_minus, options_);
+  return solve_anitescu_potra(c, mass_factor(c), v_minus, options_);
 }
 
 std::vector<ImpactResult> anitescu_potra_all_solutions(const ContactSpace& c, const Eigen::VectorXd& v_minus) {

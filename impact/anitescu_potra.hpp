@@ -42,6 +42,12 @@ ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const AnitescuPo
                                   const Eigen::VectorXd& v_minus, const LcpOptions& options = {},
                                   bool kinetic_energies = true);
 
+// The same in the space's friction cone, op built here: the polygon's answer, taken on to the
+// circular cone's where uses_circular_cone (impact/circular_cone.hpp).
+ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const MassFactor& M_llt,
+                                  const Eigen::VectorXd& v_minus, const LcpOptions& options = {},
+                                  bool kinetic_energies = true);
+
 // An impact without collision (a tangential impact; Genot and Brogliato): where a sliding contact
 // has no consistent force (Painleve), friction must stop it by an impulse although nothing
 // approaches. The plastic Anitescu-Potra LCP at v_minus has then two kinds of solution, the zero

@@ -15,6 +15,7 @@ ContactSpace contact_subspace(const ContactSpace& c, const std::vector<int>& whi
   s.M_blocks = c.M_blocks;
   s.tangent_dim = td;
   s.friction_directions = c.friction_directions;
+  s.circular_cone = c.circular_cone;
   s.J_n.resize(n, c.J_n.cols());
   s.J_t.resize(n * td, c.J_t.cols());
   s.mu.resize(n);

@@ -29,6 +29,9 @@ struct ContactSpace {
   Eigen::VectorXd mu;           // m friction coefficients
   Eigen::VectorXd e;            // m Newton restitution coefficients in [0, 1]
   int friction_directions = 8;  // k, directions of the polyhedral friction cone in 3-D
+  // 3-D friction in the circular (isotropic Coulomb) cone, from the polygon's answer
+  // (impact/circular_cone.hpp); false: in the polygon of friction_directions itself.
+  bool circular_cone = true;
   std::vector<int> ids;         // optional: the scene's index of each contact (orders name contacts by it)
   // Optional: M is block diagonal over these contiguous ranges of v (ordered, covering it), and the
   // laws factor it block by block; empty: one dense block.
@@ -49,6 +52,7 @@ struct ImpactResult {
   Eigen::VectorXd impulse_t;    // m * tangent_dim, in each contact's tangent basis, N s
   int lcp_solves = 0;
   double lcp_residual = 0.0;    // the worst residual over every LCP solved
+  double cone_residual = 0.0;   // circular cone: the residual of its equations, N s (impact/circular_cone.hpp)
   double kinetic_energy_minus = 0.0;
   double kinetic_energy_plus = 0.0;
   bool ok = true;               // false: no trustworthy outcome; `diagnostic` says why

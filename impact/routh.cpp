@@ -8,7 +8,9 @@
 
 #include <Eigen/Cholesky>
 
+#include "impact/circular_cone.hpp"
 #include "impact/laws.hpp"
+#include "numerics/coulomb_cone.hpp"
 #include "numerics/short_number.hpp"
 #include "numerics/coulomb_lcp.hpp"
 #include "numerics/friction_cone.hpp"
@@ -23,6 +25,10 @@ struct RouthImpact::Step {
   Eigen::MatrixXd Minv_JbarT;  // M^-1 Jbar^T
   CoulombLayout layout;        // a friction block per contact with mu > 0
   int m = 0, mk = 0;           // contacts; friction multipliers (k per block)
+  // The circular cone (impact/circular_cone.hpp): rows normal, tangent, tangent per contact; empty
+  // where the polygon is the answer.
+  Eigen::MatrixXd J3, W3, Minv_J3T;
+  Eigen::VectorXd mu;
 };
 
 namespace {
@@ -50,7 +56,58 @@ StepLcp build_step_lcp(const ContactSpace& c) {
   s.W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
   s.W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
   s.W.bottomRightCorner(coulomb.W.rows(), coulomb.W.cols()) = coulomb.W;
+  if (uses_circular_cone(c)) {
+    s.J3.resize(3 * m, c.M.rows());
+    for (int i = 0; i < m; ++i) {
+      s.J3.row(3 * i) = c.J_n.row(i);
+      s.J3.middleRows(3 * i + 1, 2) = c.J_t.middleRows(2 * i, 2);
+    }
+    block_delassus(mass_factor(c), s.J3, s.J3, s.W3, &s.Minv_J3T);
+    s.mu = c.mu;
+  }
   return s;
+}
+
+// The step in the circular cone, from the polygon's solution z of the step LCP at v: the cone's
+// equations with lambda_n <= lambda_max = w's head (numerics/coulomb_cone.hpp). r gets the
+// step's impulses, 3 per contact, and worst the larger of itself and the residual; false where
+// Newton stops short.
+bool circular_step(const StepLcp& s, const Eigen::VectorXd& w, const Eigen::VectorXd& z, const Eigen::VectorXd& v,
+                   Eigen::VectorXd& r, double& worst, std::string& why) {
+  const int m = s.m;
+  Eigen::VectorXd tangential = Eigen::VectorXd::Zero(2 * m);
+  add_block_impulses(s.layout, z.segment(2 * m, s.mk), tangential);
+  r.resize(3 * m);
+  for (int i = 0; i < m; ++i) {
+    r[3 * i] = z[m + i];
+    r.segment<2>(3 * i + 1) = tangential.segment<2>(2 * i);
+  }
+  const double scale = std::max(w.head(m).maxCoeff(), 1e-300);
+  const ConeSolution sol =
+      solve_coulomb_cone(s.W3, s.J3 * v, s.mu, r, kConeTolerance * scale, 100, w.head(m));
+  worst = std::max(worst, sol.residual);
+  r = sol.r;
+  if (!sol.converged)
+    why = "step in the circular friction cone: Newton from the polygon's answer stopped " + short_number(sol.residual) +
+          " N s from it (friction_cone: polygon takes the polygon's answer)";
+  return sol.converged;
+}
+
+// The step's impulses added to the outcome's velocity and totals: the circular cone's r3 where the
+// step has its rows, else the polygon's z.
+void take_step(const StepLcp& s, const Eigen::VectorXd& z, const Eigen::VectorXd& r3, ImpactResult& r) {
+  const int m = s.m;
+  if (s.J3.size() == 0) {
+    r.v_plus.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
+    r.impulse_n += z.segment(m, m);
+    add_block_impulses(s.layout, z.segment(2 * m, s.mk), r.impulse_t);
+    return;
+  }
+  r.v_plus.noalias() += s.Minv_J3T * r3;
+  for (int i = 0; i < m; ++i) {
+    r.impulse_n[i] += r3[3 * i];
+    r.impulse_t.segment<2>(2 * i) += r3.segment<2>(3 * i + 1);
+  }
 }
 
 // w of one step at velocity v: lambda_max = h draw (Algorithm 1), then Jbar v, then 0.
@@ -192,7 +249,7 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
   const int m = s.m, td = static_cast<int>(s.D.rows());
   // Storage reused across samples on this thread: a sample allocates only its result.
   struct Workspace {
-    Eigen::VectorXd w, z, draws, vn, Mv;
+    Eigen::VectorXd w, z, draws, vn, Mv, r3;
     LcpSolution sol;
   };
   thread_local Workspace work;
@@ -230,7 +287,12 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
       r.diagnostic = "routh: " + why;
       break;
     }
-    v.noalias() += s.Minv_JbarT * z.segment(m, m + s.mk);
+    if (s.J3.size() && !circular_step(s, w, z, v, work.r3, r.cone_residual, why)) {
+      r.ok = false;
+      r.diagnostic = "routh: " + why;
+      break;
+    }
+    take_step(s, z, work.r3, r);
     // Theorem 7: a step never adds kinetic energy. A rise is a bug, flagged, never accepted.
     Mv.noalias() = M_ * v;
     const double kinetic = 0.5 * v.dot(Mv);
@@ -240,8 +302,6 @@ ImpactResult RouthImpact::run(Draw&& draw, Rng& rng) const {
                      std::to_string(previous_kinetic) + " -> " + std::to_string(kinetic) + " J)";
     }
     previous_kinetic = kinetic;
-    r.impulse_n += z.segment(m, m);
-    add_block_impulses(s.layout, z.segment(2 * m, s.mk), r.impulse_t);
     r.lcp_residual = std::max(r.lcp_residual, residual);
     ++r.lcp_solves;
     ++r.steps;

@@ -4,6 +4,7 @@
 
 #include "impact/laws.hpp"
 #include "impact/anitescu_potra.hpp"
+#include "impact/circular_cone.hpp"
 
 namespace impactsim {
 namespace {
@@ -52,7 +53,7 @@ class SequentialImpact : public PreparedImpact {
         break;
       }
       const int i = next_contact(turn, vn, rng);
-      const ImpactResult one = solve_anitescu_potra(singles_[i], operators_[i], r.v_plus, {}, false);
+      const ImpactResult one = single_impact(i, r.v_plus);
       if (!one.ok) {
         r.ok = false;
         r.diagnostic = "sequential: " + one.diagnostic;
@@ -62,6 +63,7 @@ class SequentialImpact : public PreparedImpact {
       r.impulse_n[i] += one.impulse_n[0];
       r.impulse_t.segment(i * td, td) += one.impulse_t;
       r.lcp_residual = std::max(r.lcp_residual, one.lcp_residual);
+      r.cone_residual = std::max(r.cone_residual, one.cone_residual);
       r.lcp_solves += one.lcp_solves;
       r.ordering.push_back(i);
       ++r.steps;
@@ -71,10 +73,17 @@ class SequentialImpact : public PreparedImpact {
   }
 
  private:
+  // Contact i's impact alone from v, in its friction cone (the polygon's operator is kept).
+  ImpactResult single_impact(int i, const Eigen::VectorXd& v) const {
+    if (uses_circular_cone(singles_[i])) return solve_anitescu_potra(singles_[i], M_llt_, v, {}, false);
+    return solve_anitescu_potra(singles_[i], operators_[i], v, {}, false);
+  }
+
   // Past the cap: one Anitescu-Potra impact over every contact from the current velocity.
   void finish_simultaneously(ImpactResult& r) const {
     r.terminated = false;
-    const ImpactResult rest = solve_anitescu_potra(whole_, whole_operator_, r.v_plus);
+    const ImpactResult rest = uses_circular_cone(whole_) ? solve_anitescu_potra(whole_, M_llt_, r.v_plus)
+                                                         : solve_anitescu_potra(whole_, whole_operator_, r.v_plus);
     r.diagnostic = "sequential: contacts still approached after " + std::to_string(r.steps) +
                    " single impacts; the rest was resolved simultaneously (Anitescu-Potra)";
     if (!rest.ok) {

@@ -160,7 +160,7 @@ const std::vector<SceneKey> kKeys = {
     {"simulation.contact", "velocity_tolerance", "number > 0", "1e-6",
      "m/s; normal or tangential speeds below this count as zero (closed, sticking); in 3-D a sliding contact's friction opposes (u_t + this x s) / |u_t + this x s|, s the direction its slide started in, so a slide from rest does not follow the direction of rounding-sized velocities; at every event the 3-D frictional contacts touching with a slip below it are first brought exactly to rest (a projection in the kinetic metric, which never adds energy), unless nearly dependent contacts would make that projection move a touching contact by more than 10 times this", ""},
     {"simulation.contact", "v_zeno", "number >= 0", "1e-3",
-     "m/s; the Zeno rule: an impact whose fastest approach is slower than this is plastic and closes every touching contact of its impact set, logged as `zeno`: where every frictional contact of it also slips slower than this, they are brought to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0, by the projection that never adds energy; law `close`; a frictionless contact keeps its slip); where one slides faster, friction within its cone cannot stop it, and the plastic Anitescu-Potra impact (e = 0) lands it sliding (law `plastic`); 0 turns the rule off", ""},
+     "m/s; the Zeno rule: an impact whose fastest approach is slower than this is plastic and closes every touching contact of its impact set, logged as `zeno`: where every frictional contact of it also slips slower than this, they are brought to rest (J_n v+ = 0, and J_t v+ = 0 where mu > 0, by the projection that never adds energy; law `close`; a frictionless contact keeps its slip; a contact whose rest would need a pulling impulse is released and lifts off instead); where one slides faster, friction within its cone cannot stop it, or where a released contact would approach, the plastic Anitescu-Potra impact (e = 0) resolves it (law `plastic`); no normal impulse is ever negative; 0 turns the rule off", ""},
     {"simulation.contact", "detect_rest", "bool", "true",
      "after an event, or a step of the smooth phase, that leaves every velocity and acceleration too small to move "
      "anything by more than the two tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
@@ -182,8 +182,14 @@ const std::vector<SceneKey> kKeys = {
      "start gave up, a contact that sticks, slips and is closed by the Zeno rule over and over), the run crosses the instant with steps of at "
      "most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`; chatter that comes back within 16 steps' "
      "time doubles the steps taken, up to 64) and the event loop starts again; 0 stops the run there instead", ""},
+    {"simulation.contact", "friction_cone", "`circular` or `polygon`", "circular",
+     "3-D friction of every impact law (and the Zeno rule's plastic impact): `circular`, isotropic Coulomb friction, "
+     "the polygon's answer taken on by Newton's method to the circular cone's, to 1e-10 of the impulses at stake; "
+     "`polygon`, the polygon of `friction_directions` itself (its answer depends on how the scene is turned about each "
+     "normal); planar scenes are exact either way", ""},
     {"simulation.contact", "friction_directions", "integer 3..64", "8",
-     "directions of the polyhedral friction cone of 3-D impacts and stick checks; planar scenes use the exact two", ""},
+     "directions of the polyhedral friction cone of stick checks, of time-stepping, of `friction_cone: polygon` and of "
+     "the polygon whose answer starts the circular cone's; planar scenes use the exact two", ""},
 
     {"output", "directory", "string", "`out/<name>`", "where `run` writes; `-o DIR` overrides it", ""},
     {"output", "precision", "integer 3..17", "12", "significant digits in CSV files", ""},

@@ -29,6 +29,11 @@ ContactSettings read_contact_settings(const Field& f) {
     c.max_events = f.child("max_events").integer_in(1, kMaxCount);
   }
   if (f.has("painleve_step")) c.painleve_step = f.child("painleve_step").non_negative();
+  if (f.has("friction_cone")) {
+    const std::string cone = f.child("friction_cone").text();
+    if (cone != "circular" && cone != "polygon") f.child("friction_cone").fail("must be `circular` or `polygon`, not '" + cone + "'");
+    c.circular_cone = cone == "circular";
+  }
   if (f.has("friction_directions")) {
     c.friction_directions = static_cast<int>(f.child("friction_directions").integer_in(3, 64));
   }

@@ -27,6 +27,8 @@ BENCHMARKS = {
     "BM_LemkePlanarTwoContactLcp": "Lemke on the rocking block's 8-variable impact LCP (2 contacts, planar)",
     "BM_AnitescuPotraRockingBlock": "the Anitescu-Potra law on the rocking block: LCP from M and J, solve, v+",
     "BM_RouthRockingBlockSample": "one Routh sample of the rocking block, h = 0.3 (about 2.5 step LCPs)",
+    "BM_ImpactsInTheCone": "every impact of the named scene's run resolved again by anitescu-potra, in the circular "
+                           "cone or the scene's polygon (cube_toss: 5 impacts, 8 edges; box_stack: 3, 4 edges)",
     "BM_BouncingBallFirst40Impacts": "the bouncing ball through its first 40 impacts, events located to 1e-14 max(1, t) s",
     "BM_RockingBlockFullRuns": "full runs of the rocking block dropped flat (Routh, Zeno rule, ended at rest); one run per iteration",
     "BM_SphereRow": "`sphere_row` (100 balls, 201 contacts) run to 1 s under the named law",
@@ -40,7 +42,8 @@ BENCHMARKS = {
     "BM_PileLoad": "that pile's scene read and checked, its closed contacts found: what a run pays once",
     "run_pair": "one shape-pair signed distance (exact forms; FCL's GJK where named)",
 }
-QUICK = "Lemke|AnitescuPotraRocking|RouthRockingBlockSample|BouncingBall|run_pair/Box|BroadphasePile/25|PileLoad/25"
+QUICK = ("Lemke|AnitescuPotraRocking|RouthRockingBlockSample|ImpactsInTheCone|BouncingBall|run_pair/Box|BroadphasePile/25|"
+         "PileLoad/25")
 
 
 def run(cmd, **kw):

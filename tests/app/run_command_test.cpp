@@ -16,18 +16,18 @@ namespace {
 
 using namespace impactsim::testing;
 
-// coin_spin's Zeno closes over its curved contact and a rim point beside it are counted in
-// summary.json and warned about, naming the first; the rocking block has none and no warning.
+// A coin's Zeno close over its curved contact and a rim point beside it is counted in summary.json
+// and warned about, naming it; the rocking block has none and no warning.
 TEST(Run, ZenoClosesOverNearlyDependentContactsAreWarnedAbout) {
   const fs::path coin = fresh_dir("run_dependent_closes");
-  const Result r = impactsim("run " + scene("coin_spin.yaml") + " -o " + coin.string());
+  const Result r = impactsim("run " + coin_with_a_dependent_close().string() + " -o " + coin.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("4 Zeno close(s) " + RunTally::dependent_close_meaning("summary.json")), std::string::npos) << all;
+  EXPECT_NE(all.find("1 Zeno close(s) " + RunTally::dependent_close_meaning("summary.json")), std::string::npos) << all;
   EXPECT_NE(all.find(RunTally::kDependentCloseReadme), std::string::npos) << all;
-  EXPECT_NE(all.find("the first at t = 2.12672669975 s on coin_shape@ground, coin_shape.rim-z2@ground"), std::string::npos)
+  EXPECT_NE(all.find("the first at t = 0.600619119528 s on coin_shape@ground, coin_shape.rim-z2@ground"), std::string::npos)
       << all;
-  EXPECT_EQ(nlohmann::json::parse(read_all(coin / "summary.json")).at("dependent_closes"), 4);
+  EXPECT_EQ(nlohmann::json::parse(read_all(coin / "summary.json")).at("dependent_closes"), 1);
   const fs::path block = fresh_dir("run_no_dependent_closes");
   const Result b = impactsim("run " + scene("zeno_block.yaml") + " -o " + block.string());
   ASSERT_EQ(b.code, 0) << b.err;
@@ -137,7 +137,7 @@ TEST(Run, RunSummaryReportsHowTheRunEnded) {
 
 // The lift outcomes tell the orderings apart: resolved A first, the first impact leaves A lifting (the
 // block rocks onto B, Halm and Posa §5.4.1), B first the mirror image; the block then rocks to rest,
-// each corner lifting as often as the other.
+// the corners lifting in turn (as often as each other, to one).
 TEST(Run, LiftOutcomesSayWhichCornerTheBlockRockedOnto) {
   for (const auto& [start, a, b] : {std::tuple{"A", 1, 0}, std::tuple{"B", 0, 1}}) {
     const fs::path dir = fresh_dir(std::string("lift_") + start);
@@ -148,7 +148,7 @@ TEST(Run, LiftOutcomesSayWhichCornerTheBlockRockedOnto) {
     EXPECT_EQ(outcomes.at("first_lift_A"), a) << start;
     EXPECT_EQ(outcomes.at("first_lift_B"), b) << start;
     EXPECT_GE(outcomes.at("lifts_A").get<int>(), 1) << start;
-    EXPECT_EQ(outcomes.at("lifts_A"), outcomes.at("lifts_B")) << start;
+    EXPECT_LE(std::abs(outcomes.at("lifts_A").get<int>() - outcomes.at("lifts_B").get<int>()), 1) << start;
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/hybrid.hpp"
+#include "impact/impact_law.hpp"
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
 #include "tests/bench/pile_scene.hpp"
@@ -136,6 +137,49 @@ BENCHMARK(BM_BoxPileLanding)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
+// The impacts of a shipped scene's run, as its law received them (contact space and v-).
+struct RecordedImpacts : ImpactLaw {
+  explicit RecordedImpacts(std::unique_ptr<ImpactLaw> law) : inner(std::move(law)) {}
+  std::string_view name() const override { return inner->name(); }
+  std::unique_ptr<PreparedImpact> prepare(const ContactSpace& c, const Eigen::VectorXd& v) const override {
+    seen.emplace_back(c, v);
+    return inner->prepare(c, v);
+  }
+  ImpactResult resolve(const ContactSpace& c, const Eigen::VectorXd& v, Rng& rng) const override {
+    seen.emplace_back(c, v);
+    return inner->resolve(c, v, rng);
+  }
+  std::unique_ptr<ImpactLaw> inner;
+  mutable std::vector<std::pair<ContactSpace, Eigen::VectorXd>> seen;
+};
+
+std::vector<std::pair<ContactSpace, Eigen::VectorXd>> impacts_of(const std::string& name) {
+  const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name + ".yaml");
+  RecordedImpacts law(make_law(scene.law, scene.laws));
+  Rng rng(0);
+  simulate_hybrid(scene.system, law, scene.initial, rng, RunCallbacks{});
+  return law.seen;
+}
+
+// Every impact of cube_toss's and box_stack's runs resolved again by the Anitescu-Potra law, in the
+// circular cone (the default) and in the scenes' polygons (8 and 4 directions): time per impact.
+void BM_ImpactsInTheCone(benchmark::State& state, const std::string& name, bool circular) {
+  auto impacts = impacts_of(name);
+  for (auto& [space, v] : impacts) space.circular_cone = circular;
+  const auto law = make_law("anitescu-potra");
+  Rng rng(0);
+  for (auto _ : state)
+    for (const auto& [space, v] : impacts) benchmark::DoNotOptimize(law->resolve(space, v, rng));
+  state.counters["impacts"] = static_cast<double>(impacts.size());
+  state.counters["per_impact"] = benchmark::Counter(static_cast<double>(impacts.size()),
+                                                    benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(BM_ImpactsInTheCone, cube_toss_circular, "cube_toss", true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ImpactsInTheCone, cube_toss_polygon, "cube_toss", false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ImpactsInTheCone, box_stack_circular, "box_stack", true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ImpactsInTheCone, box_stack_polygon, "box_stack", false)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace impactsim
+
 BENCHMARK_MAIN();

@@ -234,7 +234,10 @@ TEST(ContactData, StagesAgreeWithTheFunctionsTheyWrap) {
   for (int i = 0; i < 2; ++i) EXPECT_EQ(data.frames[i].phi, cm.frame(kin.R, kin.p, i).phi);
   EXPECT_LT((feature_point(cm, kin, 1) - point_position(kin, 2, Vec3(0, 0.2, 0))).norm(), 1e-15);
   // The law's input: the chosen contacts' rows, friction, restitution and ids, in the order asked.
-  const ContactSpace space = contact_space(cm, 12, data.body, data.jac, {1, 0});
+  ContactSettings settings;
+  settings.friction_directions = 12;
+  settings.circular_cone = false;
+  const ContactSpace space = contact_space(cm, settings, data.body, data.jac, {1, 0});
   ASSERT_EQ(space.contacts(), 2);
   EXPECT_EQ(space.J_n.row(0), data.jac.of(1).row(0));
   EXPECT_EQ(space.J_t.middleRows(2, 2), data.jac.of(0).bottomRows(2));
@@ -242,6 +245,7 @@ TEST(ContactData, StagesAgreeWithTheFunctionsTheyWrap) {
   EXPECT_EQ(space.e, Eigen::Vector2d(0.4, 0.2));
   EXPECT_EQ(space.ids, (std::vector<int>{1, 0}));
   EXPECT_EQ(space.friction_directions, 12);
+  EXPECT_FALSE(space.circular_cone);
   EXPECT_EQ(space.tangent_dim, 2);
 }
 

@@ -42,11 +42,11 @@ TEST(ContactData, ContactSpaceOverBlocksIsTheWholeRestrictedToThem) {
   ContactData data(m, cm);
   compute_contact_data(m, cm, testing::random_q(m, rng), testing::random_v(m, rng), {}, data);
   ASSERT_EQ(data.body.M_llt.blocks().size(), 12u);
-  const ContactSpace whole = contact_space(cm, 8, data.body, data.jac, {1, 0});
+  const ContactSpace whole = contact_space(cm, ContactSettings{}, data.body, data.jac, {1, 0});
   for (const std::vector<int>& blocks : {std::vector<int>{2, 7, 8}, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}) {
     const std::vector<int> cols = block_columns(data.body, blocks);
     ASSERT_EQ(cols.size(), 6 * blocks.size());
-    const ContactSpace part = contact_space(cm, 8, data.body, data.jac, {1, 0}, blocks);
+    const ContactSpace part = contact_space(cm, ContactSettings{}, data.body, data.jac, {1, 0}, blocks);
     EXPECT_EQ(part.M, data.body.M(cols, cols));
     EXPECT_EQ(part.J_n, whole.J_n(Eigen::all, cols));
     EXPECT_EQ(part.J_t, whole.J_t(Eigen::all, cols));

@@ -66,11 +66,13 @@ TEST(Hybrid, CubeTossLoadedCornerThatWouldPullLiftsOff) {
 // slip of 8e-7 m/s pointed elsewhere got a friction direction that turned with that slip: 3056
 // rocked on an edge at steps of 7e-7 s until the step limit (0.76 s), and 2896, at rest on a face,
 // alternated one corner's lift-off and touch-down 9,800 times at t = 0.7976 s (stalled). Such slips
-// are now brought to rest at the event: each cube rests on a face at t_end after a few events.
+// are now brought to rest at the event: each cube rests on a face at t_end after a few events
+// (up to 63 since the Zeno rule's closes release corners they would pull on: a cube rocking down
+// onto a face then takes a plastic close per rock).
 TEST(Hybrid, CubeTossSlowSlipsAreBroughtToRest) {
   for (const std::uint64_t index : {2896, 3056, 3257, 3268, 6777, 8564}) {
     const SceneRun r = cube_toss_run_resting_on_a_face(index);
-    EXPECT_LT(r.events.size(), 40u) << "run " << index;
+    EXPECT_LT(r.events.size(), 100u) << "run " << index;
     EXPECT_EQ(of_kind(r, EventKind::rest).size(), 1u) << "run " << index;
   }
 }
@@ -230,9 +232,12 @@ bool names_a_rim_point(const SceneRun& r, const Event& e) {
   return false;
 }
 
-// coin_spin: spun on its rim, the coin rolls and wobbles (back up past 2 cm while rolling), then
-// its face slaps flat (an impact on rim points) and it rests at half its thickness, axis vertical.
-TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
+// coin_spin: spun on its rim, the coin rolls and wobbles (back up past 2 cm while rolling), its
+// rim points touching, slipping and closing, and loses energy all the while (Euler's disk). It
+// used to slap flat at 3.32 s after a Zeno close over its curved contact and the rim point beside
+// it that pulled with -207 N s against +207 N s (nearly dependent rows) and removed 0.018 J at
+// once; the closes push only now, and at t_end it still rolls with a third of its energy.
+TEST(Hybrid, CoinSpinRollsOnItsRimLosingEnergy) {
   const SceneRun r = run("coin_spin");
   expect_invariants(r);
   EXPECT_EQ(r.scene.system.contacts.size(), 9);
@@ -241,49 +246,44 @@ TEST(Hybrid, CoinSpinRollsOnItsRimAndSettlesFlat) {
   for (size_t k = 0; k < r.t.size(); ++k)
     if (r.t[k] > 0.5 && r.t[k] < 2.0) highest_later = std::max(highest_later, r.q[k][2]);
   EXPECT_GT(highest_later, 0.02);
-  const std::vector<Event> impacts = of_kind(r, EventKind::impact);
-  EXPECT_TRUE(std::any_of(impacts.begin(), impacts.end(), [&](const Event& e) { return names_a_rim_point(r, e); }));
-  EXPECT_LT(r.v.back().norm(), 1e-6);
-  EXPECT_NEAR(r.q.back()[2], 0.005, 1e-6);
-  EXPECT_GT(std::abs(final_rotation(r)(2, 2)), 1 - 1e-9);
-  // Its last rocking dies out within a smooth phase (Baumgarte's correction on the four rim
-  // points), not at an event: rest is found after a step, well before t_end, and every row after
-  // it is the resting state.
-  ASSERT_GE(r.events.size(), 2u);
-  const Event& rest = r.events.back();
-  ASSERT_EQ(rest.kind, EventKind::rest);
-  EXPECT_GT(rest.t, r.events[r.events.size() - 2].t + 0.01);
-  EXPECT_LT(rest.t, r.scene.system.simulation.t_end - 0.1);
-  for (size_t k = 0; k < r.t.size(); ++k) {
-    if (r.t[k] <= rest.t) continue;
-    EXPECT_EQ(r.q[k], r.q.back()) << "row at t = " << r.t[k];
-  }
+  const std::vector<Event> closes = of_kind(r, EventKind::zeno);
+  EXPECT_TRUE(std::any_of(closes.begin(), closes.end(), [&](const Event& e) { return names_a_rim_point(r, e); }));
+  for (const Event& e : r.events)
+    for (double p : e.impulse_n) EXPECT_GE(p, 0.0) << "t = " << e.t;
+  for (size_t k = 1; k < r.energy.size(); ++k) EXPECT_LE(r.energy[k], r.energy[k - 1] + 1e-9) << "t = " << r.t[k];
+  EXPECT_LT(r.energy.back(), 0.4 * r.energy.front());
+  EXPECT_GT(r.q.back()[2], 0.005 + 1e-3);  // not flat yet
 }
 
-// The Zeno rule's close over the coin's curved contact and the rim point beside it (nearly
-// dependent rows) removes 0.0176 J, about 1e5 times what stopping each of its rows alone would;
-// over the zeno_block's two independent corners it removes a few times that. Every close removes
-// at least the largest single row's share, so at least rowwise_loss / rows.
+// The Zeno rule's close over a coin's curved contact and the rim point beside it (nearly dependent
+// rows): its normal impulses push, but its friction impulses can still come in large opposite
+// pairs, and remove far more than stopping each row alone would (closes_dependent_rows flags it).
+// The shipped coin has none such; tilted 15 degrees it has one, 0.0037 J at t = 0.6006 s, 3.45e8
+// times its rows' share. Over the zeno_block's two independent corners a close removes a few times
+// that share. Every close removes at least the largest single row's share, rowwise_loss / rows.
 TEST(Hybrid, ZenoClosesOverNearlyDependentContactsAreFlagged) {
-  const SceneRun coin = run("coin_spin");
-  const std::vector<Event> closes = of_kind(coin, EventKind::zeno);
-  long dependent = 0;
-  const Event* pair = nullptr;  // the close over the curved contact and one rim point
-  for (const Event& e : closes) {
-    if (e.law != "close") continue;
-    const double removed = e.kinetic_before - e.kinetic_after;
-    EXPECT_GE(e.rowwise_loss, 0.0);
-    EXPECT_GE(removed, e.rowwise_loss / (3.0 * static_cast<double>(e.contacts.size())) - 1e-15) << "t = " << e.t;
-    if (!closes_dependent_rows(e)) continue;
-    ++dependent;
-    if (e.contacts.size() == 2 && !pair) pair = &e;
+  std::vector<SceneOverride> tilted;
+  for (const char* o : {"bodies[0].initial.z=0.01784058138657138", "bodies[0].initial.rpy_deg=[15,0,0]",
+                        "bodies[0].initial.wy=5.176380902050415", "bodies[0].initial.wz=19.318516525781366"})
+    tilted.push_back(parse_override(o));
+  const Scene coin_scenes[] = {shipped("coin_spin"), load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/coin_spin.yaml", tilted)};
+  for (int expected : {0, 1}) {
+    const SceneRun coin = simulate(coin_scenes[expected]);
+    int dependent = 0;
+    for (const Event& e : of_kind(coin, EventKind::zeno)) {
+      if (e.law != "close") continue;
+      const double removed = e.kinetic_before - e.kinetic_after;
+      EXPECT_GE(e.rowwise_loss, 0.0);
+      EXPECT_GE(removed, e.rowwise_loss / (3.0 * static_cast<double>(e.contacts.size())) - 1e-15) << "t = " << e.t;
+      for (double p : e.impulse_n) EXPECT_GE(p, 0.0) << "t = " << e.t;
+      if (!closes_dependent_rows(e)) continue;
+      ++dependent;
+      EXPECT_EQ(coin.scene.system.contacts.contact(e.contacts[0]).name, "coin_shape@ground");
+      EXPECT_TRUE(names_a_rim_point(coin, e));
+      EXPECT_GT(removed, 1e4 * e.rowwise_loss);
+    }
+    EXPECT_EQ(dependent, expected);
   }
-  EXPECT_GE(dependent, 1);
-  ASSERT_NE(pair, nullptr);
-  EXPECT_EQ(coin.scene.system.contacts.contact(pair->contacts[0]).name, "coin_shape@ground");
-  EXPECT_TRUE(names_a_rim_point(coin, *pair));
-  EXPECT_GT(pair->kinetic_before - pair->kinetic_after, 0.01);
-  EXPECT_GT(pair->kinetic_before - pair->kinetic_after, 1e4 * pair->rowwise_loss);
   const SceneRun block = run("zeno_block");
   int block_closes = 0;
   for (const Event& e : of_kind(block, EventKind::zeno)) {
@@ -296,23 +296,24 @@ TEST(Hybrid, ZenoClosesOverNearlyDependentContactsAreFlagged) {
   EXPECT_GE(block_closes, 1);
 }
 
-// Under the Routh law (seed 9) the coin rolls flat on its rim before the slap, and the step size
-// collapses as its contact point whirls ever faster (Euler's disk). M is well conditioned there,
-// so the run steps through instead of stopping (painleve_step: 0 restores the stop), and the face
-// still lands. (Whether the law's draws reach the collapse depends on the path to rounding: the
-// shipped seed 0 reached it until the slip search took its Jacobian in closed form; seed 9 does
-// now, at t = 1.849 s.)
+// Under the Routh law the coin, spun tilted 9 degrees, rolls flat on its rim before the slap, and the
+// step size collapses as its contact point whirls ever faster (Euler's disk), at t = 2.6456 s. M is
+// well conditioned there, so the run steps through instead of stopping (painleve_step: 0 restores
+// the stop), and the face still lands. (Whether a run reaches the collapse depends on its path to
+// rounding: the shipped coin under seed 9 reached it until the Zeno rule's closes stopped pulling.)
 TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
-  Scene coin = shipped("coin_spin");
+  std::vector<SceneOverride> tilted;
+  for (const char* o : {"bodies[0].initial.z=0.012830164954987233", "bodies[0].initial.rpy_deg=[9,0,0]",
+                        "bodies[0].initial.wy=3.1286893008046173", "bodies[0].initial.wz=19.753766811902757"})
+    tilted.push_back(parse_override(o));
+  Scene coin = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/coin_spin.yaml", tilted);
   coin.law = "routh";
-  coin.seed = 9;
   const SceneRun r = simulate(coin);
   expect_invariants(r);
   EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);
   EXPECT_FALSE(of_kind(r, EventKind::step).empty());
-  // Flat on the line between two opposite rim points, it still rocks by a micrometre (1.7e-5 rad/s,
-  // 3e-13 J) at t_end.
-  EXPECT_LT(r.v.back().norm(), 1e-4);
+  // Flat at t_end, at rest.
+  EXPECT_LT(r.v.back().norm(), 1e-6);
   EXPECT_NEAR(r.q.back()[2], 0.005, 1e-5);
   EXPECT_GT(std::abs(final_rotation(r)(2, 2)), 1 - 1e-6);
 

@@ -18,11 +18,12 @@ struct SceneRun {
   std::vector<Event> events;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> q, v;
+  std::vector<double> energy;  // kinetic plus potential per row [J]
   RunStats stats;
 };
 
 inline SceneRun simulate(Scene scene) {
-  SceneRun r{std::move(scene), {}, {}, {}, {}, {}};
+  SceneRun r{std::move(scene), {}, {}, {}, {}, {}, {}};
   const auto law = make_law(r.scene.law, r.scene.laws);
   Rng rng(r.scene.seed);
   RunCallbacks cb;
@@ -30,6 +31,7 @@ inline SceneRun simulate(Scene scene) {
     r.t.push_back(s.t);
     r.q.push_back(s.q);
     r.v.push_back(s.v);
+    r.energy.push_back(s.kinetic_energy + s.potential_energy);
   };
   cb.event = [&](const Event& e) { r.events.push_back(e); };
   r.stats = simulate_hybrid(r.scene.system, *law, r.scene.initial, rng, cb);

@@ -117,6 +117,7 @@ TEST(AnitescuPotra, ThreeDimensionalPointMassUsesThePolyhedralCone) {
   c.mu = Eigen::VectorXd::Constant(1, 0.5);
   c.e = Eigen::VectorXd::Zero(1);
   c.friction_directions = 8;
+  c.circular_cone = false;
   // Sliding along a cone direction: friction removes exactly mu * normal impulse along it.
   ImpactResult r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(2, 0, -1), rng);
   EXPECT_NEAR(r.v_plus[0], 1.5, 1e-12);
@@ -124,6 +125,15 @@ TEST(AnitescuPotra, ThreeDimensionalPointMassUsesThePolyhedralCone) {
   // Slow enough to stick in any direction.
   r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(0.2, -0.2, -1), rng);
   EXPECT_LT(r.v_plus.norm(), 1e-12);
+  // Halfway between two directions the polygon's edge gives mu cos(22.5 deg) of the normal impulse;
+  // the circular cone (the default) gives mu, whatever the direction.
+  const double a = M_PI / 8;
+  r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(2 * std::cos(a), 2 * std::sin(a), -1), rng);
+  EXPECT_NEAR(r.v_plus.head<2>().norm(), 2 - 0.5 * std::cos(a), 1e-12);
+  c.circular_cone = true;
+  r = AnitescuPotraLaw().resolve(c, Eigen::Vector3d(2 * std::cos(a), 2 * std::sin(a), -1), rng);
+  EXPECT_NEAR(r.v_plus.head<2>().norm(), 1.5, 1e-12);
+  EXPECT_NEAR(std::atan2(r.v_plus[1], r.v_plus[0]), a, 1e-12);
 }
 
 // M = A A^T + I and J with entries drawn from N(0, 1): nv velocities, m contacts, td tangents each.

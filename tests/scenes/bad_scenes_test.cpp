@@ -66,6 +66,7 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"restitution_above_one.yaml", "materials.e", "between 0 and 1"},
         BadScene{"unknown_law.yaml", "simulation.law", "unknown impact law 'newton'"},
         BadScene{"friction_directions_too_few.yaml", "simulation.contact.friction_directions", "from 3 to 64"},
+        BadScene{"friction_cone_unknown.yaml", "simulation.contact.friction_cone", "must be `circular` or `polygon`, not 'square'"},
         BadScene{"randomize_quaternion.yaml", "randomize.ball.qw", "quaternion components"},
         BadScene{"randomize_unknown_coordinate.yaml", "randomize.ball.z", "unknown key 'ball.z'"},
         BadScene{"randomize_inverted_range.yaml", "randomize.ball.x.uniform", "lower end is above"},

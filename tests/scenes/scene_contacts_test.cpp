@@ -36,7 +36,7 @@ contacts:
 simulation:
   t_end: 1
   seed: 42
-  contact: {v_zeno: 0.01, friction_directions: 16}
+  contact: {v_zeno: 0.01, friction_directions: 16, friction_cone: polygon}
 )", "crate.yaml");
   ASSERT_EQ(s.system.contacts.contacts().size(), 10u);
   EXPECT_EQ(s.system.contacts.contact(0).name, "c.-x-y-z");
@@ -52,6 +52,8 @@ simulation:
   EXPECT_EQ(s.seed, 42u);
   EXPECT_DOUBLE_EQ(s.system.contact.v_zeno, 0.01);
   EXPECT_EQ(s.system.contact.friction_directions, 16);
+  EXPECT_FALSE(s.system.contact.circular_cone);
+  EXPECT_TRUE(ContactSettings{}.circular_cone);  // the default
 }
 
 const char* const kPlanarBox = R"(

@@ -1,0 +1,56 @@
+#include "impact/circular_cone.hpp"
+
+#include <string>
+
+#include "numerics/coulomb_cone.hpp"
+#include "numerics/short_number.hpp"
+
+namespace impactsim {
+
+bool uses_circular_cone(const ContactSpace& space) {
+  return space.circular_cone && space.tangent_dim == 2 && space.contacts() > 0 && space.mu.maxCoeff() > 0;
+}
+
+ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
+                                    const ImpactResult& polygon, bool kinetic_energies) {
+  const int m = space.contacts();
+  Eigen::MatrixXd J(3 * m, v_minus.size());  // normal, tangent, tangent per contact
+  Eigen::VectorXd start(3 * m);
+  for (int i = 0; i < m; ++i) {
+    J.row(3 * i) = space.J_n.row(i);
+    J.middleRows(3 * i + 1, 2) = space.J_t.middleRows(2 * i, 2);
+    start[3 * i] = polygon.impulse_n[i];
+    start.segment<2>(3 * i + 1) = polygon.impulse_t.segment<2>(2 * i);
+  }
+  Eigen::MatrixXd W, Minv_JT;
+  block_delassus(M_llt, J, J, W, &Minv_JT);
+  Eigen::VectorXd b = J * v_minus;
+  for (int i = 0; i < m; ++i) b[3 * i] += space.e[i] * std::min(b[3 * i], 0.0);
+  // The impulses at stake: the polygon's, and those that would stop each row's velocity alone.
+  double scale = start.cwiseAbs().maxCoeff();
+  for (int k = 0; k < 3 * m; ++k)
+    if (W(k, k) > 0) scale = std::max(scale, std::abs(b[k]) / W(k, k));
+  const ConeSolution s = solve_coulomb_cone(W, b, space.mu, start, kConeTolerance * scale);
+  ImpactResult r = polygon;
+  r.cone_residual = s.residual;
+  if (!s.converged) {
+    r.ok = false;
+    r.v_plus = v_minus;
+    r.diagnostic = "circular friction cone: Newton from the polygon's answer stopped " + short_number(s.residual) +
+                   " N s from it after " + std::to_string(s.iterations) +
+                   " iterations (friction_cone: polygon takes the polygon's answer)";
+    return r;
+  }
+  r.v_plus = v_minus + Minv_JT * s.r;
+  for (int i = 0; i < m; ++i) {
+    r.impulse_n[i] = s.r[3 * i];
+    r.impulse_t.segment<2>(2 * i) = s.r.segment<2>(3 * i + 1);
+  }
+  if (kinetic_energies) {
+    r.kinetic_energy_minus = 0.5 * v_minus.dot(space.M * v_minus);
+    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(space.M * r.v_plus);
+  }
+  return r;
+}
+
+}  // namespace impactsim
