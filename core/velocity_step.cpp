@@ -2,6 +2,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "impact/circular_cone.hpp"
+#include "numerics/coulomb_cone.hpp"
 #include "numerics/short_number.hpp"
 #include "numerics/solve_columns.hpp"
 #include "numerics/coulomb_lcp.hpp"
@@ -9,6 +11,41 @@
 #include "numerics/mass_factor.hpp"
 
 namespace impactsim {
+namespace {
+
+// The step in the circular cone (impact/circular_cone.hpp) from the polygon's forces f over rows J
+// (normals, then the frictional blocks' tangents): the same problem over three rows per contact,
+// u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out (apply_P). Sets
+// out's y and impulses, and J3T_r = J3^T r for the joint impulses.
+template <class ApplyP>
+void circular_step(const ContactSpace& c, const CoulombLayout& layout, const Eigen::VectorXd& f,
+                   const Eigen::VectorXd& Pb, ApplyP apply_P, VelocityStep& out, Eigen::VectorXd& J3T_r) {
+  const int m = c.contacts();
+  Eigen::MatrixXd J3(3 * m, Pb.size());
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * m);
+  for (int i = 0; i < m; ++i) {
+    J3.row(3 * i) = c.J_n.row(i);
+    J3.middleRows(3 * i + 1, 2) = c.J_t.middleRows(2 * i, 2);
+    r[3 * i] = f[i];
+  }
+  for (int b = 0; b < layout.blocks(); ++b) r.segment<2>(3 * layout.owner[b] + 1) = f.segment<2>(m + 2 * b);
+  const Eigen::MatrixXd PJ3T = apply_P(Eigen::MatrixXd(J3.transpose()));
+  const Eigen::MatrixXd W3 = J3 * PJ3T;
+  const Eigen::VectorXd u0 = J3 * Pb;
+  const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, kConeTolerance * impulse_scale(W3, u0, r));
+  if (!s.converged) {
+    out.ok = false;
+    out.diagnostic = "circular friction cone: Newton from the polygon's answer stopped " + short_number(s.residual) +
+                     " N s from it (friction_cone: polygon takes the polygon's answer)";
+  }
+  out.y = Pb + PJ3T * s.r;
+  out.c_n = Eigen::VectorXd(s.r(Eigen::seq(0, 3 * m - 1, 3)));
+  out.c_t.resize(2 * m);
+  for (int i = 0; i < m; ++i) out.c_t.segment<2>(2 * i) = s.r.segment<2>(3 * i + 1);
+  J3T_r = J3.transpose() * s.r;
+}
+
+}  // namespace
 
 VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
                                  const LcpOptions& options) {
@@ -64,6 +101,18 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
                        " (residual " + short_number(s.residual) + ")";
     }
     f = coulomb_forces(layout, s.z);
+  }
+  if (out.ok && m > 0 && uses_circular_cone(c)) {
+    // P X = M^-1 X with the joint directions projected out, as for PJT above.
+    auto apply_P = [&](const Eigen::MatrixXd& X) {
+      Eigen::MatrixXd PX = solve_columns(M_llt, X);
+      if (nu.rows() > 0) PX -= Minv_nuT * solve_columns(S_llt, nu * PX);
+      return PX;
+    };
+    Eigen::VectorXd J3T_r;
+    circular_step(c, layout, f, Pb, apply_P, out, J3T_r);
+    if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J3T_r));
+    return out;
   }
   out.y = Pb + PJT * f;
   out.c_n = f.head(m);

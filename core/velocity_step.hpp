@@ -4,7 +4,9 @@
 // and scaling the impulses by alpha (complementarity is invariant under positive scaling) turns
 // every alpha into the alpha = 1 problem in y: find y and impulses with
 //   M y - nu^T c_nu - J_n^T c_n - J_t^T c_t = b,      nu y = 0   (joints, (4.4c)),
-// and the polyhedral Coulomb law of numerics/coulomb_lcp.hpp on [J_n; J_t] y ((4.4d-f)).
+// and the polyhedral Coulomb law of numerics/coulomb_lcp.hpp on [J_n; J_t] y ((4.4d-f)); where the
+// space uses the circular cone (impact/circular_cone.hpp) that answer is taken on to the circular
+// cone's by numerics/coulomb_cone.hpp.
 // The caller forms b = M v^l + alpha h k (the explicit forces); the inelastic impact LCP of the
 // scheme is the same problem with b = M v- (alpha = 1, h = 0). Impulses are the alpha-scaled ones
 // (N s); signs as in impact_law.hpp. The joint impulses are eliminated with the projected inverse

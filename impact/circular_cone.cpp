@@ -26,11 +26,7 @@ ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor&
   block_delassus(M_llt, J, J, W, &Minv_JT);
   Eigen::VectorXd b = J * v_minus;
   for (int i = 0; i < m; ++i) b[3 * i] += space.e[i] * std::min(b[3 * i], 0.0);
-  // The impulses at stake: the polygon's, and those that would stop each row's velocity alone.
-  double scale = start.cwiseAbs().maxCoeff();
-  for (int k = 0; k < 3 * m; ++k)
-    if (W(k, k) > 0) scale = std::max(scale, std::abs(b[k]) / W(k, k));
-  const ConeSolution s = solve_coulomb_cone(W, b, space.mu, start, kConeTolerance * scale);
+  const ConeSolution s = solve_coulomb_cone(W, b, space.mu, start, kConeTolerance * impulse_scale(W, b, start));
   ImpactResult r = polygon;
   r.cone_residual = s.residual;
   if (!s.converged) {

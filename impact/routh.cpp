@@ -82,9 +82,9 @@ bool circular_step(const StepLcp& s, const Eigen::VectorXd& w, const Eigen::Vect
     r[3 * i] = z[m + i];
     r.segment<2>(3 * i + 1) = tangential.segment<2>(2 * i);
   }
-  const double scale = std::max(w.head(m).maxCoeff(), 1e-300);
-  const ConeSolution sol =
-      solve_coulomb_cone(s.W3, s.J3 * v, s.mu, r, kConeTolerance * scale, 100, w.head(m));
+  const Eigen::VectorXd b = s.J3 * v;
+  const double scale = std::max(w.head(m).maxCoeff(), impulse_scale(s.W3, b, r));
+  const ConeSolution sol = solve_coulomb_cone(s.W3, b, s.mu, r, kConeTolerance * scale, 100, w.head(m));
   worst = std::max(worst, sol.residual);
   r = sol.r;
   if (!sol.converged)

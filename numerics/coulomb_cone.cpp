@@ -56,6 +56,13 @@ Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b
 
 }  // namespace
 
+double impulse_scale(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& start) {
+  double scale = start.size() ? start.cwiseAbs().maxCoeff() : 0.0;
+  for (Eigen::Index k = 0; k < b.size(); ++k)
+    if (W(k, k) > 0) scale = std::max(scale, std::abs(b[k]) / W(k, k));
+  return scale;
+}
+
 double coulomb_cone_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                              const Eigen::VectorXd& r, const Eigen::VectorXd& upper) {
   return r.size() ? alart_curnier(W, b, mu, upper, r, nullptr).cwiseAbs().maxCoeff() : 0.0;

@@ -33,6 +33,10 @@ ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd&
                                 const Eigen::VectorXd& start, double tolerance, int max_iterations = 100,
                                 const Eigen::VectorXd& upper = {});
 
+// The impulses at stake [N s], what tolerances are relative to: the largest of start's and of those
+// that would stop one row's velocity alone, |b_k| / W_kk.
+double impulse_scale(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& start);
+
 // |Phi|_inf at r.
 double coulomb_cone_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                              const Eigen::VectorXd& r, const Eigen::VectorXd& upper = {});

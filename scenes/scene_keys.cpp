@@ -183,13 +183,13 @@ const std::vector<SceneKey> kKeys = {
      "most this size of the Anitescu-Potra time-stepping scheme (O(h) error, each logged as `step`; chatter that comes back within 16 steps' "
      "time doubles the steps taken, up to 64) and the event loop starts again; 0 stops the run there instead", ""},
     {"simulation.contact", "friction_cone", "`circular` or `polygon`", "circular",
-     "3-D friction of every impact law (and the Zeno rule's plastic impact): `circular`, isotropic Coulomb friction, "
+     "3-D friction of every impact law, the Zeno rule's plastic impact and `time-stepping` steps: `circular`, isotropic Coulomb friction, "
      "the polygon's answer taken on by Newton's method to the circular cone's, to 1e-10 of the impulses at stake; "
      "`polygon`, the polygon of `friction_directions` itself (its answer depends on how the scene is turned about each "
      "normal); planar scenes are exact either way", ""},
     {"simulation.contact", "friction_directions", "integer 3..64", "8",
-     "directions of the polyhedral friction cone of stick checks, of time-stepping, of `friction_cone: polygon` and of "
-     "the polygon whose answer starts the circular cone's; planar scenes use the exact two", ""},
+     "directions of the polyhedral friction cone of stick checks, of `friction_cone: polygon` and of the polygon whose "
+     "answer starts the circular cone's; planar scenes use the exact two", ""},
 
     {"output", "directory", "string", "`out/<name>`", "where `run` writes; `-o DIR` overrides it", ""},
     {"output", "precision", "integer 3..17", "12", "significant digits in CSV files", ""},

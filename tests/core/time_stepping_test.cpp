@@ -231,5 +231,45 @@ TEST(TimeStepping, DominoRowAndSpherePileRunToTheEnd) {
   EXPECT_LT(p.v.back().norm(), 0.1);
 }
 
+// A flat 0.4 x 0.4 x 0.1 m box sliding at 2 m/s on its four corners (mu = 0.3): each velocity step
+// takes mu g h off its speed along its own direction, so after 0.3 s it slides at 2 - 0.3 g 0.3 m/s
+// whichever way it points. The 8-edge polygon gives that only along its edges (22.5 degrees off
+// one, friction mu cos 22.5 deg).
+TEST(TimeStepping, ASlidingBoxSlowsAlongItsOwnDirectionInTheCircularCone) {
+  for (const char* cone : {"circular", "polygon"})
+    for (double degrees : {0.0, 22.5}) {
+      const double a = degrees * std::numbers::pi / 180;
+      const Scene s = load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - name: box
+    joint: {type: free}
+    density: 500
+    shapes: [{name: box_shape, type: box, size: [0.4, 0.4, 0.1]}]
+    initial: {z: 0.05, vx: )" + std::to_string(2 * std::cos(a)) + ", vy: " + std::to_string(2 * std::sin(a)) + R"(}
+materials: {mu: 0.3, e: 0}
+collide: [{bodies: [box, world]}]
+simulation:
+  t_end: 0.3
+  output_interval: 0.1
+  integrator: time-stepping
+  time_stepping: {h: 0.01}
+  contact: {friction_cone: )" + cone + R"(}
+)", "sliding_box.yaml");
+      const SteppedRun r = run(s, Integrator::time_stepping);
+      // The initial velocity as the scene text wrote it (six decimals).
+      const Eigen::Vector2d v = r.v.back().head<2>(), along = s.initial.v.head<2>().normalized();
+      const double expected = s.initial.v.head<2>().norm() - 0.3 * 9.81 * 0.3;
+      if (std::string(cone) == "circular" || degrees == 0.0) {
+        EXPECT_NEAR(v.dot(along), expected, 1e-6) << cone << " " << degrees;
+        EXPECT_NEAR(v.x() * along.y() - v.y() * along.x(), 0.0, 1e-9) << cone << " " << degrees;
+      } else {
+        EXPECT_GT(v.dot(along), expected + 0.03) << degrees;  // short of mu by 1 - cos 22.5 deg
+      }
+    }
+}
+
 }  // namespace
 }  // namespace impactsim
