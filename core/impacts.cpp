@@ -18,6 +18,15 @@ void record_normal_velocities(const ContactData& data, const Eigen::VectorXd& v_
 }
 
 
+// The energy stopping each row of J alone would remove, sum of b_k^2 / (2 W_kk), b = J v and
+// W = J M^-1 J^T (Event::rowwise_loss).
+double rowwise_loss(const Eigen::VectorXd& b, const Eigen::MatrixXd& W) {
+  double loss = 0.0;
+  for (int k = 0; k < b.size(); ++k)
+    if (W(k, k) > 0) loss += b[k] * b[k] / (2 * W(k, k));
+  return loss;
+}
+
 // Whether every frictional contact of `set` slips slower than v_zeno.
 bool slips_slow(const System& sys, const ContactData& data, const std::vector<int>& set, const Eigen::VectorXd& v) {
   const int r = data.jac.rows_per_contact;
@@ -112,9 +121,7 @@ bool close_without_pulling(const System& sys, const ContactData& data, const std
       if (held[a] && P[a] == 0 && data.jac.normal_velocity(set[a], trial) > sys.contact.velocity_tolerance)
         held[a] = !(released = true);
     if (released && round < m) continue;
-    e.rowwise_loss = 0.0;
-    for (int k = 0; k < b.size(); ++k)
-      if (W(k, k) > 0) e.rowwise_loss += b[k] * b[k] / (2 * W(k, k));
+    e.rowwise_loss = rowwise_loss(b, W);
     e.impulse_n.assign(P.data(), P.data() + m);
     v = trial;
     return true;
@@ -180,7 +187,7 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
 }  // namespace
 
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
-                                Eigen::VectorXd& v, double* rowwise_loss) {
+                                Eigen::VectorXd& v, double* loss) {
   const int r = data.jac.rows_per_contact;
   std::vector<int> rows;  // into the r-per-contact layout of the result
   for (size_t a = 0; a < set.size(); ++a)
@@ -191,11 +198,7 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   block_delassus(data.body.M_llt, J, J, W, &Minv_JT);
   const Eigen::VectorXd b = J * v;
   const Eigen::VectorXd P = -W.completeOrthogonalDecomposition().solve(b);
-  if (rowwise_loss) {
-    *rowwise_loss = 0.0;
-    for (int k = 0; k < b.size(); ++k)
-      if (W(k, k) > 0) *rowwise_loss += b[k] * b[k] / (2 * W(k, k));
-  }
+  if (loss) *loss = rowwise_loss(b, W);
   v += Minv_JT * P;
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(r * static_cast<Eigen::Index>(set.size()));
   for (size_t j = 0; j < rows.size(); ++j) impulse[rows[j]] = P[j];

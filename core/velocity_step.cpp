@@ -21,13 +21,9 @@ template <class ApplyP>
 void circular_step(const ContactSpace& c, const CoulombLayout& layout, const Eigen::VectorXd& f,
                    const Eigen::VectorXd& Pb, ApplyP apply_P, VelocityStep& out, Eigen::VectorXd& J3T_r) {
   const int m = c.contacts();
-  Eigen::MatrixXd J3(3 * m, Pb.size());
+  const Eigen::MatrixXd J3 = cone_rows(c);
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * m);
-  for (int i = 0; i < m; ++i) {
-    J3.row(3 * i) = c.J_n.row(i);
-    J3.middleRows(3 * i + 1, 2) = c.J_t.middleRows(2 * i, 2);
-    r[3 * i] = f[i];
-  }
+  for (int i = 0; i < m; ++i) r[3 * i] = f[i];
   for (int b = 0; b < layout.blocks(); ++b) r.segment<2>(3 * layout.owner[b] + 1) = f.segment<2>(m + 2 * b);
   const Eigen::MatrixXd PJ3T = apply_P(Eigen::MatrixXd(J3.transpose()));
   const Eigen::MatrixXd W3 = J3 * PJ3T;
@@ -35,8 +31,7 @@ void circular_step(const ContactSpace& c, const CoulombLayout& layout, const Eig
   const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, kConeTolerance * impulse_scale(W3, u0, r));
   if (!s.converged) {
     out.ok = false;
-    out.diagnostic = "circular friction cone: Newton from the polygon's answer stopped " + short_number(s.residual) +
-                     " N s from it (friction_cone: polygon takes the polygon's answer)";
+    out.diagnostic = cone_failure(s.residual);
   }
   out.y = Pb + PJ3T * s.r;
   out.c_n = Eigen::VectorXd(s.r(Eigen::seq(0, 3 * m - 1, 3)));

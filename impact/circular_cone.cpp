@@ -11,14 +11,27 @@ bool uses_circular_cone(const ContactSpace& space) {
   return space.circular_cone && space.tangent_dim == 2 && space.contacts() > 0 && space.mu.maxCoeff() > 0;
 }
 
-ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
-                                    const ImpactResult& polygon, bool kinetic_energies) {
+Eigen::MatrixXd cone_rows(const ContactSpace& space) {
   const int m = space.contacts();
-  Eigen::MatrixXd J(3 * m, v_minus.size());  // normal, tangent, tangent per contact
-  Eigen::VectorXd start(3 * m);
+  Eigen::MatrixXd J(3 * m, space.J_n.cols());
   for (int i = 0; i < m; ++i) {
     J.row(3 * i) = space.J_n.row(i);
     J.middleRows(3 * i + 1, 2) = space.J_t.middleRows(2 * i, 2);
+  }
+  return J;
+}
+
+std::string cone_failure(double residual) {
+  return "circular friction cone: Newton from the polygon's answer stopped " + short_number(residual) +
+         " N s from it (friction_cone: polygon takes the polygon's answer)";
+}
+
+ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
+                                    const ImpactResult& polygon, bool kinetic_energies) {
+  const int m = space.contacts();
+  const Eigen::MatrixXd J = cone_rows(space);
+  Eigen::VectorXd start(3 * m);
+  for (int i = 0; i < m; ++i) {
     start[3 * i] = polygon.impulse_n[i];
     start.segment<2>(3 * i + 1) = polygon.impulse_t.segment<2>(2 * i);
   }
@@ -32,9 +45,7 @@ ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor&
   if (!s.converged) {
     r.ok = false;
     r.v_plus = v_minus;
-    r.diagnostic = "circular friction cone: Newton from the polygon's answer stopped " + short_number(s.residual) +
-                   " N s from it after " + std::to_string(s.iterations) +
-                   " iterations (friction_cone: polygon takes the polygon's answer)";
+    r.diagnostic = cone_failure(s.residual);
     return r;
   }
   r.v_plus = v_minus + Minv_JT * s.r;

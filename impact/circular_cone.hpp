@@ -8,6 +8,8 @@
 // of the friction and by pi/k in its direction; its answer is the start of the semismooth Newton
 // method of numerics/coulomb_cone.hpp, which converges to the circular cone's answer near it.
 // With e = 0 that answer never adds energy: KE+ - KE- = P . u+ - P^T W P / 2 <= sum_i P_t,i . u_i <= 0.
+#include <string>
+
 #include "impact/impact_law.hpp"
 #include "numerics/mass_factor.hpp"
 
@@ -19,6 +21,12 @@ inline constexpr double kConeTolerance = 1e-10;
 
 // Whether the space is solved in the circular cone: 3-D, circular_cone set, some contact with mu > 0.
 bool uses_circular_cone(const ContactSpace& space);
+
+// The space's rows for the cone, normal, tangent, tangent per contact: J_n and J_t interleaved.
+Eigen::MatrixXd cone_rows(const ContactSpace& space);
+
+// Why a solve in the cone gave up, `residual` [N s] short of its equations.
+std::string cone_failure(double residual);
 
 // The circular cone's outcome near `polygon`, the polygon's outcome from v_minus (its impulses are
 // the start). cone_residual holds the equations' residual [N s]; ok is false, with a diagnostic

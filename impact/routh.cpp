@@ -57,11 +57,7 @@ StepLcp build_step_lcp(const ContactSpace& c) {
   s.W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
   s.W.bottomRightCorner(coulomb.W.rows(), coulomb.W.cols()) = coulomb.W;
   if (uses_circular_cone(c)) {
-    s.J3.resize(3 * m, c.M.rows());
-    for (int i = 0; i < m; ++i) {
-      s.J3.row(3 * i) = c.J_n.row(i);
-      s.J3.middleRows(3 * i + 1, 2) = c.J_t.middleRows(2 * i, 2);
-    }
+    s.J3 = cone_rows(c);
     block_delassus(mass_factor(c), s.J3, s.J3, s.W3, &s.Minv_J3T);
     s.mu = c.mu;
   }
@@ -88,8 +84,7 @@ bool circular_step(const StepLcp& s, const Eigen::VectorXd& w, const Eigen::Vect
   worst = std::max(worst, sol.residual);
   r = sol.r;
   if (!sol.converged)
-    why = "step in the circular friction cone: Newton from the polygon's answer stopped " + short_number(sol.residual) +
-          " N s from it (friction_cone: polygon takes the polygon's answer)";
+    why = "step in the " + cone_failure(sol.residual);
   return sol.converged;
 }
 

@@ -9,6 +9,10 @@
 namespace impactsim {
 namespace {
 
+double cap_of(const Eigen::VectorXd& upper, Eigen::Index i) {
+  return upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
+}
+
 // Phi at r, and where G is given its generalized Jacobian (one element of Clarke's).
 Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                               const Eigen::VectorXd& upper, const Eigen::VectorXd& r, Eigen::MatrixXd* G) {
@@ -20,7 +24,7 @@ Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b
     const Eigen::Index n = 3 * i;
     const double rho = W(n, n) > 0 ? 1.0 / W(n, n) : 1.0;
     const double xi = r[n] - rho * u[n];
-    const double cap = upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
+    const double cap = cap_of(upper, i);
     const double held = std::clamp(xi, 0.0, cap);
     const bool pressed = xi > 0 && xi < cap;  // where the clamp passes xi on
     phi[n] = r[n] - held;
@@ -73,10 +77,6 @@ namespace {
 void zero_frictionless(const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
   for (Eigen::Index i = 0; i < mu.size(); ++i)
     if (mu[i] == 0) r.segment<2>(3 * i + 1).setZero();
-}
-
-double cap_of(const Eigen::VectorXd& upper, Eigen::Index i) {
-  return upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
 }
 
 // Damped semismooth Newton from s.r until the residual is within tolerance, the step gives no
