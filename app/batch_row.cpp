@@ -25,6 +25,34 @@ std::string as_cell(std::string text) {
   return text;
 }
 
+// The callbacks of a run that tallies its rows and events, and with a trajectory directory also
+// writes its files there (and the poses of its animation with `plot`).
+RunCallbacks tally_callbacks(const Scene& scene, RunTally& tally, const std::string& trajectory_dir, bool plot,
+                             std::unique_ptr<RunFiles>& files, std::unique_ptr<PoseWriter>& poses) {
+  auto count = [&tally](const Event& e) { tally.event(e); };
+  auto keep = [&tally](const Sample& s) { tally.sample(s); };
+  RunCallbacks cb;
+  if (!trajectory_dir.empty()) {
+    files = std::make_unique<RunFiles>(trajectory_dir, scene);
+    if (plot) {
+      write_outlines(trajectory_dir, scene);
+      poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
+    }
+    cb = files->callbacks(count);
+    cb.sample = [&poses, keep, write = cb.sample](const Sample& s) {
+      write(s);
+      if (poses) poses->row(s);
+      keep(s);
+    };
+  } else {
+    cb.sample = keep;
+    cb.event = count;
+  }
+  cb.stopped = keep;
+  cb.stop = [] { return caught_signal() != 0; };  // an interrupted batch drops this row: end it soon
+  return cb;
+}
+
 }  // namespace
 
 std::vector<std::string> run_columns(const Scene& scene) {
@@ -51,21 +79,49 @@ System final_row_only(System s) {
   return s;
 }
 
-std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,
-                    std::uint64_t seed, long run, const std::string& trajectory_dir, bool plot) {
-  const int precision = base.output.precision;
-  const std::uint64_t run_seed = sample_seed(seed, static_cast<std::uint64_t>(run));
-  Rng rng(run_seed);
-  RunDraw draw = draw_run(base, rng);
-  std::vector<std::string> cells{std::to_string(run), std::to_string(run_seed)};
-  for (double x : draw.coordinates) cells.push_back(format_number(x, precision));
-  for (double x : draw.parameters) cells.push_back(format_number(x, precision));
-  if (!draw.error.empty()) {  // the drawn parameters make no valid scene: a failed row, empty beyond
-    cells.push_back("failed");
-    cells.push_back("invalid_draw");
-    cells.resize(run_columns(base).size() - 1);
-    cells.push_back(as_cell(draw.error));
+std::string format_run(const Scene& scene, const RunRecord& r) {
+  const int precision = scene.output.precision;
+  std::vector<std::string> cells{std::to_string(r.run), std::to_string(r.seed)};
+  for (double x : r.coordinates) cells.push_back(format_number(x, precision));
+  for (double x : r.parameters) cells.push_back(format_number(x, precision));
+  if (r.invalid_draw) {  // the drawn parameters make no valid scene: a failed row, empty beyond
+    cells.push_back(r.status);
+    cells.push_back(r.reason);
+    cells.resize(run_columns(scene).size() - 1);
+    cells.push_back(as_cell(r.message));
     return join_cells(cells);
+  }
+  for (const std::string& c :
+       {r.status, r.reason, format_number(r.t_final, precision), std::to_string(r.impacts), std::to_string(r.events),
+        std::to_string(r.time_steps), std::to_string(r.dependent_closes),
+        r.t_rest >= 0 ? format_number(r.t_rest, precision) : std::string()})
+    cells.push_back(c);
+  for (double x : r.q) cells.push_back(format_number(x, precision));
+  for (double x : r.v) cells.push_back(format_number(x, precision));
+  cells.push_back(format_number(r.kinetic_energy, precision));
+  for (bool c : r.closed) cells.push_back(c ? "1" : "0");
+  for (size_t k = 0; k < r.outcomes.size(); ++k)
+    cells.push_back(scene.outcomes[k].whole() ? std::to_string(static_cast<long>(r.outcomes[k]))
+                                              : format_number(r.outcomes[k], precision));
+  cells.push_back(as_cell(r.message));
+  return join_cells(cells);
+}
+
+RunRecord run_record(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,
+                     std::uint64_t seed, long run, const std::string& trajectory_dir, bool plot) {
+  RunRecord record;
+  record.run = run;
+  record.seed = sample_seed(seed, static_cast<std::uint64_t>(run));
+  Rng rng(record.seed);
+  RunDraw draw = draw_run(base, rng);
+  record.coordinates = draw.coordinates;
+  record.parameters = draw.parameters;
+  if (!draw.error.empty()) {
+    record.status = "failed";
+    record.reason = "invalid_draw";
+    record.invalid_draw = true;
+    record.message = draw.error;
+    return record;
   }
   // With drawn parameters the run has its own scene, and so its own system and law.
   const Scene& scene = draw.scene_or(base);
@@ -77,56 +133,34 @@ std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw
   }
   const System& quiet = own_quiet ? *own_quiet : base_quiet;
   const ImpactLaw& law = own_law ? *own_law : base_law;
-  const System& system = scene.system;
-  const State& initial = draw.initial;
-  RunTally tally(scene, initial);
-  auto count = [&](const Event& e) { tally.event(e); };
-  auto keep = [&](const Sample& s) { tally.sample(s); };
+  RunTally tally(scene, draw.initial);
   std::unique_ptr<RunFiles> files;
   std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted run
-  RunCallbacks cb;
-  if (!trajectory_dir.empty()) {
-    files = std::make_unique<RunFiles>(trajectory_dir, scene);
-    if (plot) {
-      write_outlines(trajectory_dir, scene);
-      poses = std::make_unique<PoseWriter>(trajectory_dir, scene);
-    }
-    cb = files->callbacks(count);
-    cb.sample = [&, write = cb.sample](const Sample& s) {
-      write(s);
-      if (poses) poses->row(s);
-      keep(s);
-    };
-  } else {
-    cb.sample = keep;
-    cb.event = count;
-  }
-  cb.stopped = keep;
-  cb.stop = [] { return caught_signal() != 0; };  // an interrupted batch drops this row: end it soon
-  std::string status = "ok", reason, message;
+  RunCallbacks cb = tally_callbacks(scene, tally, trajectory_dir, plot, files, poses);
   try {
-    simulate(files ? system : quiet, law, initial, rng, cb);
+    simulate(files ? scene.system : quiet, law, draw.initial, rng, cb);
   } catch (const SimulationError& e) {
-    status = "failed";
-    reason = stop_reason_code(e.reason());
-    message = as_cell(e.what());
+    record.status = "failed";
+    record.reason = stop_reason_code(e.reason());
+    record.message = e.what();
   }
-  for (const std::string& c :
-       {status, reason, format_number(tally.t_final(), precision), std::to_string(tally.impacts()),
-        std::to_string(tally.events()), std::to_string(tally.time_steps()), std::to_string(tally.dependent_closes()),
-        tally.t_rest() >= 0 ? format_number(tally.t_rest(), precision) : std::string()})
-    cells.push_back(c);
-  for (double x : tally.q()) cells.push_back(format_number(x, precision));
-  for (double x : tally.v()) cells.push_back(format_number(x, precision));
-  cells.push_back(format_number(tally.kinetic_energy(), precision));
-  const std::vector<bool> closed = tally.closed();
-  for (bool c : closed) cells.push_back(c ? "1" : "0");
-  const std::vector<double> outcomes = tally.outcome_values(closed);
-  for (size_t k = 0; k < outcomes.size(); ++k)
-    cells.push_back(scene.outcomes[k].whole() ? std::to_string(static_cast<long>(outcomes[k]))
-                                              : format_number(outcomes[k], precision));
-  cells.push_back(message);
-  return join_cells(cells);
+  record.t_final = tally.t_final();
+  record.impacts = tally.impacts();
+  record.events = tally.events();
+  record.time_steps = tally.time_steps();
+  record.dependent_closes = tally.dependent_closes();
+  record.t_rest = tally.t_rest();
+  record.q.assign(tally.q().begin(), tally.q().end());
+  record.v.assign(tally.v().begin(), tally.v().end());
+  record.kinetic_energy = tally.kinetic_energy();
+  record.closed = tally.closed();
+  record.outcomes = tally.outcome_values(record.closed);
+  return record;
+}
+
+std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,
+                    std::uint64_t seed, long run, const std::string& trajectory_dir, bool plot) {
+  return format_run(base, run_record(base, base_quiet, base_law, law_name, seed, run, trajectory_dir, plot));
 }
 
 }  // namespace impactsim

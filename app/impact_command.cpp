@@ -122,7 +122,7 @@ int write_samples(const ImpactOptions& o, const Scene& scene, const ImpactLaw& l
                   const ImpactState& impact, unsigned long long seed, const std::string& dir) {
   const bool hdf5 = o.format == "hdf5";
   const std::string path = (std::filesystem::path(dir) / (hdf5 ? "samples.h5" : "samples.csv")).string();
-  const double tol = 1e-6 * std::max(1.0, (impact.space.J_n * impact.v_minus).cwiseAbs().maxCoeff());
+  const double tol = outcome_tolerance(impact.space, impact.v_minus);
   const auto start = std::chrono::steady_clock::now();
   MetadataFile metadata(dir, {"impact", o.command_line, law_name, seed}, scene);
   // Solutions and orderings are few beside a law's samples: their chunks are small.

@@ -1,5 +1,7 @@
 #include "impact/outcome_class.hpp"
 
+#include <algorithm>
+
 namespace impactsim {
 
 const char* outcome_class_name(OutcomeClass c) {
@@ -32,6 +34,10 @@ const char* sample_status_name(SampleStatus s) {
 SampleStatus sample_status(const ImpactResult& r) {
   if (!r.terminated) return SampleStatus::collide;
   return r.ok ? SampleStatus::accepted : SampleStatus::failed;
+}
+
+double outcome_tolerance(const ContactSpace& contacts, const Eigen::VectorXd& v_minus) {
+  return 1e-6 * std::max(1.0, (contacts.J_n * v_minus).cwiseAbs().maxCoeff());
 }
 
 }  // namespace impactsim

@@ -21,6 +21,10 @@ const char* outcome_class_name(OutcomeClass c);
 
 OutcomeClass outcome_class(const ContactSpace& contacts, const Eigen::VectorXd& v_plus, int i, double tol);
 
+// The tol `impact` classifies an impact's samples with: 1e-6 of the fastest approach (J_n v-), and
+// at least 1e-6 m/s.
+double outcome_tolerance(const ContactSpace& contacts, const Eigen::VectorXd& v_minus);
+
 enum class SampleStatus { accepted, collide, failed };
 
 // "accepted", "collide", "failed".

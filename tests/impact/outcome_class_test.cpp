@@ -26,6 +26,13 @@ TEST(OutcomeClass, EachClassFromItsDefinition) {
   EXPECT_EQ(outcome_class(c, Eigen::Vector3d(1e-8, 1e-8, 0), 1, tol), OutcomeClass::rest);
 }
 
+TEST(OutcomeClass, ToleranceScalesWithTheFastestApproach) {
+  const ContactSpace c = rocking_block();  // J_n v = v_y at both corners for v = (0, v_y, 0)
+  EXPECT_DOUBLE_EQ(outcome_tolerance(c, Eigen::Vector3d(0, -0.5, 0)), 1e-6);  // slower than 1 m/s: 1e-6
+  EXPECT_DOUBLE_EQ(outcome_tolerance(c, Eigen::Vector3d(0, -40, 0)), 4e-5);
+  EXPECT_DOUBLE_EQ(outcome_tolerance(c, Eigen::Vector3d(0, -40, 0.2)), 1e-6 * 40.1);  // A, the faster: -40 - 0.5 * 0.2
+}
+
 TEST(OutcomeClass, NamesAreTheSamplesCsvWords) {
   EXPECT_STREQ(outcome_class_name(OutcomeClass::rest), "rest");
   EXPECT_STREQ(outcome_class_name(OutcomeClass::stick), "stick");
