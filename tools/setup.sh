@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs impactsim's build dependencies from Debian's packages, and what the tests of
-# tools/cluster run (GNU parallel, and Slurm for a single-node cluster the test starts itself).
+# tools/cluster run (GNU parallel, and Slurm for a single-node cluster the test starts itself), and
+# what the Python package builds and tests with (pybind11, pytest, pandas, nbconvert and its kernel, pip).
 # Idempotent: when every package is already installed it only checks and exits.
 set -euo pipefail
 
@@ -10,6 +11,8 @@ packages=(
   libassimp-dev libqhull-dev liburdfdom-dev libhdf5-dev
   libgtest-dev libbenchmark-dev
   python3-matplotlib python3-numpy python3-h5py python3-yaml
+  pybind11-dev python3-dev python3-pytest python3-pandas python3-nbconvert python3-ipykernel
+  python3-setuptools python3-pip python3-wheel
   parallel slurm-wlm
 )
 

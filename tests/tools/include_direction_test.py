@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Libraries depend downward only: each folder's sources include only its own headers and those of
 the folders below it (numerics at the bottom; collision and impact beside each other, neither
-including the other; core; scenes; app on top). Prints every include that points elsewhere."""
+including the other; core; scenes; app; the Python package's bindings on top). Prints every include that points elsewhere."""
 import pathlib
 import re
 import sys
@@ -13,6 +13,7 @@ BELOW = {
     "core": {"numerics", "collision", "impact"},
     "scenes": {"numerics", "collision", "impact", "core"},
     "app": {"numerics", "collision", "impact", "core", "scenes"},
+    "python": {"numerics", "collision", "impact", "core", "scenes", "app"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.M)
 

@@ -6,7 +6,7 @@ import pathlib
 import re
 import sys
 
-FOLDERS = ("app", "collision", "core", "impact", "numerics", "scenes")
+FOLDERS = ("app", "collision", "core", "impact", "numerics", "scenes", "python")
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 80
 
