@@ -116,6 +116,19 @@ def throughput(build, threads, quick):
     return rows
 
 
+def python_sampling(build, quick):
+    """tools/python_sampling_bench.py's lines: 10^6 Routh samples through impactsim.impact against
+    `impactsim impact` (--quick: 65,536 once). None where the package was not built."""
+    if not (build / "python" / "impactsim").is_dir():
+        return None
+    samples, repeats = (65536, 1) if quick else (1000000, 3)
+    env = dict(os.environ, PYTHONPATH=str(build / "python"))
+    r = subprocess.run(["/usr/bin/python3", str(ROOT / "tools" / "python_sampling_bench.py"), "--samples",
+                        str(samples), "--repeats", str(repeats), "--binary", str(build / "impactsim")],
+                       capture_output=True, text=True, check=True, env=env)
+    return r.stdout.strip().splitlines()
+
+
 def commit():
     try:
         return run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"]).stdout.strip()
@@ -123,7 +136,7 @@ def commit():
         return "unknown"
 
 
-def render(context, bench, scenes, rates, args):
+def render(context, bench, scenes, rates, args, python=None):
     cpu = context.get("mhz_per_cpu", "?")
     lines = [
         "# Benchmarks",
@@ -149,6 +162,10 @@ def render(context, bench, scenes, rates, args):
     lines += ["", "## Shipped scenes (`impactsim run SCENE`, the run's own timing line)", "",
               "| scene | simulated (s) | wall (s) | events |", "| --- | --- | --- | --- |"]
     lines += [f"| `{s}` | {t} | {w} | {e} |" for s, t, w, e in scenes]
+    if python:
+        lines += ["", "## Python", "", "Sampling through the Python package (`tools/python_sampling_bench.py`, one thread; the",
+                  "command's figure is its own timing line, which includes writing samples.csv):", "", "```text"]
+        lines += python + ["```"]
     return "\n".join(lines) + "\n"
 
 
@@ -168,7 +185,8 @@ def main():
     scenes = sorted((ROOT / "scenes").glob("*.yaml"))
     if args.quick:
         scenes = [s for s in scenes if s.stem in ("bouncing_ball", "rocking_block", "cube_toss")]
-    text = render(context, bench, scene_timings(build, scenes), throughput(build, args.threads, args.quick), args)
+    text = render(context, bench, scene_timings(build, scenes), throughput(build, args.threads, args.quick), args,
+                  python_sampling(build, args.quick))
     pathlib.Path(args.out).write_text(text)
     print(f"benchmarks: wrote {args.out}")
 
