@@ -18,12 +18,13 @@ std::vector<std::string> trajectory_columns(const Model& model) {
 // One events.csv row: contacts and their impulses as ';'-separated lists in the same order.
 std::vector<std::string> event_cells(const Event& e, const Scene& scene, int precision) {
   auto number = [precision](double x) { return std::string(NumberText(x, precision).view()); };
-  std::string names, impulses, ordering;
+  std::string names, impulses, ordering, tangential;
   for (size_t k = 0; k < e.contacts.size(); ++k) names += (k ? ";" : "") + scene.system.contacts.contact(e.contacts[k]).name;
   for (size_t k = 0; k < e.impulse_n.size(); ++k) (impulses += k ? ";" : "") += NumberText(e.impulse_n[k], precision).view();
+  for (size_t k = 0; k < e.impulse_t.size(); ++k) (tangential += k ? ";" : "") += NumberText(e.impulse_t[k], precision).view();
   for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.system.contacts.contact(e.ordering[k]).name;
   return {number(e.t), std::string(event_kind_name(e.kind)), names, e.law, number(e.kinetic_before), number(e.kinetic_after),
-          impulses, ordering};
+          impulses, ordering, tangential};
 }
 
 std::string in_dir(const std::string& dir, const char* file) { return (std::filesystem::path(dir) / file).string(); }
@@ -34,7 +35,8 @@ RunFiles::RunFiles(const std::string& dir, const Scene& scene)
     : scene_(scene),
       trajectory_(in_dir(dir, "trajectory.csv"), trajectory_columns(scene.system.model), scene.output.precision),
       events_(in_dir(dir, "events.csv"),
-              {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n", "ordering"},
+              {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n", "ordering",
+               "impulse_t"},
               scene.output.precision) {}
 
 RunCallbacks RunFiles::callbacks(std::function<void(const Event&)> extra) {

@@ -46,6 +46,9 @@ struct Event {
   std::vector<double> impulse_n{};  // per entry of `contacts`, N s (impacts only)
   std::vector<double> normal_velocity_after{};  // per entry of `contacts`, J_n v+ in m/s (> 0: separating; impacts only)
   std::vector<int> ordering{};      // sequential and propagative laws: the contacts in the order resolved
+  // Per entry of `contacts`, its tangent_dim friction impulse components in the contact's tangent
+  // basis, N s (impacts resolved by a law and plastic Zeno impacts; empty for other events).
+  std::vector<double> impulse_t{};
   // A Zeno `close` (a projection to rest): the kinetic energy stopping each of its rows alone would
   // remove, the sum over rows of b_k^2 / (2 W_kk) [J]; 0 for every other event.
   double rowwise_loss = 0.0;

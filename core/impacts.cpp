@@ -157,6 +157,7 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
     e.law = "plastic";
     e.rowwise_loss = 0.0;
     e.impulse_n.assign(plastic.impulse_n.data(), plastic.impulse_n.data() + plastic.impulse_n.size());
+    e.impulse_t.assign(plastic.impulse_t.data(), plastic.impulse_t.data() + plastic.impulse_t.size());
   }
   e.kinetic_after = kinetic_energy(data.body, v);
   record_normal_velocities(data, v, e);
@@ -167,7 +168,8 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
 Event impact_event(double t, EventKind kind, const std::vector<int>& set, std::string law, const ImpactResult& r) {
   return Event{.t = t, .kind = kind, .contacts = set, .law = std::move(law),
                .kinetic_before = r.kinetic_energy_minus, .kinetic_after = r.kinetic_energy_plus,
-               .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size())};
+               .impulse_n = std::vector<double>(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size()),
+               .impulse_t = std::vector<double>(r.impulse_t.data(), r.impulse_t.data() + r.impulse_t.size())};
 }
 
 void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,

@@ -32,6 +32,7 @@ py::dict event_dict(const Scene& scene, const Event& e) {
   d["impulse_n"] = to_array(e.impulse_n);
   d["normal_velocity_after"] = to_array(e.normal_velocity_after);
   d["ordering"] = names_of(scene, e.ordering);
+  d["impulse_t"] = to_array(e.impulse_t);
   d["rowwise_loss"] = e.rowwise_loss;
   return d;
 }

@@ -78,12 +78,13 @@ class RunResult:
     """One run: ``trajectory`` (a Table of trajectory.csv's columns t, q..., v..., kinetic_energy,
     potential_energy: a row every output_interval and two at each event), ``events`` (a Table of
     events.csv's: t, kind, contacts, law, kinetic_energy_before, kinetic_energy_after, impulse_n
-    (an array per event, N s), ordering, and normal_velocity_after, rowwise_loss), ``summary``
+    (an array per event, N s), ordering, impulse_t (tangent_dim components per contact in its
+    tangent basis, N s), and normal_velocity_after, rowwise_loss), ``summary``
     (summary.json as a dict), ``stats`` (steps, rejected_steps, evaluations, events, impacts,
     penetration [m], wall_seconds, ...), ``seed`` and ``law``."""
 
     EVENT_COLUMNS = ("t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n",
-                     "ordering", "normal_velocity_after", "rowwise_loss")
+                     "ordering", "impulse_t", "normal_velocity_after", "rowwise_loss")
 
     def __init__(self, raw: dict):
         import numpy as np
@@ -144,6 +145,9 @@ class Scene:
         event with a dict (t, kind, contacts, law, kinetic_energy_before/after, impulse_n, ...); an
         exception it raises ends the run and is raised here. A run that cannot go on raises
         SimulationError with the result so far in its ``partial``.
+
+        Units: t in s, q in m and rad, v in m/s and rad/s (the scene's q_names and v_names), energies
+        in J, impulse_n in N s (>= 0), normal_velocity_after in m/s (> 0: separating).
         """
         try:
             raw = _impactsim.run(self._handle, law or "", -1 if seed is None else _whole(seed, "seed"),
@@ -173,9 +177,14 @@ def _whole(x: object, what: str) -> int:
 
 
 def load_scene(path: str, overrides: Overrides = None) -> Scene:
-    """Reads the scene file at ``path``, with ``overrides`` applied first (as ``--set``: a dict
-    {"materials.mu": 0.3} or a list of "KEY=VALUE"). Raises SceneError naming the file, line and key
-    of any problem, FileNotFoundError-like SceneError for a missing file."""
+    """Reads the scene file at ``path`` (YAML, scenes/README.md), with ``overrides`` applied first
+    (as ``--set``: a dict {"materials.mu": 0.3} or a list of "KEY=VALUE"). Raises SceneError naming
+    the file, line and key of any problem, a missing file included.
+
+    The scene's numbers are SI: lengths in m, masses in kg, times in s, velocities in m/s (rad/s
+    for angular coordinates), angles in rad. Its runs report impulses in N s (normal impulses >= 0,
+    pushing the contact's bodies apart) and energies in J; a contact's normal velocity J_n v is
+    positive when it separates."""
     import os
 
     return Scene(_impactsim.load_scene(os.fspath(path), _override_texts(overrides)))

@@ -83,12 +83,12 @@ inline Result impactsim(const std::string& args) { return shell(std::string(IMPA
 inline std::string scene(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/" + name; }
 inline std::string bad(const std::string& name) { return std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/bad/" + name; }
 
-// The cells of a CSV line; a trailing empty cell is kept.
-inline std::vector<std::string> split(const std::string& line) {
+// The cells of a CSV line (or of a cell's `;`-separated list); a trailing empty cell is kept.
+inline std::vector<std::string> split(const std::string& line, char separator = ',') {
   std::vector<std::string> out;
   std::stringstream s(line);
-  for (std::string cell; std::getline(s, cell, ',');) out.push_back(cell);
-  if (!line.empty() && line.back() == ',') out.push_back("");
+  for (std::string cell; std::getline(s, cell, separator);) out.push_back(cell);
+  if (!line.empty() && line.back() == separator) out.push_back("");
   return out;
 }
 

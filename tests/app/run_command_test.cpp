@@ -68,11 +68,15 @@ TEST(Run, RunWritesEventsOfTheRockingBlock) {
   std::ifstream events(dir / "events.csv");
   std::string header, line;
   std::getline(events, header);
-  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n,ordering");
+  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n,ordering,impulse_t");
   ASSERT_TRUE(std::getline(events, line));
   const auto cells = split(line);
-  ASSERT_EQ(cells.size(), 8u);
+  ASSERT_EQ(cells.size(), 9u);
   EXPECT_EQ(cells[7], "");  // no ordering for a simultaneous law
+  // impulse_t: one friction component per contact in a planar scene; dropped flat, the block needs none.
+  const auto friction = split(cells[8], ';');
+  ASSERT_EQ(friction.size(), 2u);
+  for (const std::string& f : friction) EXPECT_NEAR(std::stod(f), 0.0, 1e-12);
   EXPECT_NEAR(std::stod(cells[0]), std::sqrt(2 * 0.01 / 9.81), 1e-10);
   EXPECT_EQ(cells[1], "impact");
   EXPECT_EQ(cells[2], "A;B");
@@ -95,9 +99,10 @@ TEST(Run, SequentialRunLogsItsOrdering) {
   std::getline(events, header);
   ASSERT_TRUE(std::getline(events, line));
   const auto cells = split(line);
-  ASSERT_EQ(cells.size(), 8u);
+  ASSERT_EQ(cells.size(), 9u);
   EXPECT_EQ(cells[1], "impact");
   EXPECT_EQ(cells[7], "A;B");  // cyclic from the first contact
+  EXPECT_EQ(split(cells[8], ';').size(), 2u);
 }
 
 TEST(Run, UnsolvableImpactExitsWithThreeAndKeepsTheRows) {

@@ -23,7 +23,7 @@ def test_every_public_name_is_documented():
             if inspect.isfunction(value) or inspect.isclass(value):
                 assert inspect.getdoc(value), f"{module.__name__}.{name} has no docstring"
     assert "N s" in impactsim.__doc__ and "m/s" in impactsim.__doc__
-    assert "overrides" in inspect.getdoc(impactsim.load_scene)
+    assert "overrides" in inspect.getdoc(impactsim.load_scene) and "N s" in inspect.getdoc(impactsim.load_scene)
     assert "J_n" in inspect.getdoc(impactsim.ContactSpace) or "J_n" in laws.__doc__
 
 
