@@ -169,7 +169,8 @@ RowsWritten run_rows(const BatchOptions& o, const Scene& scene, const BatchPlan&
     ordered_parallel_map<std::string>(
         next, plan.end, o.threads, std::max<long>(64, 16L * o.threads),
         [&](long i, std::string& line) {
-          line = run_one(scene, quiet, *plan.law, plan.law_name, plan.seed, i, trajectory_dir(o, plan, i), o.plot);
+          line = run_one(scene, quiet, *plan.law, plan.law_name, plan.seed, i, trajectory_dir(o, plan, i),
+                         o.plot || o.view);
         },
         [&](long, const std::string& line) {
           if (caught_signal()) throw Interrupted{};
@@ -307,6 +308,7 @@ int batch_command(const BatchOptions& o) {
   if (counts.time_step_runs > 0)
     spdlog::warn("{} of {} runs {} (time_steps in runs.csv)", counts.time_step_runs, counts.runs, kTimeStepMeaning);
   if (o.plot && !plot_batch(o, scene, plan)) return kExitOutput;
+  if (o.view && !run_view_tool(plan.dir)) return kExitOutput;
   metadata->finish();
   return kExitOk;
 }

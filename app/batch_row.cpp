@@ -44,6 +44,10 @@ RunCallbacks tally_callbacks(const Scene& scene, RunTally& tally, const std::str
       if (poses) poses->row(s);
       keep(s);
     };
+    cb.event_sample = [&poses, write = cb.event_sample](const Sample& s) {
+      write(s);
+      if (poses) poses->event_row(s);
+    };
   } else {
     cb.sample = keep;
     cb.event = count;

@@ -49,7 +49,8 @@ RunRecord run_record(const Scene& base, const System& base_quiet, const ImpactLa
 // Run `run` of the batch seeded `seed`, as a runs.csv line. A run that stops early keeps its row:
 // status `failed`, the reason's code and message, and the state where it stopped (the same with or
 // without its trajectory). With a trajectory directory the run also writes its trajectory.csv and
-// events.csv there (under the scene's system, and its plots' inputs with `plot`); without, it runs
+// events.csv there (under the scene's system, and with `plot` the shapes and poses that plots and
+// the viewer draw from); without, it runs
 // `base_quiet` (final_row_only of the scene's), which writes only the final row. A caught signal
 // (app/interrupt.hpp) ends the run early: the batch drops its row.
 std::string run_one(const Scene& base, const System& base_quiet, const ImpactLaw& base_law, const std::string& law_name,

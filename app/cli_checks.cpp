@@ -40,9 +40,9 @@ CLI::Validator not_empty() {
 
 std::string unknown_command(const std::string& word) {
   if (word.empty() || word[0] == '-') return "";
-  for (const char* command : {"run", "check", "impact", "batch", "converge", "merge", "sweep"})
+  for (const char* command : {"run", "check", "impact", "batch", "converge", "merge", "sweep", "view"})
     if (word == command) return "";
-  return "unknown command '" + word + "' (commands: run, check, impact, batch, converge, merge, sweep; see --help)";
+  return "unknown command '" + word + "' (commands: run, check, impact, batch, converge, merge, sweep, view; see --help)";
 }
 
 }  // namespace impactsim

@@ -24,6 +24,7 @@ struct RunOptions {
   long long seed = -1;     // < 0 = the scene's simulation.seed
   long long run = -1;      // >= 0: replay run `run` of a batch seeded with `seed`
   bool plot = false;       // also write PNGs and a GIF with tools/plot.py
+  bool view = false;       // also write DIR/view.html with tools/view.py
   std::string integrator;  // "" = the scene's simulation.integrator
   double step = 0.0;       // > 0: the fixed-step integrators' h
   std::string command_line;  // for metadata.json
@@ -73,6 +74,7 @@ struct BatchOptions {
   long trajectories = 0; // runs 0 .. trajectories - 1 also write DIR/runs/<i>/trajectory.csv, events.csv
   bool quiet = false;
   bool plot = false;     // also write histograms.png, and the plots of the runs with trajectories
+  bool view = false;     // also write DIR/view.html of the runs with trajectories
   std::string format = "csv";  // "hdf5": also write DIR/runs.h5 from runs.csv when the batch is complete
   std::string command_line;  // for metadata.json
   std::vector<std::string> overrides;  // --set KEY=VALUE

@@ -11,6 +11,7 @@
 #include "app/cli_checks.hpp"
 #include "app/command_setup.hpp"
 #include "app/commands.hpp"
+#include "app/plot_output.hpp"
 #include "app/metadata.hpp"
 #include "app/version.hpp"
 #include "core/integrators.hpp"
@@ -56,7 +57,8 @@ struct Cli {
   std::string merge_output;
   SweepOptions sweep;
   std::vector<std::string> sweep_inner;
-  CLI::App *run_cmd, *check_cmd, *impact_cmd, *batch_cmd, *converge_cmd, *merge_cmd, *sweep_cmd;
+  std::string view_dir;
+  CLI::App *run_cmd, *check_cmd, *impact_cmd, *batch_cmd, *converge_cmd, *merge_cmd, *sweep_cmd, *view_cmd;
 
   Cli();
   Cli(const Cli&) = delete;
@@ -69,6 +71,7 @@ struct Cli {
   void add_converge();
   void add_merge();
   void add_sweep();
+  void add_view();
 
   void set_command_line(const std::string& text) {
     run.command_line = impact.command_line = batch.command_line = converge.command_line = text;
@@ -84,6 +87,7 @@ struct Cli {
     }
     if (*merge_cmd) return merge_command(merge_inputs, merge_output, run.command_line);
     if (*converge_cmd) return converge_command(converge);
+    if (*view_cmd) return run_view_tool(view_dir) ? kExitOk : kExitOutput;
     if (*impact_cmd) {
       impact.orderings = orderings == "all";
       impact.quiet = verbosity.quiet;
@@ -149,6 +153,7 @@ Cli::Cli() {
                        "Print the version and git commit and exit");
   add_run();
   add_check();
+  add_view();
   add_impact();
   add_batch();
   add_converge();
@@ -169,6 +174,7 @@ void Cli::add_run() {
       ->check(whole_number(0, kMaxLL));
   run_cmd->add_option("--run", run.run, "Replay run I of a batch seeded with --seed")->check(whole_number(0, kMaxLong));
   run_cmd->add_flag("--plot", run.plot, "Also draw trajectory.png, energy.png and animation.gif");
+  run_cmd->add_flag("--view", run.view, "Also write DIR/view.html, the run in 3-D in a browser (impactsim view)");
   run_cmd->add_option("--integrator", run.integrator,
                       "Integrator, overriding the scene's simulation.integrator (" + integrator_names_text() + ")");
   run_cmd->add_option("--step", run.step, "Step size h of a fixed-step integrator, s")->check(positive_finite());
@@ -231,6 +237,7 @@ void Cli::add_batch() {
   batch_cmd->add_flag("--resume", batch.resume, "Keep the finished runs in DIR/runs.csv and complete the rest");
   batch_cmd->add_flag("--force", batch.force, "Overwrite the results already in DIR (without it, batch refuses)");
   batch_cmd->add_flag("--plot", batch.plot, "Also draw histograms.png, and the plots of runs written by --trajectories");
+  batch_cmd->add_flag("--view", batch.view, "Also write DIR/view.html: the runs written by --trajectories overlaid in 3-D");
   batch_cmd->add_option("--format", batch.format, "csv (runs.csv) or hdf5 (runs.csv, and runs.h5 from it once complete)")
       ->check(CLI::IsMember({"csv", "hdf5"}))
       ->capture_default_str();
@@ -258,6 +265,13 @@ void Cli::add_converge() {
   converge_cmd->add_flag("--plot", converge.plot, "Also draw convergence.png (error against h, log-log)");
   add_set(converge_cmd, converge.overrides);
   add_verbosity(converge_cmd, verbosity);
+}
+
+void Cli::add_view() {
+  view_cmd = app.add_subcommand("view", "Write DIR/view.html: a run's (or a batch's trajectories') 3-D view for a browser");
+  view_cmd->add_option("dir", view_dir, "A directory written by run --view or --plot, or batch --trajectories K --view")
+      ->required();
+  add_verbosity(view_cmd, verbosity);
 }
 
 void Cli::add_merge() {

@@ -17,6 +17,17 @@
 namespace impactsim {
 namespace {
 
+// A word for /bin/sh: single-quoted, its quotes escaped.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+namespace {
+
 namespace fs = std::filesystem;
 
 using Polyline = std::vector<Vec3>;
@@ -239,6 +250,8 @@ PoseWriter::PoseWriter(const std::string& dir, const Scene& scene)
       kin_(scene.system.model),
       csv_((fs::path(dir) / "poses.csv").string(), pose_columns(scene.system.model), scene.output.precision),
       contacts_((fs::path(dir) / "contact_points.csv").string(), {"t", "contact", "x", "y", "z"}, scene.output.precision),
+      events_((fs::path(dir) / "event_contacts.csv").string(), {"t", "contact", "x", "y", "z", "nx", "ny", "nz", "t1x", "t1y", "t1z", "t2x", "t2y", "t2z"},
+              scene.output.precision),
       poses_((scene.system.model.planar ? 3 : 7) * scene.system.model.bodies.size()) {}
 
 void PoseWriter::row(const Sample& s) {
@@ -253,44 +266,68 @@ void PoseWriter::row(const Sample& s) {
     }
   }
   csv_.row(s.t, poses_, Eigen::VectorXd(), {});
+  touching_contacts(s.t, contacts_, false);
+}
+
+void PoseWriter::event_row(const Sample& s) {
+  update_kinematics(scene_.system.model, s.q, kin_);
+  touching_contacts(s.t, events_, true);
+}
+
+void PoseWriter::touching_contacts(double t_now, CsvWriter& out, bool normals) {
   const ContactModel& contacts = scene_.system.contacts;
   if (contacts.size() == 0) return;
   compute_contact_frames(contacts, kin_, frames_);
-  const NumberText t(s.t, scene_.output.precision);
+  const NumberText t(t_now, scene_.output.precision);
   for (int i = 0; i < contacts.size(); ++i) {
     if (frames_[i].phi > scene_.system.contact.distance_tolerance) continue;
     const Vec3 x = 0.5 * (frames_[i].point_a + frames_[i].point_b);
     std::vector<std::string> cells{std::string(t.view()), contacts.contact(i).name};
     for (int k = 0; k < 3; ++k) cells.emplace_back(NumberText(x[k], scene_.output.precision).view());
-    contacts_.text_row(cells);
+    if (normals)
+      for (const Vec3* axis : {&frames_[i].normal, &frames_[i].tangent1, &frames_[i].tangent2})
+        for (int k = 0; k < 3; ++k) cells.emplace_back(NumberText((*axis)[k], scene_.output.precision).view());
+    out.text_row(cells);
   }
 }
 
 void PoseWriter::flush() {
   csv_.flush();
   contacts_.flush();
+  events_.flush();
 }
 
-bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra) {
-  const char* env = std::getenv("IMPACTSIM_PLOT_TOOL");
-  const std::string tool = env && *env ? env : std::string(IMPACTSIM_SOURCE_DIR) + "/tools/plot.py";
-  auto quote = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
+namespace {
+
+// Runs `/usr/bin/python3 TOOL ARGS` where TOOL is $env_var or tools/<name> of this source tree;
+// false after logging why when it fails (`what` names the step, `hint` what it needs).
+bool run_python_tool(const char* env_var, const char* name, const std::string& args, const char* what,
+                     const char* hint) {
+  const char* env = std::getenv(env_var);
+  const std::string tool = env && *env ? env : std::string(IMPACTSIM_SOURCE_DIR) + "/tools/" + name;
   const std::string command =
-      "/usr/bin/python3 " + quote(tool) + " " + kind + " " + quote(dir) + (extra.empty() ? "" : " " + extra) +
+      "/usr/bin/python3 " + shell_quote(tool) + " " + args +
       // Its "wrote FILE" lines are information: --quiet silences them, errors still reach stderr.
       (spdlog::get_level() > spdlog::level::info ? " >/dev/null" : " >&2");
-  spdlog::info("plotting: {}", command);
+  spdlog::info("{}: {}", what, command);
   const int status = std::system(command.c_str());
   if (status != 0) {
-    spdlog::error("plotting failed (exit {}): {} (the plots need Debian's python3-matplotlib; tools/setup.sh installs it)",
-                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, command);
+    spdlog::error("{} failed (exit {}): {} ({})", what, WIFEXITED(status) ? WEXITSTATUS(status) : -1, command, hint);
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra) {
+  return run_python_tool("IMPACTSIM_PLOT_TOOL", "plot.py", kind + " " + shell_quote(dir) + (extra.empty() ? "" : " " + extra),
+                         "plotting", "the plots need Debian's python3-matplotlib; tools/setup.sh installs it");
+}
+
+bool run_view_tool(const std::string& dir) {
+  return run_python_tool("IMPACTSIM_VIEW_TOOL", "view.py", shell_quote(dir), "viewing",
+                         "the directory needs the files of run --view or --plot, or batch --trajectories K --view");
 }
 
 bool plot_run(const std::string& dir, const Scene& scene) {

@@ -11,7 +11,10 @@
 // - poses.csv: each body's world pose at every output time: planar (x, y [m], theta [rad]) or 3-D
 //   (x, y, z [m], qw, qx, qy, qz: body axes to world);
 // - contact_points.csv: at every output time, each touching contact (phi at most the distance
-//   tolerance) with the midpoint of its two witness points (t [s], contact, x, y, z [m]).
+//   tolerance) with the midpoint of its two witness points (t [s], contact, x, y, z [m]);
+// - event_contacts.csv: the same at the states just before and after each event, with the contact
+//   frame (normal nx, ny, nz: unit, from the second body to the first; tangent1 t1x..., tangent2
+//   t2x...: the basis of events.csv's impulse_t), where the viewer draws impulses.
 #include <memory>
 #include <string>
 
@@ -25,18 +28,23 @@ namespace impactsim {
 // outlines.csv of a planar scene, wireframes.csv of a 3-D one.
 void write_outlines(const std::string& dir, const Scene& scene);
 
-// poses.csv and contact_points.csv, a row (rows) per output sample.
+// poses.csv and contact_points.csv, a row (rows) per output sample; event_contacts.csv at events.
 class PoseWriter {
  public:
   PoseWriter(const std::string& dir, const Scene& scene);
   void row(const Sample& s);
+  void event_row(const Sample& s);  // a state just before or after an event
   void flush();
 
  private:
+  // The touching contacts at the kinematics' state as rows of `out` (with their normals).
+  void touching_contacts(double t, CsvWriter& out, bool normals);
+
   const Scene& scene_;
   Kinematics kin_;
   CsvWriter csv_;
   CsvWriter contacts_;
+  CsvWriter events_;
   Eigen::VectorXd poses_;
   std::vector<ContactFrame> frames_;
 };
@@ -44,6 +52,9 @@ class PoseWriter {
 // Runs `plot.py <kind> <dir> <extra>`; false after logging why when it fails. The tool is
 // IMPACTSIM_PLOT_TOOL if set, else tools/plot.py of this source tree.
 bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra = "");
+// `view.py DIR`: DIR/view.html from a run's or a batch's files; false after logging why when it
+// fails. The tool is IMPACTSIM_VIEW_TOOL if set, else tools/view.py of this source tree.
+bool run_view_tool(const std::string& dir);
 // The plots of a run's files in dir (`plot.py run DIR --nq N`).
 bool plot_run(const std::string& dir, const Scene& scene);
 

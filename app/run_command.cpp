@@ -60,15 +60,20 @@ std::optional<RunDraw> draw_for_run(const RunOptions& options, const Scene& scen
 // Where a run's rows and events go: its files, the poses --plot draws from, and the tally that
 // summary.json is written from.
 struct RunSinks {
-  RunSinks(const std::string& dir, const Scene& scene, const State& initial, bool plot)
+  // poses: also the shapes and poses that --plot and --view draw from.
+  RunSinks(const std::string& dir, const Scene& scene, const State& initial, bool poses_too)
       : files(dir, scene), tally(scene, initial) {
     callbacks = files.callbacks();
-    if (plot) {
+    if (poses_too) {
       write_outlines(dir, scene);
       poses = std::make_unique<PoseWriter>(dir, scene);
       callbacks.sample = [this, write = callbacks.sample](const Sample& s) {
         write(s);
         poses->row(s);
+      };
+      callbacks.event_sample = [this, write = callbacks.event_sample](const Sample& s) {
+        write(s);
+        poses->event_row(s);
       };
     }
     callbacks.event = [this, write = callbacks.event](const Event& e) {
@@ -125,6 +130,7 @@ int report_stopped(const RunOptions& options, const std::string& dir, const Scen
                 (std::filesystem::path(dir) / "trajectory.csv").string(), sinks.files.events().rows(),
                 (std::filesystem::path(dir) / "events.csv").string());
   if (options.plot) plot_run(dir, scene);  // up to the failure
+  if (options.view) run_view_tool(dir);
   return kExitSimulation;
 }
 
@@ -137,7 +143,7 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
   if (!draw) return kExitScene;
   const Scene& active = draw->scene_or(scene);
   std::unique_ptr<ImpactLaw> own_law = draw->scene ? make_law(law_name, active.laws) : nullptr;
-  RunSinks sinks(dir, active, draw->initial, options.plot);
+  RunSinks sinks(dir, active, draw->initial, options.plot || options.view);
   RunStats stats;
   // The timing line measures the run (integration, events, output rows), not the setup before it.
   const auto start = std::chrono::steady_clock::now();
@@ -160,6 +166,7 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
                  sinks.tally.time_steps(), kTimeStepMeaning);
   report_timing(system, stats, wall);
   if (options.plot && !plot_run(dir, scene)) return kExitOutput;
+  if (options.view && !run_view_tool(dir)) return kExitOutput;
   metadata.finish();
   return kExitOk;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs impactsim's build dependencies from Debian's packages, and what the tests of
 # tools/cluster run (GNU parallel, and Slurm for a single-node cluster the test starts itself), and
-# what the Python package builds and tests with (pybind11, pytest, pandas, nbconvert and its kernel, pip).
+# what the Python package builds and tests with (pybind11, pytest, pandas, nbconvert and its kernel, pip),
+# and the headless browser the viewer's tests drive (chromium, its driver, selenium).
 # Idempotent: when every package is already installed it only checks and exits.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ packages=(
   python3-matplotlib python3-numpy python3-h5py python3-yaml
   pybind11-dev python3-dev python3-pytest python3-pandas python3-nbconvert python3-ipykernel
   python3-setuptools python3-pip python3-wheel
+  chromium chromium-driver python3-selenium
   parallel slurm-wlm
 )
 

@@ -36,7 +36,7 @@ TEST(CliChecks, UnknownCommandsAreNamed) {
   EXPECT_EQ(unknown_command("run"), "");
   EXPECT_EQ(unknown_command("--help"), "");
   EXPECT_EQ(unknown_command("frobnicate"),
-            "unknown command 'frobnicate' (commands: run, check, impact, batch, converge, merge, sweep; see --help)");
+            "unknown command 'frobnicate' (commands: run, check, impact, batch, converge, merge, sweep, view; see --help)");
 }
 
 }  // namespace
