@@ -53,6 +53,7 @@ struct ImpactOptions {
   bool all_solutions = false; // list every Anitescu-Potra solution instead of sampling
   bool orderings = false;     // list every cyclic sequential ordering instead of sampling
   bool plot = false;          // also write the Anitescu-Potra and sequential overlays and post_impact.png
+  bool view = false;          // also write DIR/view.html: the sampled set linked to the bodies' motion
   bool quiet = false;         // no progress line
   bool print_summary = true;  // the outcome summary on stdout (a sweep's points leave it to summary.json)
   std::string format = "csv";  // the samples' file: "csv" (samples.csv) or "hdf5" (samples.h5)

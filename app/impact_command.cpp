@@ -17,6 +17,7 @@
 #include "app/commands.hpp"
 #include "app/csv_writer.hpp"
 #include "app/hdf5_table.hpp"
+#include "app/impact_view.hpp"
 #include "app/parallel_map.hpp"
 #include "app/plot_output.hpp"
 #include "app/progress.hpp"
@@ -84,6 +85,18 @@ void sample_law(const ImpactOptions& o, const ImpactLaw& law, const ImpactState&
       });
 }
 
+// The post-impact velocities of samples 0 .. n - 1, drawn again as sample_law drew them.
+std::vector<Eigen::VectorXd> first_samples(const ImpactLaw& law, const ImpactState& impact, unsigned long long seed,
+                                           long n) {
+  const std::unique_ptr<PreparedImpact> prepared = law.prepare(impact.space, impact.v_minus);
+  std::vector<Eigen::VectorXd> out;
+  for (long i = 0; i < n; ++i) {
+    Rng rng(sample_seed(seed, static_cast<std::uint64_t>(i)));
+    out.push_back(prepared->sample(static_cast<std::uint64_t>(i), rng).v_plus);
+  }
+  return out;
+}
+
 // --plot's overlays of post_impact.png, in samples.csv's format: every Anitescu-Potra solution
 // (where the LCP is small enough to enumerate) and every cyclic sequential ordering.
 void write_overlays(const std::string& dir, const Scene& scene, const ImpactState& impact, double tol,
@@ -108,6 +121,10 @@ int impact_law_name(const ImpactOptions& o, const Scene& scene, std::string& law
   law_name = o.all_solutions ? "anitescu-potra" : o.orderings ? "sequential" : o.law.empty() ? scene.law : o.law;
   if ((o.all_solutions && !o.law.empty() && o.law != "anitescu-potra") || (o.orderings && !o.law.empty() && o.law != "sequential")) {
     spdlog::error("--all-solutions goes with --law anitescu-potra, --orderings all with --law sequential");
+    return kExitUsage;
+  }
+  if (o.view && (o.all_solutions || o.orderings || o.format == "hdf5")) {
+    spdlog::error("--view draws a law's samples from samples.csv: leave out --all-solutions, --orderings and --format hdf5");
     return kExitUsage;
   }
   if (o.plot && o.format == "hdf5") {
@@ -156,6 +173,10 @@ int write_samples(const ImpactOptions& o, const Scene& scene, const ImpactLaw& l
   spdlog::info("wrote {} rows to {} and summary.json", writer.rows(), path);
   if (o.plot) write_overlays(dir, scene, impact, tol, seed);
   if (o.plot && !run_plot_tool("impact", dir)) return kExitOutput;
+  if (o.view) {
+    write_impact_view_files(dir, scene, impact, first_samples(law, impact, seed, std::min(o.samples, kViewSamples)));
+    if (!run_view_tool(dir)) return kExitOutput;
+  }
   metadata.finish();
   return kExitOk;
 }

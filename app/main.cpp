@@ -203,6 +203,7 @@ void Cli::add_impact() {
   impact_cmd->add_option("--threads", impact.threads, "Worker threads (results do not depend on it)")
       ->check(whole_number(1, 256))
       ->capture_default_str();
+  impact_cmd->add_flag("--view", impact.view, "Also write DIR/view.html: the samples' scatter, each sample's motion in 3-D");
   impact_cmd->add_flag("--plot", impact.plot,
                        "Also write the Anitescu-Potra solutions and sequential orderings and draw post_impact.png");
   impact_cmd->add_flag("--all-solutions", impact.all_solutions,

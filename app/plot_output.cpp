@@ -201,6 +201,9 @@ void write_wireframes(const std::string& dir, const Scene& scene) {
   csv.flush();
 }
 
+
+}  // namespace
+
 std::vector<std::string> pose_columns(const Model& model) {
   std::vector<std::string> c{"t"};
   for (const Body& b : model.bodies)
@@ -210,7 +213,17 @@ std::vector<std::string> pose_columns(const Model& model) {
   return c;
 }
 
-}  // namespace
+void pose_vector(const Model& model, const Kinematics& kin, Eigen::VectorXd& out) {
+  out.resize(static_cast<Eigen::Index>((model.planar ? 3 : 7) * model.bodies.size()));
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    if (model.planar) {
+      out.segment<3>(3 * b) << kin.p[b].x(), kin.p[b].y(), std::atan2(kin.R[b](1, 0), kin.R[b](0, 0));
+    } else {
+      const Eigen::Quaterniond r(kin.R[b]);
+      out.segment<7>(7 * b) << kin.p[b], r.w(), r.x(), r.y(), r.z();
+    }
+  }
+}
 
 void write_outlines(const std::string& dir, const Scene& scene) {
   if (!scene.system.model.planar) return write_wireframes(dir, scene);
@@ -257,14 +270,7 @@ PoseWriter::PoseWriter(const std::string& dir, const Scene& scene)
 void PoseWriter::row(const Sample& s) {
   const Model& model = scene_.system.model;
   update_kinematics(model, s.q, kin_);
-  for (size_t b = 0; b < model.bodies.size(); ++b) {
-    if (model.planar) {
-      poses_.segment<3>(3 * b) << kin_.p[b].x(), kin_.p[b].y(), std::atan2(kin_.R[b](1, 0), kin_.R[b](0, 0));
-    } else {
-      const Eigen::Quaterniond r(kin_.R[b]);
-      poses_.segment<7>(7 * b) << kin_.p[b], r.w(), r.x(), r.y(), r.z();
-    }
-  }
+  pose_vector(model, kin_, poses_);
   csv_.row(s.t, poses_, Eigen::VectorXd(), {});
   touching_contacts(s.t, contacts_, false);
 }

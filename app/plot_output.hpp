@@ -28,6 +28,11 @@ namespace impactsim {
 // outlines.csv of a planar scene, wireframes.csv of a 3-D one.
 void write_outlines(const std::string& dir, const Scene& scene);
 
+// poses.csv's header: t, then each body's pose coordinates (<body>.x, ...).
+std::vector<std::string> pose_columns(const Model& model);
+// Each body's world pose at the kinematics' state, as a row of poses.csv has them.
+void pose_vector(const Model& model, const Kinematics& kin, Eigen::VectorXd& out);
+
 // poses.csv and contact_points.csv, a row (rows) per output sample; event_contacts.csv at events.
 class PoseWriter {
  public:

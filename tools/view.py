@@ -4,7 +4,8 @@ disk with no network (three.js r147, vendored in tools/viewer/three with its MIT
 
     /usr/bin/python3 tools/view.py DIR [--color COLUMN] [--ghosts N]
 
-DIR is a run's directory (`impactsim run SCENE --view`, or --plot: trajectory.csv, events.csv,
+DIR is an impact's directory (`impactsim impact SCENE --view`: the samples' scatter, and the
+bodies moved along the selected sample's post-impact velocity), a run's directory (`impactsim run SCENE --view`, or --plot: trajectory.csv, events.csv,
 poses.csv, wireframes.csv or outlines.csv, event_contacts.csv) or a batch's (`impactsim batch SCENE
 --trajectories K --view`): then run 0 is drawn with the other runs' bodies as ghosts, coloured by
 the runs.csv column COLUMN (default: the scene's last outcome column). `impactsim view DIR` runs this.
@@ -150,7 +151,42 @@ def batch_runs(d, column, limit):
     return dirs[0], [(p, values.get(int(p.name), math.nan), lo, hi) for p in dirs[1:limit + 1]], column
 
 
+def impact_data(d):
+    """`impact --view`'s page: the bodies at the impact, each sample's pose after tau, the scatter."""
+    planar, strokes = shapes(d)
+    names, _, impact_pose = poses(d, planar)
+    header, data = rows(d / "sample_poses.csv")
+    width = 3 if planar else 7
+    sample_poses = [[[float(x) for x in r[2 + k * width:2 + (k + 1) * width]] for k in range(len(names))] for r in data]
+    tau = float(data[0][1]) if data else 1.0
+    header, samples = rows(d / "samples.csv")
+    samples = samples[:len(sample_poses)]
+    contacts = [c[:-len(".class")] for c in header if c.endswith(".class")]
+    column = {c: k for k, c in enumerate(header)}
+    x_name = f"{contacts[0]}.vn"
+    if len(contacts) > 1:
+        y_name, y = f"{contacts[1]}.vn", [float(r[column[f"{contacts[1]}.vn"]]) for r in samples]
+    else:
+        tangents = [c for c in header if c.startswith(f"{contacts[0]}.vt")]
+        y_name = f"|{contacts[0]}.vt|"
+        y = [math.hypot(*(float(r[column[c]]) for c in tangents)) for r in samples]
+    body_strokes = [strokes.get(n, []) for n in names]
+    run = {"times": [0.0, tau], "poses": [impact_pose[0], impact_pose[0]]}
+    centre, extent = frame_of([run, {"poses": sample_poses}], body_strokes, planar)
+    return {"planar": planar, "bodies": [{"name": n, "strokes": s} for n, s in zip(names, body_strokes)],
+            "world": clip_world(strokes.get("world", []), centre, extent), "run": run, "ghosts": [],
+            "events": [], "energy": {"t": [], "kinetic": [], "potential": []}, "t_end": tau, "centre": centre,
+            "extent": extent, "title": f"{d.name}: post-impact set",
+            "samples": {"x": [float(r[column[x_name]]) for r in samples], "y": y, "x_name": x_name, "y_name": y_name,
+                        "labels": [",".join(r[column[f"{c}.class"]] for c in contacts) for r in samples],
+                        "poses": sample_poses, "contacts": contacts}}
+
+
 def page_data(d, color, limit):
+    if (d / "samples.csv").exists():
+        if not (d / "sample_poses.csv").exists():
+            fail(f"{d / 'sample_poses.csv'} is missing: write it with `impactsim impact SCENE --view`")
+        return impact_data(d)
     ghosts_in, column = [], None
     if (d / "runs.csv").exists():
         d, ghosts_in, column = batch_runs(d, color, limit)
@@ -191,7 +227,7 @@ def main():
     if not d.is_dir():
         fail(f"{d} is not a directory")
     for needed in ("events.csv", "trajectory.csv"):
-        probe = d if not (d / "runs.csv").exists() else None
+        probe = d if not (d / "runs.csv").exists() and not (d / "samples.csv").exists() else None
         if probe and not (probe / needed).exists():
             fail(f"{probe / needed} is missing: DIR must be written by `impactsim run` or `batch`")
     out = d / "view.html"

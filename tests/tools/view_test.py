@@ -7,6 +7,7 @@ events.csv on its timeline, and its screenshot is not blank; it stays under 2 MB
     view_test.py IMPACTSIM OUT run SCENE [--set K=V ...]
     view_test.py IMPACTSIM OUT batch SCENE
     view_test.py IMPACTSIM OUT capsule
+    view_test.py IMPACTSIM OUT impact SCENE
 
 Exits 77 (skipped) where chromium or its driver is missing.
 """
@@ -51,6 +52,9 @@ def write_page(binary, out, mode, rest):
         scene = out / "capsule.yaml"
         scene.write_text(CAPSULE)
         mode, rest = "run", [str(scene)]
+    if mode == "impact":
+        command(binary, "impact", rest[0], "--samples", 300, "-o", out / "impact", "--view", "--quiet")
+        return out / "impact" / "view.html", out / "impact", 0
     if mode == "run":
         command(binary, "run", rest[0], "-o", out / "run", "--view", "--quiet", *rest[1:])
         return out / "run" / "view.html", out / "run", 0
@@ -95,8 +99,17 @@ def main():
         header = next(csv.reader(f))
     planar = header[-1].endswith(".theta")
     bodies = (len(header) - 1) // (3 if planar else 7)
-    with open(run_dir / "events.csv") as f:
-        events = sum(1 for _ in f) - 1
+    events, moving = 0, None
+    if (run_dir / "events.csv").exists():
+        with open(run_dir / "events.csv") as f:
+            events = sum(1 for _ in f) - 1
+    else:  # an impact's page: select the sample whose post-impact velocity is largest, to see it move
+        with open(run_dir / "samples.csv") as f:
+            reader = csv.reader(f)
+            head = next(reader)
+            first_vn = next(k for k, c in enumerate(head) if c.endswith(".vn"))  # v+ is columns 1 .. first_vn - 1
+            speeds = [max(abs(float(x)) for x in r[1:first_vn]) for r in reader]
+        moving = max(range(len(speeds)), key=speeds.__getitem__)
     driver = browser()
     try:
         driver.get(page.resolve().as_uri())
@@ -111,6 +124,9 @@ def main():
         check(view["bodies"] == bodies, f"{view['bodies']} bodies drawn, poses.csv has {bodies}")
         check(view["ghosts"] == ghosts, f"{view['ghosts']} ghosts drawn, expected {ghosts}")
         check(view["eventMarkers"] == events, f"{view['eventMarkers']} event markers, events.csv has {events}")
+        if moving is not None:
+            check(view["samples"] == 300, f"{view.get('samples')} samples in the scatter, 300 drawn")
+            driver.execute_script(f"impactsimView.selectSample({moving})")
         start = driver.execute_script("return impactsimView.bodyPosition(0)")
         driver.execute_script("const s = document.getElementById('slider'); s.value = 700000;"
                               "s.dispatchEvent(new Event('input'));")

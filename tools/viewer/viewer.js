@@ -130,7 +130,50 @@
 
   // The timeline: energies as curves, events as ticks coloured by kind; a click seeks.
   const timeline = document.getElementById("timeline");
+  // An impact's page: the samples' scatter in place of the timeline (a click selects the nearest),
+  // and the bodies moved from the impact's pose towards the selected sample's.
+  const samples = data.samples;
+  const LABEL_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+  const labelColor = {};
+  let selected = 0;
+  function scatterFrame(w, h) {
+    const pad = 30;
+    const [x0, x1] = [Math.min(...samples.x), Math.max(...samples.x)];
+    const [y0, y1] = [Math.min(...samples.y), Math.max(...samples.y)];
+    return {px: (v) => pad + (v - x0) / Math.max(x1 - x0, 1e-12) * (w - 2 * pad),
+            py: (v) => h - 12 - (v - y0) / Math.max(y1 - y0, 1e-12) * (h - 24)};
+  }
+  function drawScatter() {
+    const w = timeline.clientWidth, h = timeline.clientHeight;
+    timeline.width = w;
+    timeline.height = h;
+    const g = timeline.getContext("2d");
+    const f = scatterFrame(w, h);
+    samples.x.forEach((x, i) => {
+      const label = samples.labels[i];
+      if (!(label in labelColor)) labelColor[label] = LABEL_COLORS[Object.keys(labelColor).length % LABEL_COLORS.length];
+      g.fillStyle = labelColor[label];
+      g.fillRect(f.px(x) - 1, f.py(samples.y[i]) - 1, 2, 2);
+    });
+    g.strokeStyle = "#000";
+    g.strokeRect(f.px(samples.x[selected]) - 4, f.py(samples.y[selected]) - 4, 8, 8);
+    g.fillStyle = "#444";
+    g.fillText(`${samples.x_name} (across) against ${samples.y_name}, m/s`, 4, 10);
+  }
+  function selectSample(i) {
+    selected = Math.max(0, Math.min(samples.x.length - 1, i));
+    data.run.poses[1] = samples.poses[selected];
+    setTime(view.time);
+  }
+  if (samples) {
+    view.samples = samples.x.length;
+    view.selectSample = selectSample;
+    timeline.style.height = "180px";
+    timeline.title = "the samples' post-impact normal velocities, coloured by their classes; click to select one";
+    for (const id of ["previous", "next", "legend"]) document.getElementById(id).style.display = "none";
+  }
   function drawTimeline(t) {
+    if (samples) return drawScatter();
     const w = timeline.clientWidth, h = timeline.clientHeight;
     timeline.width = w;
     timeline.height = h;
@@ -170,6 +213,13 @@
     clock.textContent = `t = ${t.toFixed(6)} s`;
     const e = latestImpulsive(t);
     showArrows(e);
+    if (samples) {
+      info.textContent = `sample ${selected}: ${samples.labels[selected]} (${samples.contacts.join(", ")}); ` +
+          `${samples.x_name} ${samples.x[selected].toPrecision(4)}, ${samples.y_name} ${samples.y[selected].toPrecision(4)} m/s; ` +
+          `the bodies ${t.toPrecision(3)} s along its post-impact velocity, no force acting`;
+      drawTimeline(t);
+      return;
+    }
     info.textContent = e ? `${e.kind} at t = ${e.t} s: ` +
         e.contacts.map((c, k) => `${c} ${(e.impulse_n[k] || 0).toPrecision(4)} N s` +
                        ` (friction ${Math.hypot(...(e.friction[k] || [0])).toPrecision(4)})`).join(", ") : "";
@@ -178,7 +228,16 @@
   view.setTime = setTime;
   view.bodyPosition = (b) => bodies[b].position.toArray();
   slider.addEventListener("input", () => setTime(slider.value / 1e6 * tEnd));
-  timeline.addEventListener("click", (ev) => setTime(ev.offsetX / timeline.clientWidth * tEnd));
+  timeline.addEventListener("click", (ev) => {
+    if (!samples) return setTime(ev.offsetX / timeline.clientWidth * tEnd);
+    const f = scatterFrame(timeline.clientWidth, timeline.clientHeight);
+    let best = 0, distance = Infinity;
+    samples.x.forEach((x, i) => {
+      const d = Math.hypot(f.px(x) - ev.offsetX, f.py(samples.y[i]) - ev.offsetY);
+      if (d < distance) [best, distance] = [i, d];
+    });
+    selectSample(best);
+  });
   document.getElementById("play").addEventListener("click", () => {
     playing = !playing;
     if (playing && view.time >= tEnd) setTime(0);
