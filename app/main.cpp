@@ -57,7 +57,7 @@ struct Cli {
   std::string merge_output;
   SweepOptions sweep;
   std::vector<std::string> sweep_inner;
-  std::string view_dir;
+  std::string view_dir, view_color;
   CLI::App *run_cmd, *check_cmd, *impact_cmd, *batch_cmd, *converge_cmd, *merge_cmd, *sweep_cmd, *view_cmd;
 
   Cli();
@@ -87,7 +87,7 @@ struct Cli {
     }
     if (*merge_cmd) return merge_command(merge_inputs, merge_output, run.command_line);
     if (*converge_cmd) return converge_command(converge);
-    if (*view_cmd) return run_view_tool(view_dir) ? kExitOk : kExitOutput;
+    if (*view_cmd) return run_view_tool(view_dir, view_color) ? kExitOk : kExitOutput;
     if (*impact_cmd) {
       impact.orderings = orderings == "all";
       impact.quiet = verbosity.quiet;
@@ -272,6 +272,8 @@ void Cli::add_view() {
   view_cmd = app.add_subcommand("view", "Write DIR/view.html: a run's (or a batch's trajectories') 3-D view for a browser");
   view_cmd->add_option("dir", view_dir, "A directory written by run --view or --plot, or batch --trajectories K --view")
       ->required();
+  view_cmd->add_option("--color", view_color, "A batch's runs.csv column that colours its ghosts (default: its last outcome)")
+      ->check(not_empty());
   add_verbosity(view_cmd, verbosity);
 }
 

@@ -331,9 +331,10 @@ bool run_plot_tool(const std::string& kind, const std::string& dir, const std::s
                          "plotting", "the plots need Debian's python3-matplotlib; tools/setup.sh installs it");
 }
 
-bool run_view_tool(const std::string& dir) {
-  return run_python_tool("IMPACTSIM_VIEW_TOOL", "view.py", shell_quote(dir), "viewing",
-                         "the directory needs the files of run --view or --plot, or batch --trajectories K --view");
+bool run_view_tool(const std::string& dir, const std::string& color) {
+  return run_python_tool("IMPACTSIM_VIEW_TOOL", "view.py",
+                         shell_quote(dir) + (color.empty() ? "" : " --color " + shell_quote(color)), "viewing",
+                         "the directory needs the files of run, impact or batch --trajectories K written with --view");
 }
 
 bool plot_run(const std::string& dir, const Scene& scene) {

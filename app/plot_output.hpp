@@ -59,7 +59,8 @@ class PoseWriter {
 bool run_plot_tool(const std::string& kind, const std::string& dir, const std::string& extra = "");
 // `view.py DIR`: DIR/view.html from a run's or a batch's files; false after logging why when it
 // fails. The tool is IMPACTSIM_VIEW_TOOL if set, else tools/view.py of this source tree.
-bool run_view_tool(const std::string& dir);
+// `color`: the runs.csv column that colours a batch's ghosts ("" = the tool's default).
+bool run_view_tool(const std::string& dir, const std::string& color = "");
 // The plots of a run's files in dir (`plot.py run DIR --nq N`).
 bool plot_run(const std::string& dir, const Scene& scene);
 

@@ -19,6 +19,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent / "viewer"
 MAX_GHOSTS = 24
+IMPULSIVE = ("impact", "zeno", "iwc", "step")  # events whose impulses the page draws
 
 
 def rows(path):
@@ -71,6 +72,10 @@ def events(d):
             at.setdefault(t, {}).setdefault(contact, (v[0:3], v[3:6], v[6:9], v[9:12]))
     out = []
     for t, kind, contacts, law, before, after, impulses, ordering, tangential in data:
+        if kind not in IMPULSIVE:  # a tick on the timeline is all the page shows of it
+            out.append({"t": float(t), "kind": kind, "contacts": [], "impulse_n": [], "points": [], "normals": [],
+                        "friction": []})
+            continue
         names = contacts.split(";") if contacts else []
         impulse = [float(x) for x in impulses.split(";")] if impulses else []
         friction = [float(x) for x in tangential.split(";")] if tangential else []
@@ -78,7 +83,8 @@ def events(d):
         e = {"t": float(t), "kind": kind, "contacts": [], "impulse_n": [], "points": [], "normals": [], "friction": [],
              "law": law, "kinetic_energy_before": float(before), "kinetic_energy_after": float(after)}
         for k, name in enumerate(names):
-            if name in at.get(t, {}):
+            pushes = (k < len(impulse) and impulse[k] != 0.0) or any(friction[k * td:(k + 1) * td])
+            if name in at.get(t, {}) and pushes:  # a contact the impact did not push needs no arrow
                 point, normal, t1, t2 = at[t][name]
                 e["contacts"].append(name)
                 e["impulse_n"].append(impulse[k] if k < len(impulse) else 0.0)
@@ -207,12 +213,23 @@ def page_data(d, color, limit):
             "centre": centre, "extent": extent, "title": summary.get("scene", d.name)}
 
 
+def rounded(x):
+    """Numbers to 7 significant digits: far finer than a pixel, and the page a third the size."""
+    if isinstance(x, float):
+        return float(f"{x:.7g}")
+    if isinstance(x, list):
+        return [rounded(v) for v in x]
+    if isinstance(x, dict):
+        return {k: rounded(v) for k, v in x.items()}
+    return x
+
+
 def html(data):
     three = (HERE / "three" / "three.min.js").read_text()
     orbit = (HERE / "three" / "OrbitControls.js").read_text()
     app = (HERE / "viewer.js").read_text()
     template = (HERE / "view.html").read_text()
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = json.dumps(rounded(data), separators=(",", ":")).replace("</", "<\\/")
     return (template.replace("/*TITLE*/", data["title"]).replace("/*THREE*/", three).replace("/*ORBIT*/", orbit)
             .replace("/*DATA*/", payload).replace("/*VIEWER*/", app))
 

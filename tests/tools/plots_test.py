@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The plots of one shipped scene: `impactsim run|impact|batch SCENE --plot` must leave valid,
-non-blank PNG files (and a multi-frame GIF for planar runs) in the output directory.
+non-blank PNG files (and a multi-frame GIF for planar runs) in the output directory; a run's
+--view page stays under 2 MB.
 
   plots_test.py IMPACTSIM SCENE OUT_DIR COMMAND...    COMMAND in run, impact, batch
   plots_test.py --bad-input PLOT_TOOL                 the tool's errors on missing or malformed input
@@ -68,9 +69,14 @@ def scene_plots(binary, scene, out, commands):
         if command == "run":
             # A run that stops (exit 3, e.g. RAMone's contact-force LCP after its footfall) still
             # plots the rows it kept.
-            r = run([binary, "run", scene, "--plot", "-q", "-o", d], allowed=(0, 3))
+            r = run([binary, "run", scene, "--plot", "--view", "-q", "-o", d], allowed=(0, 3))
             if r.returncode == 3:
                 print(f"note: the run stopped: {r.stderr.strip().splitlines()[0]}")
+            # Its view.html too (opened in a browser by tests/tools/view_test.py): under 2 MB
+            # without meshes.
+            size = os.path.getsize(os.path.join(d, "view.html"))
+            if "type: mesh" not in open(scene).read() and size >= 2 * 1024 * 1024:
+                sys.exit(f"{d}/view.html is {size} bytes, over 2 MB")
             for name in ("trajectory.png", "energy.png"):
                 check_png(os.path.join(d, name))
             # Every run is animated, planar or 3-D (bodies without shapes as their frames).

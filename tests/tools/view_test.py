@@ -8,6 +8,7 @@ events.csv on its timeline, and its screenshot is not blank; it stays under 2 MB
     view_test.py IMPACTSIM OUT batch SCENE
     view_test.py IMPACTSIM OUT capsule
     view_test.py IMPACTSIM OUT impact SCENE
+    view_test.py IMPACTSIM OUT errors SCENE       what `impactsim view` says of a directory it cannot draw
 
 Exits 77 (skipped) where chromium or its driver is missing.
 """
@@ -87,8 +88,25 @@ def not_blank(png):
     return drawn, ImageStat.Stat(view).stddev[0]
 
 
+def view_errors(binary, out, scene):
+    """`impactsim view` on no directory, on a run without poses, with an unknown column: exit 4 and
+    the reason, and no page."""
+    out.mkdir(parents=True, exist_ok=True)
+    command(binary, "run", scene, "-o", out / "plain", "--quiet")
+    command(binary, "batch", scene, "--runs", 2, "--trajectories", 2, "--view", "-o", out / "batch", "--quiet", "--force")
+    for args, reason in (([out / "missing"], "is not a directory"), ([out / "plain"], "has no wireframes.csv or outlines.csv"),
+                         ([out / "batch", "--color", "nope"], "has no column 'nope'")):
+        done = subprocess.run([binary, "view", *map(str, args)], capture_output=True, text=True)
+        check(done.returncode == 4 and reason in done.stderr, f"view {args}: exit {done.returncode}, {done.stderr}")
+    check(not (out / "plain" / "view.html").exists(), "a page was written for a run without poses")
+    print("view_test: view's errors are named")
+    return 0
+
+
 def main():
     binary, out, mode, rest = sys.argv[1], pathlib.Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    if mode == "errors":
+        return view_errors(binary, out, rest[0])
     if not shutil.which("chromium") or not shutil.which("chromedriver"):
         print("view_test: chromium and chromium-driver are needed (tools/setup.sh installs them)")
         return 77
