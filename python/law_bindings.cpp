@@ -132,12 +132,6 @@ void bind_laws(py::module_& m) {
   m.def("make_law", [](const std::string& name, const std::map<std::string, std::string>& settings) {
     return std::const_pointer_cast<ImpactLaw>(law_from(name, settings));
   });
-  m.def("scene_law", [](const Scene& scene, const std::string& name) {
-    const std::string law = name.empty() ? scene.law : name;
-    std::unique_ptr<ImpactLaw> made = make_law(law, scene.laws);
-    if (!made) throw py::value_error("law: no law named '" + law + "' (laws: " + law_names_text() + ")");
-    return std::shared_ptr<ImpactLaw>(std::move(made));
-  });
   m.def("prepare", [](const std::shared_ptr<ImpactLaw>& law, const std::shared_ptr<ContactSpace>& space,
                       const py::object& v) { return prepare(law, space, v); });
   m.def("first_impact", first_impact);

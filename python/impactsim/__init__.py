@@ -159,6 +159,16 @@ class Scene:
             raise
         return RunResult(raw)
 
+    def first_impact(self) -> dict:
+        """The impact ``impactsim impact`` samples: at the initial state if a contact touches and
+        approaches there, else the first one the run meets. A dict: ``t`` [s], ``q``, ``v_minus``
+        (the pre-impact velocity), ``space`` (a laws.ContactSpace: M, J_n, J_t, mu, e of its
+        touching contacts) and ``contact_names``; hand them to any law. ValueError if none happens
+        before t_end."""
+        raw = _impactsim.first_impact(self._handle)
+        raw["space"] = ContactSpace._wrap(raw["space"])
+        return raw
+
     def impact(self, samples: int = 1024, law: Optional[str] = None, seed: Optional[int] = None,
                threads: int = 1) -> Samples:
         """impactsim.impact(self, ...)."""

@@ -63,8 +63,13 @@ def test_closed_forms_of_the_deterministic_laws():
 
 
 def test_prepared_samples_match_the_scenes_impact():
-    scene = impactsim.load_scene(
-        __import__("conftest").scene_path("rocking_block"))
+    scene = impactsim.load_scene(__import__("conftest").scene_path("rocking_block"))
+    first = scene.first_impact()
+    assert first["contact_names"] == ["A", "B"] and first["t"] == pytest.approx(math.sqrt(2 * 0.01 / 9.81), abs=1e-9)
+    assert np.allclose(first["space"].J_n, J_n) and np.allclose(first["space"].M, M, atol=1e-15)
+    assert first["v_minus"][1] == pytest.approx(-V0, rel=1e-6)
+    with pytest.raises(ValueError, match="no impact"):
+        impactsim.load_scene(__import__("conftest").scene_path("double_pendulum")).first_impact()
     from_scene = impactsim.impact(scene, 500, seed=2)
     by_hand = laws.routh(h=0.3, steps=10).prepare(from_scene.space, from_scene.v_minus).sample(500, seed=2)
     assert np.array_equal(from_scene.v_plus, by_hand.v_plus) and np.array_equal(from_scene.classes, by_hand.classes)
