@@ -82,8 +82,7 @@ py::dict batch(const Scene& scene, long runs, const std::string& law_name, long 
   if (runs < 0 || first < 0) throw py::value_error("runs and first: must be >= 0");
   if (threads < 1) throw py::value_error("threads: must be >= 1, got " + std::to_string(threads));
   const std::string name = law_name.empty() ? scene.law : law_name;
-  const std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
-  if (!law) throw py::value_error("law: no law named '" + name + "' (laws: " + law_names_text() + ")");
+  const std::unique_ptr<ImpactLaw> law = scene_law(scene, name);
   const std::uint64_t batch_seed = seed >= 0 ? static_cast<std::uint64_t>(seed) : scene.seed;
   const System quiet = final_row_only(scene.system);
   const std::vector<std::string> names = run_columns(scene);
@@ -110,20 +109,13 @@ py::dict batch(const Scene& scene, long runs, const std::string& law_name, long 
 
 py::dict impact(const Scene& scene, long samples, const std::string& law_name, long long seed, int threads) {
   const std::string name = law_name.empty() ? scene.law : law_name;
-  std::unique_ptr<ImpactLaw> law = make_law(name, scene.laws);
-  if (!law) throw py::value_error("law: no law named '" + name + "' (laws: " + law_names_text() + ")");
+  const std::unique_ptr<ImpactLaw> law = scene_law(scene, name);
   const ImpactState impact = scene_first_impact(scene.system, scene.initial, scene.source);
   PreparedSampler s{std::make_shared<ContactSpace>(impact.space), impact.v_minus, nullptr, name};
   without_gil([&] { s.prepared = law->prepare(*s.space, s.v_minus); });
   const std::uint64_t sample_seed = seed >= 0 ? static_cast<std::uint64_t>(seed) : scene.seed;
   py::dict d = sample_arrays(s, samples, sample_seed, threads);
-  d["t"] = impact.t;
-  d["q"] = to_array(impact.q);
-  d["v_minus"] = to_array(impact.v_minus);
-  d["space"] = std::const_pointer_cast<ContactSpace>(s.space);
-  std::vector<std::string> contact_names;
-  for (int id : impact.space.ids) contact_names.push_back(scene.system.contacts.contact(id).name);
-  d["contact_names"] = contact_names;
+  for (const auto& [key, value] : impact_dict(scene, impact, s.space)) d[key] = value;
   d["seed"] = sample_seed;
   d["law"] = name;
   return d;

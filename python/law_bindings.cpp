@@ -78,15 +78,7 @@ PreparedSampler prepare(const std::shared_ptr<const ImpactLaw>& law, const Space
 // The first impact of a scene (at its initial state, or found by simulating), its space and v-.
 py::dict first_impact(const Scene& scene) {
   const ImpactState impact = scene_first_impact(scene.system, scene.initial, scene.source);
-  py::dict d;
-  d["t"] = impact.t;
-  d["q"] = to_array(impact.q);
-  d["v_minus"] = to_array(impact.v_minus);
-  d["space"] = SpacePtr(std::make_shared<ContactSpace>(impact.space));
-  std::vector<std::string> names;
-  for (int id : impact.space.ids) names.push_back(scene.system.contacts.contact(id).name);
-  d["contact_names"] = names;
-  return d;
+  return impact_dict(scene, impact, std::make_shared<ContactSpace>(impact.space));
 }
 
 void bind_space(py::module_& m) {

@@ -9,6 +9,7 @@
 #include "app/run_tally.hpp"
 #include "app/sample_seed.hpp"
 #include "python/bindings.hpp"
+#include "python/sampling.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim::python {
@@ -101,8 +102,7 @@ Scene adjusted(const Scene& base, const RunRequest& r) {
 py::dict run_scene(const Scene& base, const RunRequest& request, py::object on_event) {
   const Scene scene = adjusted(base, request);
   const std::string law_name = request.law.empty() ? scene.law : request.law;
-  const std::unique_ptr<ImpactLaw> law = make_law(law_name, scene.laws);
-  if (!law) throw py::value_error("law: no law named '" + law_name + "' (laws: " + law_names_text() + ")");
+  const std::unique_ptr<ImpactLaw> law = scene_law(scene, law_name);
   const unsigned long long batch_seed = request.seed >= 0 ? static_cast<unsigned long long>(request.seed) : scene.seed;
   const unsigned long long seed =
       request.run >= 0 ? sample_seed(batch_seed, static_cast<unsigned long long>(request.run)) : batch_seed;

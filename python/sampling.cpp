@@ -4,6 +4,7 @@
 
 #include "app/parallel_map.hpp"
 #include "app/sample_seed.hpp"
+#include "impact/laws.hpp"
 #include "impact/outcome_class.hpp"
 
 namespace impactsim::python {
@@ -46,7 +47,7 @@ struct Rows {
     std::copy(r.impulse_n.data(), r.impulse_n.data() + r.impulse_n.size(), impulse_n + k * m);
     std::fill(impulse_t + k * m * td, impulse_t + (k + 1) * m * td, 0.0);
     std::copy(r.impulse_t.data(), r.impulse_t.data() + std::min<long>(r.impulse_t.size(), m * td), impulse_t + k * m * td);
-    Eigen::VectorXd vn_k, vt_k;
+    thread_local Eigen::VectorXd vn_k, vt_k;  // a worker's, kept: no allocation per sample
     vn_k.noalias() = c.J_n * r.v_plus;
     vt_k.noalias() = c.J_t * r.v_plus;
     std::copy(vn_k.data(), vn_k.data() + m, vn + k * m);
@@ -127,6 +128,25 @@ ImpactState scene_first_impact(const System& system, const State& initial, const
   if (!found)
     throw py::value_error(source + ": no impact happens before t_end = " + std::to_string(system.simulation.t_end) + " s");
   return impact;
+}
+
+std::unique_ptr<ImpactLaw> scene_law(const Scene& scene, const std::string& name) {
+  const std::string law = name.empty() ? scene.law : name;
+  std::unique_ptr<ImpactLaw> made = make_law(law, scene.laws);
+  if (!made) throw py::value_error("law: no law named '" + law + "' (laws: " + law_names_text() + ")");
+  return made;
+}
+
+py::dict impact_dict(const Scene& scene, const ImpactState& impact, const SpacePtr& space) {
+  py::dict d;
+  d["t"] = impact.t;
+  d["q"] = to_array(impact.q);
+  d["v_minus"] = to_array(impact.v_minus);
+  d["space"] = std::const_pointer_cast<ContactSpace>(space);
+  std::vector<std::string> names;
+  for (int id : impact.space.ids) names.push_back(scene.system.contacts.contact(id).name);
+  d["contact_names"] = names;
+  return d;
 }
 
 py::dict result_dict(const ImpactResult& r) {

@@ -7,6 +7,7 @@
 
 #include "core/first_impact.hpp"
 #include "impact/impact_law.hpp"
+#include "scenes/scene.hpp"
 #include "python/bindings.hpp"
 
 namespace impactsim::python {
@@ -30,6 +31,13 @@ py::dict sample_arrays(const PreparedSampler& s, long n, std::uint64_t seed, int
 // The first impact of a scene (core/first_impact.hpp), found with the GIL released; ValueError
 // where none happens before t_end.
 ImpactState scene_first_impact(const System& system, const State& initial, const std::string& source);
+
+// The law `name` ("" = the scene's simulation.law) with the scene's settings; ValueError naming the
+// laws for an unknown name.
+std::unique_ptr<ImpactLaw> scene_law(const Scene& scene, const std::string& name);
+
+// An impact as the package hands it out: t, q, v_minus, the contact space and its contacts' names.
+py::dict impact_dict(const Scene& scene, const ImpactState& impact, const SpacePtr& space);
 
 // One ImpactResult as a dict of arrays and numbers (v_plus, impulses, energies, ordering, ...).
 py::dict result_dict(const ImpactResult& r);
