@@ -11,18 +11,18 @@ namespace {
 
 // Unit slip direction of a sliding contact: its tangential velocity, blended with the phase's
 // direction s below `blend` m/s (ContactModes::slip_blend), while it still points the way the phase
-// started (in 3-D the slip may turn), else s. Past the slip-to-stick guard (u_t . s = 0) the force
-// must not flip, or the integrator's trial stages would see the other sliding direction, perhaps a
-// Painleve one, and never reach the guard. With u_t . s > 0, |u_t + blend s| >= blend and the
-// friction still opposes u_t (dissipates).
+// started (in 3-D the slip may turn), else s; a held slide (ContactModes::held) keeps s. Past the
+// slip-to-stick guard (u_t . s = 0) the force must not flip, or the integrator's trial stages would
+// see the other sliding direction, perhaps a Painleve one, and never reach the guard. With
+// u_t . s > 0, |u_t + blend s| >= blend and the friction still opposes u_t (dissipates).
 // Whether slip_direction follows u_t (blended) rather than the phase's s alone.
 bool follows_slip(const TangentVector& u_t, const TangentVector& s) {
   return u_t.size() > 1 && u_t.norm() > 1e-12 && u_t.dot(s) > 0;
 }
 
-TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double blend) {
+TangentVector slip_direction(const TangentVector& u_t, const Eigen::Vector2d& phase, double blend, bool held) {
   const TangentVector s = phase.head(u_t.size());
-  if (follows_slip(u_t, s)) return (u_t + blend * s).normalized();
+  if (!held && follows_slip(u_t, s)) return (u_t + blend * s).normalized();
   return s;
 }
 
@@ -84,7 +84,7 @@ void force_rows(const ContactModel& contacts, const ContactJacobians& jac, const
     if (modes.mode[i] == ContactMode::slide) {
       const double mu = contacts.contact(i).mu;
       if (!(mu > 0)) continue;  // frictionless: nothing along the slip (its product is most of a pile's rows)
-      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, v), modes.slip[i], modes.slip_blend);
+      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, v), modes.slip[i], modes.slip_blend, modes.holds(i));
       const auto Ji = jac.of(i);
       for (const auto& [c, n] : jac.columns[i])
         w.G.row(a).segment(c, n) -= mu * s.transpose() * Ji.block(1, c, td, n);
@@ -196,7 +196,7 @@ void write_forces(const ContactModel& contacts, const BodyDynamics& body, const 
       out.lambda_t.row(i) = w.lambda.segment(row, td).transpose();
       row += td;
     } else if (contacts.contact(i).mu > 0) {  // frictionless slides keep lambda_t = 0
-      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, body.v), modes.slip[i], modes.slip_blend);
+      const TangentVector s = slip_direction(jac.rows_times(i, 1, td, body.v), modes.slip[i], modes.slip_blend, modes.holds(i));
       out.lambda_t.row(i) = -contacts.contact(i).mu * w.lambda[k] * s.transpose();
     }
   }
@@ -275,7 +275,7 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
   const TangentVector u_t = jac.rows_times(i, 1, td, body.v);
   const Eigen::Vector2d s = modes.slip[i], s_turn(-s[1], s[0]);
   Eigen::Vector2d d_turn = s_turn;
-  if (follows_slip(u_t, s)) {
+  if (!modes.holds(i) && follows_slip(u_t, s)) {
     const Eigen::Vector2d e = u_t + modes.slip_blend * s;
     const Eigen::Vector2d d = e.normalized();
     d_turn = (Eigen::Matrix2d::Identity() - d * d.transpose()) * (modes.slip_blend * s_turn) / e.norm();

@@ -38,6 +38,18 @@ struct ContactModes {
   // velocity of 1e-10 m/s, which rounding turns at will (the step size collapsed on an edge of a
   // tossed cube sliding from rest). select_modes sets the velocity tolerance; 0: unblended.
   double slip_blend = 0.0;
+  // 3-D frictional slides slower than half of ContactSettings::slow_slip_speed at the phase's
+  // start, sliding from rest among them: their friction holds -mu lambda_n s, s not turning with
+  // the slip, until the slip reaches hold_speed (the phase's follow guard; the event starts a
+  // slide along the slip, which follows it). Following a slip of speed |u_t| turns the friction at
+  // a rate mu lambda_n / (m |u_t|): a slip that stays slow (a sphere wedged under a box, creeping
+  // at 1e-10 m/s, or one starting to slide at 0.05 m/s^2) is a mode as stiff as 1e7 /s, steps of
+  // 1e-7 s for as long as it lasts (a 50-body pile's stall). Held, the friction is constant along
+  // s, and the stick guard (u_t . s = 0) still ends the slide before it could push the slip: it
+  // never adds energy, and it does at most 2 mu lambda_n hold_speed less work per second than
+  // Coulomb's friction along the slip.
+  std::vector<bool> held;
+  double hold_speed = 0.0;  // [m/s]
   // The forces the acceleration LCP chose with the modes (normal [N]; tangential in tangent
   // coordinates, sticking contacts). Where redundant contacts leave the mode's forces undetermined
   // (a block on four corners), the phase takes the distribution nearest these, which the LCP made
@@ -46,6 +58,7 @@ struct ContactModes {
   std::vector<Eigen::Vector2d> reference_t;
   int closed() const;
   bool is_closed(int i) const { return mode[i] != ContactMode::open; }
+  bool holds(int i) const { return static_cast<size_t>(i) < held.size() && held[i]; }
   static ContactModes all_open(int contacts);
 };
 

@@ -193,6 +193,7 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   modes.reference_n.assign(contacts.size(), 0.0);
   modes.reference_t.assign(contacts.size(), Eigen::Vector2d::Zero());
   modes.slip_blend = settings.velocity_tolerance;
+  modes.hold_speed = settings.slow_slip_speed;
   if (candidates.empty()) return true;
   if (body.M_llt.info() != Eigen::Success) {
     diagnostic = "the mass matrix is not positive definite";

@@ -38,6 +38,7 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
     compute_body_dynamics(sys.model, q, v, data.body);  // data.frames are choose_modes' at q
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
+    hold_slow_slides(sys, data, v, chosen);  // before any force is computed: held slides keep s
     if (!start_slip_from_rest(sys, slip_fired, v, data, chosen, forces)) {
       why = "the mass matrix is not positive definite";
       return false;

@@ -36,6 +36,7 @@ void phase_guards(const ContactModel& contacts, const ContactModes& modes, const
         if (contacts.contact(i).mu > 0) {  // frictionless: always slides, and never jams
           guards.push_back({i, GuardKind::stick});
           guards.push_back({i, GuardKind::painleve});
+          if (modes.holds(i)) guards.push_back({i, GuardKind::follow});
         }
         break;
     }
@@ -62,6 +63,7 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
         g[k] = modes.slip[i].head(u_t.size()).dot(u_t) - guards[k].floor;
         break;
       }
+      case GuardKind::follow: g[k] = modes.hold_speed - in.jac.rows_times(i, 1, td, in.v).norm(); break;
       case GuardKind::painleve: {
         thread_local Eigen::VectorXd x;
         g[k] = painleve_margin(in.forces, i, x) - guards[k].floor;
@@ -113,6 +115,7 @@ std::string_view guard_kind_name(GuardKind kind) {
     case GuardKind::slip: return "slip";
     case GuardKind::stick: return "stick";
     case GuardKind::painleve: return "painleve";
+    case GuardKind::follow: return "follow";
   }
   return "?";
 }

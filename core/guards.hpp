@@ -9,6 +9,7 @@
 //             stick    s . J_t v, s the phase's slip     [m/s]  (mu > 0 only: frictionless contacts
 //                                                               always slide)
 //             painleve painleve_margin                   [m/s^2/N]  (mu > 0 only)
+//             follow   hold_speed - |J_t v|              [m/s]  (held slides only: ContactModes::held)
 // A frictional slide can approach a Painleve configuration: the normal acceleration a unit of
 // normal force buys falls to zero and the force needed to hold the contact grows without bound
 // (a 3-D compass gait's sliding foot reached 1.4e7 N as the step size collapsed to 1e-14 s). The
@@ -32,9 +33,9 @@
 
 namespace impactsim {
 
-enum class GuardKind { impact, liftoff, slip, stick, painleve };
-constexpr int kGuardKinds = static_cast<int>(GuardKind::painleve) + 1;
-// "impact", "liftoff", "slip", "stick", "painleve": for messages.
+enum class GuardKind { impact, liftoff, slip, stick, painleve, follow };
+constexpr int kGuardKinds = static_cast<int>(GuardKind::follow) + 1;
+// "impact", "liftoff", "slip", "stick", "painleve", "follow": for messages.
 std::string_view guard_kind_name(GuardKind kind);
 
 struct Guard {

@@ -112,6 +112,15 @@ bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian_of
   return true;
 }
 
+void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::VectorXd& v, ContactModes& modes) {
+  modes.held.assign(static_cast<size_t>(sys.contacts.size()), false);
+  const int td = data.jac.rows_per_contact - 1;
+  if (td != 2 || !(sys.contact.slow_slip_speed > 0)) return;
+  for (int i = 0; i < sys.contacts.size(); ++i)
+    modes.held[i] = modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
+                    data.jac.rows_times(i, 1, td, v).norm() < 0.5 * sys.contact.slow_slip_speed;
+}
+
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces) {
   const std::vector<int> from_rest = sliding_from_rest(sys, data, v, modes);

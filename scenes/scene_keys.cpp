@@ -175,6 +175,8 @@ const std::vector<SceneKey> kKeys = {
      "m; the event loop follows only the contacts of (body, solid) pairs within `broadphase_margin` plus this of each "
      "moving body, and selects them again where a phase starts or a body has moved this far: a pile's guards and event "
      "sets then grow with its bodies, not with its pairs; it changes speed, never results; 0 follows every contact", ""},
+    {"simulation.contact", "slow_slip_speed", "number >= 0", "1e-4",
+     "m/s; a 3-D frictional contact that slides slower than half this at the start of a smooth phase (from rest among them) holds its friction -mu lambda_n s along the direction s its slide started in, instead of turning it with the slip, until the slip reaches this speed (an event, after which the slide follows its slip) or stops; following a slip of speed |u_t| turns friction at a rate mu lambda_n / (m |u_t|), too stiff to integrate where a slip stays slow (a pile's wedged spheres: steps of 1e-7 s). Held friction opposes the slip (never adds energy) and does at most 2 mu lambda_n times this less work per second than Coulomb's; 0 makes every slide follow its slip", ""},
     {"simulation.contact", "painleve_step", "number >= 0", "1e-4",
      "s; where no contact modes are consistent even after impacts without collision (a frictional pile's nearly unloaded sliding contacts), "
      "where the step size collapses while M(q) is well conditioned (a coin rolling flat on its rim, its contact point whirling ever faster), "

@@ -28,6 +28,7 @@ ContactSettings read_contact_settings(const Field& f) {
   if (f.has("max_events")) {
     c.max_events = f.child("max_events").integer_in(1, kMaxCount);
   }
+  if (f.has("slow_slip_speed")) c.slow_slip_speed = f.child("slow_slip_speed").non_negative();
   if (f.has("painleve_step")) c.painleve_step = f.child("painleve_step").non_negative();
   if (f.has("friction_cone")) {
     const std::string cone = f.child("friction_cone").text();

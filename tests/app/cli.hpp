@@ -139,6 +139,9 @@ inline fs::path coin_with_a_dependent_close() {
   text.replace(text.find(initial), initial.size(),
                "initial: {z: 0.01784058138657138, rpy_deg: [15, 0, 0], wy: 5.176380902050415, wz: 19.318516525781366}");
   text.replace(text.find(randomize), randomize.size(), "");
+  // The close was found with every slide following its slip; a held slow slip takes another path.
+  const std::string law = "  law: anitescu-potra\n";
+  text.replace(text.find(law), law.size(), law + "  contact: {slow_slip_speed: 0}\n");
   write_file(path, text);
   return path;
 }

@@ -97,6 +97,38 @@ TEST(Guards, PainleveGuardsFireAtAThousandthOfTheirStartingMargin) {
   EXPECT_EQ(g[2], 5.0);
 }
 
+// Only a held slide (ContactModes::held) has a follow guard, hold_speed - |J_t v|: it fires where
+// the slip reaches the hold speed, whichever way the slip points.
+TEST(Guards, AHeldSlideFollowsItsSlipOnceItReachesTheHoldSpeed) {
+  const Rig r;
+  ContactModes modes = ContactModes::all_open(3);
+  modes.mode[1] = ContactMode::slide;
+  modes.slip[1] = Eigen::Vector2d(1, 0);
+  modes.hold_speed = 1e-4;
+  std::vector<Guard> guards;
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, {0, 1, 2}, guards);
+  for (const Guard& g : guards) EXPECT_NE(g.kind, GuardKind::follow);
+  modes.held = {false, true, false};
+  phase_guards(r.contacts, modes, {0.2, 0.0, 0.2}, 1e-6, {0, 1, 2}, guards);
+  ASSERT_EQ(guards.size(), 6u);
+  ASSERT_EQ(guards[4].kind, GuardKind::follow);
+  EXPECT_EQ(guards[4].contact, 1);
+  ContactData data(r.model, r.contacts);
+  ModeForces forces;
+  forces.lambda_n = Eigen::Vector3d(0, 4, 0);
+  forces.lambda_t = Eigen::MatrixXd::Zero(3, 1);
+  const auto follow_guard = [&](double slip) {
+    const Eigen::Vector3d q(0.5, 0.0, 0), v(slip, 0, 0);
+    compute_contact_data(r.model, r.contacts, q, v, {true, true, true}, data);
+    Eigen::VectorXd g;
+    evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
+    return g[4];
+  };
+  EXPECT_NEAR(follow_guard(0.0), 1e-4, 1e-18);
+  EXPECT_NEAR(follow_guard(2.5e-5), 7.5e-5, 1e-18);
+  EXPECT_NEAR(follow_guard(-2e-4), -1e-4, 1e-18);  // against s: past the hold speed too
+}
+
 // A slide from rest arms its stick guard at once and fires it where the slip has reversed by
 // kSlipNoise, not where rounding crosses zero; a slide with a real slip keeps the exact zero.
 TEST(Guards, StickGuardsOfSlidesFromRestFireOnceTheSlipReverses) {
@@ -156,7 +188,8 @@ TEST(Guards, EveryKindHasItsName) {
   EXPECT_EQ(guard_kind_name(GuardKind::slip), "slip");
   EXPECT_EQ(guard_kind_name(GuardKind::stick), "stick");
   EXPECT_EQ(guard_kind_name(GuardKind::painleve), "painleve");
-  EXPECT_EQ(kGuardKinds, 5);
+  EXPECT_EQ(guard_kind_name(GuardKind::follow), "follow");
+  EXPECT_EQ(kGuardKinds, 6);
 }
 
 }  // namespace

@@ -163,6 +163,54 @@ TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
   EXPECT_EQ(modes.slip[0], Eigen::Vector2d(0.6, 0.8));
 }
 
+// Slides slower than half of slow_slip_speed are held (sliding from rest among them); faster
+// ones, sticking ones, and every one where slow_slip_speed is 0 are not. The slip here is across s.
+TEST(SlipStart, SlidesSlowerThanHalfTheSlowSlipSpeedAreHeld) {
+  TiltedBall b(0.05);
+  ASSERT_EQ(b.sys.contact.slow_slip_speed, 1e-4);
+  const auto held = [&b](double slip, ContactMode mode) {
+    b.v.setZero();
+    b.v(1) = slip;  // the contact point's slip along tangent2 (y)
+    compute_event_data(b.sys, b.modes, b.q, b.v, b.data);
+    ContactModes modes = b.modes;
+    modes.mode[0] = mode;
+    modes.slip[0] = Eigen::Vector2d(1, 0);
+    hold_slow_slides(b.sys, b.data, b.v, modes);
+    EXPECT_EQ(modes.held.size(), 1u);
+    return modes.holds(0);
+  };
+  EXPECT_TRUE(held(0.0, ContactMode::slide));
+  EXPECT_TRUE(held(0.49e-4, ContactMode::slide));
+  EXPECT_FALSE(held(0.51e-4, ContactMode::slide));
+  EXPECT_FALSE(held(0.0, ContactMode::stick));
+  b.scene.system.contact.slow_slip_speed = 0.0;
+  EXPECT_FALSE(held(0.0, ContactMode::slide));
+}
+
+// A held slide's friction is -mu lambda_n s to the bit, whatever way its slip points; a slide that
+// follows its slip turns with it: (u_t + blend s) / |u_t + blend s| for a slip of 3e-7 m/s across s
+// (and 1e-8 m/s along it) and blend 1e-6 m/s points 16.5 degrees from s.
+TEST(SlipStart, AHeldSlidesFrictionDoesNotTurnWithItsSlip) {
+  TiltedBall b(0.05);
+  b.v(0) = 1e-8;  // u_t . s > 0: a slip the friction could follow
+  b.v(1) = 3e-7;
+  compute_event_data(b.sys, b.modes, b.q, b.v, b.data);
+  compute_contact_jdot_v(b.sys.model, b.sys.contacts, b.data.body, b.data.frames, std::vector<bool>{true}, b.data.jac);
+  ContactModes modes = b.modes;
+  modes.mode[0] = ContactMode::slide;
+  modes.slip[0] = Eigen::Vector2d(1, 0);
+  modes.slip_blend = b.sys.contact.velocity_tolerance;
+  const auto friction = [&](bool held) {
+    modes.held = {held};
+    EXPECT_TRUE(constrained_acceleration(b.sys.contacts, 0.0, b.data.body, b.data.frames, b.data.jac, modes, b.forces));
+    return Eigen::Vector2d(b.forces.lambda_t.row(0).transpose() / (0.05 * b.forces.lambda_n[0]));
+  };
+  EXPECT_EQ(friction(true), Eigen::Vector2d(-1, 0));
+  const Eigen::Vector2d followed = friction(false), expected = -Eigen::Vector2d(1.01e-6, 3e-7).normalized();
+  EXPECT_NEAR((followed - expected).norm(), 0.0, 1e-12);
+  EXPECT_NEAR(std::atan2(-followed[1], -followed[0]) * 180 / kPi, 16.54, 0.01);
+}
+
 // No Jacobian in closed form: the search takes difference quotients.
 const auto no_jacobian = [](const Eigen::VectorXd&, Eigen::MatrixXd&) { return false; };
 

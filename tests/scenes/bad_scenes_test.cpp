@@ -39,6 +39,7 @@ const std::vector<BadScene> kBadScenes = {
         BadScene{"missing_bodies.yaml", "bodies", "missing required key 'bodies'"},
         BadScene{"missing_t_end.yaml", "simulation.t_end", "missing required key 't_end'"},
         BadScene{"negative_mass.yaml", "bodies[0].mass", "must not be negative"},
+        BadScene{"slow_slip_speed_negative.yaml", "simulation.contact.slow_slip_speed", "must not be negative"},
         BadScene{"inertia_not_psd.yaml", "bodies[0].inertia", "not positive semi-definite"},
         BadScene{"inertia_triangle.yaml", "bodies[0].inertia", "triangle inequality"},
         BadScene{"zero_quaternion.yaml", "bodies[0].initial.qw", "quaternion is zero"},

@@ -23,6 +23,7 @@ simulation: {t_end: 1}
   EXPECT_DOUBLE_EQ(s.system.simulation.output_interval, 0.01);
   EXPECT_DOUBLE_EQ(s.system.simulation.ode.rtol, 1e-8);
   EXPECT_EQ(s.output.precision, 12);
+  EXPECT_EQ(s.system.contact.slow_slip_speed, 1e-4);
   EXPECT_EQ(s.initial.q, Eigen::Vector3d::Zero());
 }
 
@@ -40,7 +41,7 @@ simulation:
   propagative: {R: 0.5}
   integrator: time-stepping
   time_stepping: {scheme: trapezoidal, h: 0.002}
-  contact: {v_zeno: 0.01, max_events: 50}
+  contact: {v_zeno: 0.01, max_events: 50, slow_slip_speed: 0}
 output: {precision: 9}
 )", "puck.yaml");
   EXPECT_EQ(s.law, "propagative");
@@ -51,6 +52,7 @@ output: {precision: 9}
   EXPECT_EQ(s.system.time_stepping.h, 0.002);
   EXPECT_EQ(s.system.contact.v_zeno, 0.01);
   EXPECT_EQ(s.system.contact.max_events, 50);
+  EXPECT_EQ(s.system.contact.slow_slip_speed, 0.0);
   EXPECT_EQ(s.output.precision, 9);
 }
 
