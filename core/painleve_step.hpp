@@ -16,9 +16,12 @@
 // behind), with b = M v - h C(q, v):
 //   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (core/velocity_step.hpp),
 //   v1 = y, q1 = q + h Gamma(q) y.
+// The problem is solved island by island (contacts that share no moving body apart), and where
+// the circular cone's refinement of an island fails, with the polygon's friction, the scheme's own.
 // The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
-// than the distance tolerance at q1 (and deeper than at q: an open one ran past its collision, or
-// the state has no precision left), the step halves, down to 1e-6 h; below that it fails (ok false).
+// than the distance tolerance at q1 (and deeper than at q by more than 1e-3 of the tolerance: an
+// open one ran past its collision, or the state has no precision left), the step halves, down to
+// 1e-6 h; below that it fails (ok false).
 #include <string>
 #include <vector>
 

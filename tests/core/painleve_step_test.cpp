@@ -75,5 +75,45 @@ TEST(PainleveStep, AStepThatWouldSinkAnOpenContactHalves) {
   EXPECT_GE(s.q1(2) - 0.1, -b.sys.contact.distance_tolerance);
 }
 
+// Two balls 1 m apart on the ground, each with its own contact: two islands, each stepped over its
+// own velocities, and each step is the one ball's closed form above, whatever the other does.
+TEST(PainleveStep, BallsApartAreSteppedIslandByIsland) {
+  const Scene scene = load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+bodies:
+  - {name: a, joint: {type: free}, density: 1000, shapes: [{name: a_shape, type: sphere, radius: 0.1}], initial: {z: 0.1}}
+  - {name: b, joint: {type: free}, density: 1000, shapes: [{name: b_shape, type: sphere, radius: 0.1}], initial: {x: 1, z: 0.1}}
+materials: {mu: 0.5, e: 0}
+contacts:
+  - {name: a, shape: a_shape, with: ground}
+  - {name: b, shape: b_shape, with: ground}
+simulation: {t_end: 1.0, output_interval: 0.01}
+)",
+                                      "two_balls");
+  const System& sys = scene.system;
+  ContactData data{sys.model, sys.contacts};
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(12);
+  v(0) = 1.0;   // a slides along x
+  v(7) = -2.0;  // b along -y
+  const double h = 1e-3, r = 0.1, m = sys.model.bodies[0].mass, mu = 0.5;
+  const PainleveStep s = painleve_step(sys, scene.initial.q, v, h, data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  ASSERT_EQ(s.active, (std::vector<int>{0, 1}));
+  const ContactIslands islands = contact_islands(data.body, data.jac, s.active);
+  EXPECT_EQ(islands.contacts.size(), 2u);
+  EXPECT_NEAR(s.impulse_n[0], m * g * h, 1e-12);
+  EXPECT_NEAR(s.impulse_n[1], m * g * h, 1e-12);
+  EXPECT_NEAR(s.v1(0), 1.0 - mu * g * h, 1e-12);
+  EXPECT_NEAR(s.v1(7), -2.0 + mu * g * h, 1e-12);
+  EXPECT_NEAR(s.v1(1), 0.0, 1e-12);
+  EXPECT_NEAR(s.v1(6), 0.0, 1e-12);
+  EXPECT_NEAR(s.v1(2), 0.0, 1e-12);
+  EXPECT_NEAR(s.v1(8), 0.0, 1e-12);
+  EXPECT_NEAR(s.v1.segment<3>(3).norm(), 2.5 * mu * g * h / r, 1e-10);
+  EXPECT_NEAR(s.v1.segment<3>(9).norm(), 2.5 * mu * g * h / r, 1e-10);
+}
+
 }  // namespace
 }  // namespace impactsim
