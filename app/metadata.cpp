@@ -92,7 +92,8 @@ Json settings(const Metadata& m, const Scene& scene) {
                     {"detect_rest", c.detect_rest},               {"max_events", c.max_events},
                     {"broadphase_margin", c.broadphase_margin},   {"broadphase_horizon", c.broadphase_horizon},
                     {"friction_directions", c.friction_directions},
-                    {"friction_cone", c.circular_cone ? "circular" : "polygon"}, {"painleve_step", c.painleve_step}};
+                    {"friction_cone", c.circular_cone ? "circular" : "polygon"}, {"painleve_step", c.painleve_step},
+                    {"slow_slip_speed", c.slow_slip_speed}};
   out["seed"] = m.seed;
   return out;
 }
