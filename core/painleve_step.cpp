@@ -30,47 +30,66 @@ int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::Vec
   return deepest;
 }
 
-// The step's problem over `contacts` (over the velocities of `blocks` alone where given, else over
-// all), in the scene's cone. Where the circular cone's Newton stops short of its tolerance, which
-// is relative to the problem's own impulses (one light island's in a frictional sphere pile), the
-// polygon's answer is taken: the scheme's own friction law (Anitescu and Potra's polyhedral cone),
-// an exact LCP solution that never adds energy.
-VelocityStep step_over(const System& sys, const ContactData& data, const std::vector<int>& contacts,
-                       const std::vector<int>* blocks, const Eigen::VectorXd& b) {
-  const auto solve = [&](const ContactSettings& settings) {
-    const ContactSpace space = blocks ? contact_space(sys.contacts, settings, data.body, data.jac, contacts, *blocks)
-                                      : contact_space(sys.contacts, settings, data.body, data.jac, contacts);
-    return solve_velocity_step(space, Eigen::MatrixXd(0, static_cast<Eigen::Index>(b.size())), b);
-  };
-  VelocityStep s = solve(sys.contact);
+// One island of the step's problem (or the whole active set, `cols` empty): its contacts'
+// positions in the active set and its space, in the scene's cone, over its bodies' velocities.
+struct StepIsland {
+  std::vector<int> positions;
+  std::vector<int> contacts, blocks, cols;
+  ContactSpace space;
+};
+
+// The active set's islands (contact_islands): the LCP's W has no entries between them, so each is
+// solved over its own bodies' velocities, and a body no contact moves takes y = M^-1 b. One LCP
+// over a 50-body pile's whole active set (about 2,000 variables) took 95% of its run, each step
+// 0.1 to 1 s; Lemke's cost grows with the cube of the LCP's size. A single island is one problem
+// over every velocity, as before. Built once per step: halvings change only b.
+std::vector<StepIsland> step_islands(const System& sys, const ContactData& data, const std::vector<int>& active) {
+  const ContactIslands islands = contact_islands(data.body, data.jac, active);
+  std::vector<StepIsland> out;
+  if (islands.contacts.size() <= 1) {
+    StepIsland whole{{}, active, {}, {}, contact_space(sys.contacts, sys.contact, data.body, data.jac, active)};
+    for (size_t a = 0; a < active.size(); ++a) whole.positions.push_back(static_cast<int>(a));
+    out.push_back(std::move(whole));
+    return out;
+  }
+  for (size_t k = 0; k < islands.contacts.size(); ++k) {
+    StepIsland island{islands.contacts[k], {}, islands.blocks[k], block_columns(data.body, islands.blocks[k]), {}};
+    for (int a : island.positions) island.contacts.push_back(active[a]);
+    island.space = contact_space(sys.contacts, sys.contact, data.body, data.jac, island.contacts, island.blocks);
+    out.push_back(std::move(island));
+  }
+  return out;
+}
+
+// One island's step for b over its velocities. Where the circular cone's Newton stops short of its
+// tolerance, which is relative to the problem's own impulses (one light island's in a frictional
+// sphere pile), the polygon's answer is taken: the scheme's own friction law (Anitescu and Potra's
+// polyhedral cone), an exact LCP solution that never adds energy.
+VelocityStep island_step(const System& sys, const ContactData& data, const StepIsland& island, const Eigen::VectorXd& b) {
+  const Eigen::MatrixXd no_joints(0, b.size());
+  VelocityStep s = solve_velocity_step(island.space, no_joints, b);
   if (s.ok || !sys.contact.circular_cone || sys.contacts.tangent_dim() < 2) return s;
   ContactSettings polygon = sys.contact;
   polygon.circular_cone = false;
-  VelocityStep p = solve(polygon);
+  const ContactSpace space =
+      island.cols.empty() ? contact_space(sys.contacts, polygon, data.body, data.jac, island.contacts)
+                          : contact_space(sys.contacts, polygon, data.body, data.jac, island.contacts, island.blocks);
+  VelocityStep p = solve_velocity_step(space, no_joints, b);
   return p.ok ? p : s;
 }
 
-// The velocity step over the active contacts island by island (contact_islands): the LCP's W has
-// no entries between islands, so each island's problem is solved over its own bodies' velocities,
-// and a body no contact moves takes y = M^-1 b. One LCP over a 50-body pile's whole active set
-// (about 2,000 variables) took 95% of its run, each step 0.1 to 1 s; Lemke's cost grows with the
-// cube of the LCP's size. A single island is solved whole, as before.
-VelocityStep step_by_island(const System& sys, const ContactData& data, const std::vector<int>& active,
-                            const Eigen::VectorXd& b) {
-  const ContactIslands islands = contact_islands(data.body, data.jac, active);
-  if (islands.contacts.size() <= 1) return step_over(sys, data, active, nullptr, b);
+// The velocity step over every island for b; a failed island's answer fails the step.
+VelocityStep step_by_island(const System& sys, const ContactData& data, const std::vector<StepIsland>& islands,
+                            int active, const Eigen::VectorXd& b) {
+  if (islands.size() == 1 && islands[0].cols.empty()) return island_step(sys, data, islands[0], b);
   VelocityStep out;
   out.y = data.body.M_llt.solve(b);
-  out.c_n = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(active.size()));
-  std::vector<int> contacts;
-  for (size_t k = 0; k < islands.contacts.size(); ++k) {
-    contacts.clear();
-    for (int a : islands.contacts[k]) contacts.push_back(active[a]);
-    const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
-    const VelocityStep s = step_over(sys, data, contacts, &islands.blocks[k], Eigen::VectorXd(b(cols)));
+  out.c_n = Eigen::VectorXd::Zero(active);
+  for (const StepIsland& island : islands) {
+    const VelocityStep s = island_step(sys, data, island, Eigen::VectorXd(b(island.cols)));
     if (!s.ok) return s;
-    out.y(cols) = s.y;
-    for (size_t a = 0; a < islands.contacts[k].size(); ++a) out.c_n[islands.contacts[k][a]] = s.c_n[static_cast<Eigen::Index>(a)];
+    out.y(island.cols) = s.y;
+    for (size_t a = 0; a < island.positions.size(); ++a) out.c_n[island.positions[a]] = s.c_n[static_cast<Eigen::Index>(a)];
     out.lcp_variables += s.lcp_variables;
     out.residual = std::max(out.residual, s.residual);
   }
@@ -94,8 +113,9 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
   // The gap checks below move data.body.kin and data.frames only: M, C and J stay those at q.
   const Eigen::MatrixXd& M = data.body.M;
   const Eigen::VectorXd& C = data.body.C;
+  const std::vector<StepIsland> islands = step_islands(sys, data, out.active);
   for (int halving = 0; halving <= kHalvings; ++halving, h *= 0.5) {
-    const VelocityStep s = step_by_island(sys, data, out.active, M * v - h * C);
+    const VelocityStep s = step_by_island(sys, data, islands, static_cast<int>(out.active.size()), M * v - h * C);
     if (!s.ok) {
       out.ok = false;
       out.diagnostic = s.diagnostic;

@@ -116,7 +116,7 @@ void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::V
   modes.held.assign(static_cast<size_t>(sys.contacts.size()), false);
   const int td = data.jac.rows_per_contact - 1;
   if (td != 2 || !(sys.contact.slow_slip_speed > 0)) return;
-  for (int i = 0; i < sys.contacts.size(); ++i)
+  for (int i : data.near.contacts)  // a sliding contact touches: it is near
     modes.held[i] = modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
                     data.jac.rows_times(i, 1, td, v).norm() < 0.5 * sys.contact.slow_slip_speed;
 }
