@@ -4,6 +4,8 @@
 
 #include "core/event_handling.hpp"
 #include "core/velocity_step.hpp"
+#include "impact/circular_cone.hpp"
+#include "numerics/mass_factor.hpp"
 
 namespace impactsim {
 namespace {
@@ -61,11 +63,16 @@ std::vector<StepIsland> step_islands(const System& sys, const ContactData& data,
   return out;
 }
 
-// One island's step for b over its velocities. Where the circular cone's Newton stops short of its
+// One island's step for b over its velocities. A large model's island (kBlockwiseFrom velocities
+// on, in the whole model) is first solved in the circular cone directly
+// (solve_velocity_step_in_cone); small models keep the polygon's LCP as the start, whose answers
+// their recorded outputs hold. Where the circular cone's Newton stops short of its
 // tolerance, which is relative to the problem's own impulses (one light island's in a frictional
 // sphere pile), the polygon's answer is taken: the scheme's own friction law (Anitescu and Potra's
 // polyhedral cone), an exact LCP solution that never adds energy.
 VelocityStep island_step(const System& sys, const ContactData& data, const StepIsland& island, const Eigen::VectorXd& b) {
+  if (sys.model.nv >= kBlockwiseFrom && uses_circular_cone(island.space))
+    if (VelocityStep s = solve_velocity_step_in_cone(island.space, b); s.ok) return s;
   const Eigen::MatrixXd no_joints(0, b.size());
   VelocityStep s = solve_velocity_step(island.space, no_joints, b);
   if (s.ok || !sys.contact.circular_cone || sys.contacts.tangent_dim() < 2) return s;
@@ -124,6 +131,7 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
     out.h = h;
     out.v1 = s.y;
     out.impulse_n = s.c_n;
+    out.lcp_variables = s.lcp_variables;
     integrate_configuration(sys.model, q, s.y, h, out.q1);
     normalize_configuration(sys.model, out.q1.data());
     const int sunk = sinking(sys, phi0, out.q1, data);

@@ -16,8 +16,10 @@
 // behind), with b = M v - h C(q, v):
 //   M y - J_n^T c_n - J_t^T c_t = b, the polyhedral Coulomb law on [J_n; J_t] y (core/velocity_step.hpp),
 //   v1 = y, q1 = q + h Gamma(q) y.
-// The problem is solved island by island (contacts that share no moving body apart), and where
-// the circular cone's refinement of an island fails, with the polygon's friction, the scheme's own.
+// The problem is solved island by island (contacts that share no moving body apart): in a model of
+// kBlockwiseFrom velocities or more first in the circular cone directly, else (or where that
+// fails) by the polygon's LCP refined into the circular cone, and where that refinement fails,
+// with the polygon's friction, the scheme's own.
 // The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
 // than the distance tolerance at q1 (and deeper than at q by more than 1e-3 of the tolerance: an
 // open one ran past its collision, or the state has no precision left), the step halves, down to
@@ -36,6 +38,7 @@ struct PainleveStep {
   Eigen::VectorXd q1, v1;          // the state at its end
   std::vector<int> active;         // the contacts of its LCP
   Eigen::VectorXd impulse_n;       // per active contact, N s
+  int lcp_variables = 0;           // of the LCPs it solved (0: every island solved in the cone directly)
   bool ok = true;
   std::string diagnostic;          // why not
 };

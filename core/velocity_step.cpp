@@ -1,5 +1,7 @@
 #include "core/velocity_step.hpp"
 
+#include <algorithm>
+
 #include <Eigen/Cholesky>
 
 #include "impact/circular_cone.hpp"
@@ -13,22 +15,36 @@
 namespace impactsim {
 namespace {
 
-// The step in the circular cone (impact/circular_cone.hpp) from the polygon's forces f over rows J
-// (normals, then the frictional blocks' tangents): the same problem over three rows per contact,
-// u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out (apply_P). Sets
-// out's y and impulses, and J3T_r = J3^T r for the joint impulses.
-template <class ApplyP>
-void circular_step(const ContactSpace& c, const CoulombLayout& layout, const Eigen::VectorXd& f,
-                   const Eigen::VectorXd& Pb, ApplyP apply_P, VelocityStep& out, Eigen::VectorXd& J3T_r) {
+// The polygon's forces f over rows J (normals, then the frictional blocks' tangents) as the cone's
+// impulses, three per contact (normal, tangent, tangent).
+Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout, const Eigen::VectorXd& f) {
   const int m = c.contacts();
-  const Eigen::MatrixXd J3 = cone_rows(c);
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * m);
   for (int i = 0; i < m; ++i) r[3 * i] = f[i];
   for (int b = 0; b < layout.blocks(); ++b) r.segment<2>(3 * layout.owner[b] + 1) = f.segment<2>(m + 2 * b);
+  return r;
+}
+
+// The step in the circular cone (impact/circular_cone.hpp) from the impulses r (empty: each
+// contact's normal impulse alone, max(0, -u0_n) / W_nn, and no friction): the problem over three
+// rows per contact, u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out
+// (apply_P). Sets out's y and impulses (ok false where Newton does not converge), and
+// J3T_r = J3^T r for the joint impulses.
+template <class ApplyP>
+void circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, ApplyP apply_P,
+                   VelocityStep& out, Eigen::VectorXd& J3T_r) {
+  const int m = c.contacts();
+  const Eigen::MatrixXd J3 = cone_rows(c);
   const Eigen::MatrixXd PJ3T = apply_P(Eigen::MatrixXd(J3.transpose()));
   const Eigen::MatrixXd W3 = J3 * PJ3T;
   const Eigen::VectorXd u0 = J3 * Pb;
+  if (r.size() == 0) {
+    r = Eigen::VectorXd::Zero(3 * m);
+    for (int i = 0; i < m; ++i)
+      if (W3(3 * i, 3 * i) > 0) r[3 * i] = std::max(0.0, -u0[3 * i]) / W3(3 * i, 3 * i);
+  }
   const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, kConeTolerance * impulse_scale(W3, u0, r));
+  out.residual = s.residual;
   if (!s.converged) {
     out.ok = false;
     out.diagnostic = cone_failure(s.residual);
@@ -105,7 +121,9 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
       return PX;
     };
     Eigen::VectorXd J3T_r;
-    circular_step(c, layout, f, Pb, apply_P, out, J3T_r);
+    const double lcp_residual = out.residual;
+    circular_step(c, cone_impulses(c, layout, f), Pb, apply_P, out, J3T_r);
+    out.residual = lcp_residual;
     if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J3T_r));
     return out;
   }
@@ -114,6 +132,24 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   out.c_t = Eigen::VectorXd::Zero(m * td);
   for (int b = 0; b < layout.blocks(); ++b) out.c_t.segment(layout.owner[b] * td, td) = f.segment(m + b * td, td);
   if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J.transpose() * f));
+  return out;
+}
+
+VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::VectorXd& b) {
+  VelocityStep out;
+  const MassFactor M_llt = mass_factor(c);
+  if (M_llt.info() != Eigen::Success) {
+    out.ok = false;
+    out.diagnostic = "the mass matrix is not positive definite";
+    return out;
+  }
+  const Eigen::VectorXd Pb = M_llt.solve(b);
+  if (c.contacts() == 0) {
+    out.y = Pb;
+    return out;
+  }
+  Eigen::VectorXd J3T_r;
+  circular_step(c, Eigen::VectorXd(), Pb, [&](const Eigen::MatrixXd& X) { return solve_columns(M_llt, X); }, out, J3T_r);
   return out;
 }
 

@@ -24,12 +24,23 @@ struct VelocityStep {
   Eigen::VectorXd c_n;       // per contact, >= 0
   Eigen::VectorXd c_t;       // per contact, tangent coordinates
   int lcp_variables = 0;
-  double residual = 0.0;     // lcp_residual of the solution (0 without contacts)
+  double residual = 0.0;     // lcp_residual of the solution (0 without contacts); in_cone: the cone's [N s]
   bool ok = true;
   std::string diagnostic;
 };
 
 VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
                                  const LcpOptions& options = {});
+
+// The same step in the circular cone (a space that uses_circular_cone, no joints) without the
+// polygon's LCP: the cone's semismooth Newton starts from each contact's normal impulse alone,
+// max(0, -u_n) / W_nn with u = J M^-1 b, and no friction. Its answer solves the same equations
+// to the same tolerance as solve_velocity_step's refinement of the polygon's answer, so it never
+// adds energy either; where the problem has several solutions (redundant contacts: a box's face
+// on four corners) it may be another of them. It skips the polygon's LCP, the step's cost in a
+// pile, where Lemke's pivots often end on a ray and the proximal-point fallback repeats them (a
+// 50-body pile's islands to t = 0.28 s: 270 us each on average, Newton 38 us). ok false where Newton does not
+// converge: the caller then solves by solve_velocity_step. lcp_variables is 0.
+VelocityStep solve_velocity_step_in_cone(const ContactSpace& contacts, const Eigen::VectorXd& b);
 
 }  // namespace impactsim

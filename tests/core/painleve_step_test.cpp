@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/painleve_step.hpp"
+#include "numerics/mass_factor.hpp"
 #include "scenes/scene.hpp"
 
 namespace impactsim {
@@ -103,6 +104,7 @@ simulation: {t_end: 1.0, output_interval: 0.01}
   ASSERT_EQ(s.active, (std::vector<int>{0, 1}));
   const ContactIslands islands = contact_islands(data.body, data.jac, s.active);
   EXPECT_EQ(islands.contacts.size(), 2u);
+  EXPECT_EQ(s.lcp_variables, 2 * (1 + 8 + 1));  // a small model: each island's polygon LCP first
   EXPECT_NEAR(s.impulse_n[0], m * g * h, 1e-12);
   EXPECT_NEAR(s.impulse_n[1], m * g * h, 1e-12);
   EXPECT_NEAR(s.v1(0), 1.0 - mu * g * h, 1e-12);
@@ -113,6 +115,51 @@ simulation: {t_end: 1.0, output_interval: 0.01}
   EXPECT_NEAR(s.v1(8), 0.0, 1e-12);
   EXPECT_NEAR(s.v1.segment<3>(3).norm(), 2.5 * mu * g * h / r, 1e-10);
   EXPECT_NEAR(s.v1.segment<3>(9).norm(), 2.5 * mu * g * h / r, 1e-10);
+}
+
+
+// Eleven balls apart on the ground (nv = 66, from kBlockwiseFrom on), each sliding along its own
+// direction at its own speed: eleven islands, each solved in the circular cone directly
+// (solve_velocity_step_in_cone), and each is the one ball's closed form, the circle's friction
+// -mu m g h along its slip: the ball slows by mu g h and spins up by (5/2) mu g h / r.
+TEST(PainleveStep, ALargeModelsBallsAreSteppedInTheCircularCone) {
+  std::string yaml = R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+materials: {mu: 0.5, e: 0}
+simulation: {t_end: 1.0, output_interval: 0.01}
+bodies:
+)";
+  std::string contacts = "contacts:\n";
+  constexpr int kBalls = 11;
+  for (int k = 0; k < kBalls; ++k) {
+    const std::string n = std::to_string(k);
+    yaml += "  - {name: b" + n + ", joint: {type: free}, density: 1000, shapes: [{name: s" + n +
+            ", type: sphere, radius: 0.1}], initial: {x: " + n + ", z: 0.1}}\n";
+    contacts += "  - {name: c" + n + ", shape: s" + n + ", with: ground}\n";
+  }
+  const Scene scene = load_scene_text(yaml + contacts, "eleven_balls");
+  const System& sys = scene.system;
+  ASSERT_GE(sys.model.nv, kBlockwiseFrom);
+  ContactData data{sys.model, sys.contacts};
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+  for (int k = 0; k < kBalls; ++k) {
+    const double angle = 0.5 * k, speed = 0.5 + 0.1 * k;
+    v.segment<2>(6 * k) = speed * Eigen::Vector2d(std::cos(angle), std::sin(angle));
+  }
+  const double h = 1e-3, r = 0.1, m = sys.model.bodies[0].mass, mu = 0.5;
+  const PainleveStep s = painleve_step(sys, scene.initial.q, v, h, data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  ASSERT_EQ(s.active.size(), static_cast<size_t>(kBalls));
+  EXPECT_EQ(s.lcp_variables, 0);  // no island took the polygon's LCP
+  for (int k = 0; k < kBalls; ++k) {
+    const Eigen::Vector2d u = v.segment<2>(6 * k);
+    EXPECT_NEAR(s.impulse_n[k], m * g * h, 1e-12) << k;
+    EXPECT_LT((s.v1.segment<2>(6 * k) - (u.norm() - mu * g * h) * u.normalized()).norm(), 1e-12) << k;
+    EXPECT_NEAR(s.v1(6 * k + 2), 0.0, 1e-12) << k;
+    EXPECT_NEAR(s.v1.segment<3>(6 * k + 3).norm(), 2.5 * mu * g * h / r, 1e-10) << k;
+  }
 }
 
 }  // namespace
