@@ -19,7 +19,9 @@
 // The problem is solved island by island (contacts that share no moving body apart): in a model of
 // kBlockwiseFrom velocities or more first in the circular cone directly, else (or where that
 // fails) by the polygon's LCP refined into the circular cone, and where that refinement fails,
-// with the polygon's friction, the scheme's own.
+// with the polygon's friction, the scheme's own. A touching contact the step would leave deeper
+// than half the distance tolerance (but not deeper than 10) is lifted back to it through the
+// positions alone (a split impulse): v1 = y, q1 = q + h Gamma(q) (y + y_p).
 // The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
 // than the distance tolerance at q1 (and deeper than at q by more than 1e-3 of the tolerance: an
 // open one ran past its collision, or the state has no precision left), the step halves, down to
