@@ -118,6 +118,19 @@ void keep_unloaded_open(const System& sys, const std::vector<bool>& resting_open
       chosen.mode[i] = ContactMode::open;
 }
 
+// The settled contacts' entries of `modes` (their islands' modes, which select_modes left open)
+// back into `chosen`.
+void keep_settled(const std::vector<bool>& settled, const ContactModes& modes, ContactModes& chosen) {
+  for (size_t i = 0; i < settled.size(); ++i) {
+    if (!settled[i]) continue;
+    chosen.mode[i] = modes.mode[i];
+    chosen.slip[i] = modes.slip[i];
+    chosen.reference_n[i] = modes.reference_n[i];
+    chosen.reference_t[i] = modes.reference_t[i];
+    if (i < modes.held.size() && i < chosen.held.size()) chosen.held[i] = modes.held[i];
+  }
+}
+
 // Lift-off, stick and slip events, each listing the contacts that changed that way (only `near`
 // ones can: the others are open before and after).
 void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
@@ -142,10 +155,15 @@ void log_mode_changes(double t, const ContactModes& before, const ContactModes& 
 
 bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
-                  const std::vector<bool>& resting_open) {
+                  const std::vector<bool>& resting_open, const std::vector<bool>& settled) {
   const Eigen::VectorXd q = data.body.q;
   const ContactModes before = modes;
-  rest_slow_slips(sys, data, touching_not_separating(sys, modes, data, deferred, v), v);
+  std::vector<bool> kept = settled;  // cleared once an impact without collision changes v
+  const auto unsettled = [&kept](std::vector<int> contacts) {
+    if (!kept.empty()) std::erase_if(contacts, [&kept](int i) { return static_cast<bool>(kept[i]); });
+    return contacts;
+  };
+  rest_slow_slips(sys, data, unsettled(touching_not_separating(sys, modes, data, deferred, v)), v);
   // A fired lift-off guard means the load reached zero; a fired slip guard means friction reached
   // the cone's edge. (A sliding contact's stick guard is its slip stopping: the LCP alone decides
   // whether it sticks or slides back.)
@@ -159,7 +177,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
   update_kinematics(sys.model, q, data.body.kin);
   compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
   for (int attempt = 0;; ++attempt) {
-    const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
+    const std::vector<int> candidates = unsettled(touching_not_separating(sys, modes, data, deferred, v));
     if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
     compute_body_dynamics(sys.model, q, v, data.body);
     const std::vector<int> need = touching_contacts(sys, modes, data, {});
@@ -168,6 +186,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     std::string why;
     ContactModes chosen = modes;
     const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why);
+    if (selected) keep_settled(kept, modes, chosen);
     if (selected) keep_unloaded_open(sys, resting_open, data, v, chosen);
     if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
       modes = chosen;
@@ -181,7 +200,9 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     // Painleve: no consistent contact forces; an impact without collision resolves it.
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
-    apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred), candidates, v, log);
+    kept.clear();
+    apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred),
+                                   touching_not_separating(sys, modes, data, deferred, v), v, log);
   }
   log_mode_changes(t, before, modes, kinetic_energy(data.body, v), data.near.contacts, log);
   return true;

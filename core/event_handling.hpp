@@ -20,10 +20,12 @@ namespace impactsim {
 // `resting_open` (empty: none) flags the contacts that were open through the phase before the
 // event and touching at its start (one that lifted off and stayed at the surface): the
 // acceleration LCP closes such a contact with no load as readily as it leaves it open, and it
-// stays open then.
+// stays open then. `settled` (empty: none) flags the contacts of islands the event left alone
+// (core/settled_islands.hpp): they keep their modes and their slow slips, and only the other
+// candidates' modes are chosen, unless an impact without collision changes every touching velocity.
 bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
-                  const std::vector<bool>& resting_open = {});
+                  const std::vector<bool>& resting_open = {}, const std::vector<bool>& settled = {});
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,
 // and every guard (phi, lambda, friction margin) is a function of the state alone, so nothing

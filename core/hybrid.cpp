@@ -13,6 +13,7 @@
 #include "core/near_follow.hpp"
 #include "core/painleve_step.hpp"
 #include "core/phase.hpp"
+#include "core/settled_islands.hpp"
 #include "core/stall_watch.hpp"
 
 namespace impactsim {
@@ -74,7 +75,11 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   for (int i : c.near.contacts)  // phi_start holds the near set's, which only grows within a phase
     resting_open[i] = d.phase.modes.mode[i] == ContactMode::open && i < static_cast<int>(d.phase.phi_start.size()) &&
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
-  const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open);
+  const std::vector<bool> settled =
+      settled_contacts(sys, d.phase.modes, c, touching_not_separating(sys, d.phase.modes, c, deferred, d.scratch.v), fired,
+                       d.scratch.x_before.tail(sys.model.nv), d.scratch.v);
+  const bool chosen =
+      choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open, settled);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   closed_flags(d.phase.modes, d.phase.closed);
   closed_list(d.phase.modes, d.phase.closed_set);

@@ -60,5 +60,24 @@ TEST(EventHandling, ALoadedContactLiftsOffWhenItsGuardFired) {
   EXPECT_EQ(b.events[0].t, 0.7);
 }
 
+
+// A settled contact (core/settled_islands.hpp) keeps its mode and the references its phase took
+// them from; without the flag the acceleration LCP chooses again: the ball's weight.
+TEST(EventHandling, ASettledContactKeepsItsModeAndReferences) {
+  for (const bool settled : {true, false}) {
+    Ball b;
+    b.modes.mode[0] = ContactMode::stick;
+    b.modes.reference_n[0] = 7.0;  // no force the LCP would give
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+    compute_event_data(b.sys, b.modes, b.q, v, b.data);
+    choose_modes(b.sys, 0.3, {}, {}, v, b.modes, b.data, b.forces, b.log, {}, std::vector<bool>{settled});
+    EXPECT_EQ(b.modes.mode[0], ContactMode::stick);
+    const double weight = b.sys.model.bodies[0].mass * 9.81;
+    EXPECT_NEAR(b.modes.reference_n[0], settled ? 7.0 : weight, 1e-9) << settled;
+    EXPECT_NEAR(b.forces.lambda_n[0], weight, 1e-9);  // the phase's forces are the mode's either way
+    EXPECT_TRUE(b.events.empty());
+  }
+}
+
 }  // namespace
 }  // namespace impactsim

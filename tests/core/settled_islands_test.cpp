@@ -1,0 +1,91 @@
+// Which contacts an event leaves alone: islands of touching contacts that no fired guard, impact,
+// new touch or separation reached.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/settled_islands.hpp"
+#include "numerics/mass_factor.hpp"
+#include "scenes/scene.hpp"
+
+namespace impactsim {
+namespace {
+
+// `balls` balls of radius 0.1 m resting on the ground 1 m apart (contact k: ball k on the ground),
+// and with `stacked` one more ball resting on the last (the last contact: it on that ball).
+Scene balls_on_the_ground(int balls, bool stacked) {
+  std::string bodies = "bodies:\n", contacts = "contacts:\n";
+  for (int k = 0; k < balls; ++k) {
+    const std::string n = std::to_string(k);
+    bodies += "  - {name: b" + n + ", joint: {type: free}, density: 1000, shapes: [{name: s" + n +
+              ", type: sphere, radius: 0.1}], initial: {x: " + n + ", z: 0.1}}\n";
+    contacts += "  - {name: c" + n + ", shape: s" + n + ", with: ground}\n";
+  }
+  if (stacked) {
+    const std::string last = std::to_string(balls - 1);
+    bodies += "  - {name: top, joint: {type: free}, density: 1000, shapes: [{name: top_shape, type: sphere, radius: 0.1}], "
+              "initial: {x: " + last + ", z: 0.3}}\n";
+    contacts += "  - {name: on_top, shape: top_shape, with: s" + last + "}\n";
+  }
+  return load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+materials: {mu: 0.5, e: 0}
+simulation: {t_end: 1.0, output_interval: 0.01}
+)" + bodies + contacts,
+                         "balls");
+}
+
+ContactModes all_sticking(int contacts) {
+  ContactModes modes = ContactModes::all_open(contacts);
+  for (ContactMode& m : modes.mode) m = ContactMode::stick;
+  return modes;
+}
+
+// Eleven balls on the ground and one on the last (nv = 72): each ball on the ground is its own
+// island, the last two balls share one. The event fired ball 3's guard, an impact changed ball 5's
+// velocity, ball 7 comes into touch (open in the modes), and the top ball separates from the last
+// (closed, no longer a candidate): every other ball's contact is settled.
+TEST(SettledIslands, OnlyIslandsTheEventDidNotReachAreSettled) {
+  const Scene scene = balls_on_the_ground(11, true);
+  const System& sys = scene.system;
+  ASSERT_GE(sys.model.nv, kBlockwiseFrom);
+  ContactData data{sys.model, sys.contacts};
+  const Eigen::VectorXd v_before = Eigen::VectorXd::Zero(sys.model.nv);
+  compute_contact_data(sys.model, sys.contacts, scene.initial.q, v_before, {}, data);
+  ContactModes modes = all_sticking(sys.contacts.size());
+  modes.mode[7] = ContactMode::open;
+  Eigen::VectorXd v = v_before;
+  v(6 * 5 + 2) = 0.1;
+  std::vector<int> candidates;
+  for (int k = 0; k < 11; ++k) candidates.push_back(k);  // not contact 11, the top ball's
+  const std::vector<bool> settled = settled_contacts(sys, modes, data, candidates, {{3, GuardKind::liftoff}}, v_before, v);
+  ASSERT_EQ(settled.size(), 12u);
+  for (int k = 0; k < 12; ++k) {
+    const bool reached = k == 3 || k == 5 || k == 7 || k == 10 || k == 11;
+    EXPECT_EQ(settled[k], !reached) << k;
+  }
+}
+
+// Nothing happened anywhere: every island is settled. Below kBlockwiseFrom velocities nothing is.
+TEST(SettledIslands, ASmallModelIsChosenWhole) {
+  const Scene large = balls_on_the_ground(11, false), small = balls_on_the_ground(2, false);
+  for (const Scene* scene : {&large, &small}) {
+    const System& sys = scene->system;
+    ContactData data{sys.model, sys.contacts};
+    const Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+    compute_contact_data(sys.model, sys.contacts, scene->initial.q, v, {}, data);
+    std::vector<int> candidates;
+    for (int k = 0; k < sys.contacts.size(); ++k) candidates.push_back(k);
+    const std::vector<bool> settled = settled_contacts(sys, all_sticking(sys.contacts.size()), data, candidates, {}, v, v);
+    if (sys.model.nv < kBlockwiseFrom) {
+      EXPECT_TRUE(settled.empty());
+    } else {
+      EXPECT_EQ(settled, std::vector<bool>(11, true));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace impactsim
