@@ -131,16 +131,28 @@ void keep_settled(const std::vector<bool>& settled, const ContactModes& modes, C
   }
 }
 
+// The modes and slip directions of the near contacts, in near's order: what an event changes (the
+// others are open before and after), kept instead of a copy of every contact's modes (a pile of 200
+// bodies has 98,650 contacts, a few hundred near).
+struct NearModes {
+  std::vector<ContactMode> mode;
+  std::vector<Eigen::Vector2d> slip;
+  NearModes(const ContactModes& modes, const std::vector<int>& near) {
+    for (int i : near) mode.push_back(modes.mode[i]), slip.push_back(modes.slip[i]);
+  }
+};
+
 // Lift-off, stick and slip events, each listing the contacts that changed that way (only `near`
 // ones can: the others are open before and after).
-void log_mode_changes(double t, const ContactModes& before, const ContactModes& after, double kinetic_energy,
+void log_mode_changes(double t, const NearModes& before, const ContactModes& after, double kinetic_energy,
                       const std::vector<int>& near, const EventLog& log) {
   Event liftoff{.kind = EventKind::liftoff}, stick{.kind = EventKind::stick}, slip{.kind = EventKind::slip};
-  for (int i : near) {
-    const ContactMode a = before.mode[i], b = after.mode[i];
+  for (size_t k = 0; k < near.size(); ++k) {
+    const int i = near[k];
+    const ContactMode a = before.mode[k], b = after.mode[i];
     if (a != ContactMode::open && b == ContactMode::open) liftoff.contacts.push_back(i);
     if (a == ContactMode::slide && b == ContactMode::stick) stick.contacts.push_back(i);
-    const bool reversed = a == ContactMode::slide && b == ContactMode::slide && before.slip[i].dot(after.slip[i]) < 0;
+    const bool reversed = a == ContactMode::slide && b == ContactMode::slide && before.slip[k].dot(after.slip[i]) < 0;
     if ((a == ContactMode::stick && b == ContactMode::slide) || reversed) slip.contacts.push_back(i);
   }
   for (Event* e : {&liftoff, &stick, &slip}) {
@@ -157,7 +169,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
                   const std::vector<bool>& resting_open, const std::vector<bool>& settled) {
   const Eigen::VectorXd q = data.body.q;
-  const ContactModes before = modes;
+  const NearModes before(modes, data.near.contacts);  // modes changes only when the choice is made
   std::vector<bool> kept = settled;  // cleared once an impact without collision changes v
   const auto unsettled = [&kept](std::vector<int> contacts) {
     if (!kept.empty()) std::erase_if(contacts, [&kept](int i) { return static_cast<bool>(kept[i]); });
@@ -169,13 +181,16 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
   // whether it sticks or slides back.)
   ModePreference prefer{std::vector<bool>(sys.contacts.size(), false), std::vector<bool>(sys.contacts.size(), false)};
   for (const FiredGuard& f : fired) {
-    const ContactMode was = before.mode[f.contact];
+    const ContactMode was = modes.mode[f.contact];
     if (f.kind == GuardKind::liftoff && was != ContactMode::open) prefer.open[f.contact] = true;
     if (f.kind == GuardKind::slip && was == ContactMode::stick) prefer.slide[f.contact] = true;
   }
   // Frames depend on q alone, which no attempt changes.
   update_kinematics(sys.model, q, data.body.kin);
   compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
+  // The trial modes, reused from event to event: a copy that allocates would cost a pile of 200
+  // bodies as much as its mode choice (4.3 MB of per-contact modes).
+  thread_local ContactModes chosen;
   for (int attempt = 0;; ++attempt) {
     const std::vector<int> candidates = unsettled(touching_not_separating(sys, modes, data, deferred, v));
     if (candidates.empty() && modes.closed() == 0) break;  // free flight before and after: nothing to choose
@@ -184,12 +199,12 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     std::string why;
-    ContactModes chosen = modes;
+    chosen = modes;
     const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why);
     if (selected) keep_settled(kept, modes, chosen);
     if (selected) keep_unloaded_open(sys, resting_open, data, v, chosen);
     if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
-      modes = chosen;
+      std::swap(modes, chosen);
       break;
     }
     if (attempt > 2) {

@@ -17,7 +17,7 @@ std::vector<int> sliding_from_rest(const System& sys, const ContactData& data, c
   std::vector<int> out;
   const int td = data.jac.rows_per_contact - 1;
   if (td != 2) return out;
-  for (int i = 0; i < sys.contacts.size(); ++i)
+  for (int i : data.near.contacts)  // a sliding contact touches: it is near
     if (modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
         data.jac.rows_times(i, 1, td, v).norm() <= sys.contact.velocity_tolerance)
       out.push_back(i);
