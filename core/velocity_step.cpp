@@ -29,9 +29,9 @@ Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout
 // contact's normal impulse alone, max(0, -u0_n) / W_nn, and no friction): the problem over three
 // rows per contact, u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out
 // (apply_P). Sets out's y and impulses (ok false where Newton does not converge), and
-// J3T_r = J3^T r for the joint impulses.
+// J3T_r = J3^T r for the joint impulses; returns the cone's residual [N s].
 template <class ApplyP>
-void circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, ApplyP apply_P,
+double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, ApplyP apply_P,
                    VelocityStep& out, Eigen::VectorXd& J3T_r) {
   const int m = c.contacts();
   const Eigen::MatrixXd J3 = cone_rows(c);
@@ -44,7 +44,6 @@ void circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::Vector
       if (W3(3 * i, 3 * i) > 0) r[3 * i] = std::max(0.0, -u0[3 * i]) / W3(3 * i, 3 * i);
   }
   const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, kConeTolerance * impulse_scale(W3, u0, r));
-  out.residual = s.residual;
   if (!s.converged) {
     out.ok = false;
     out.diagnostic = cone_failure(s.residual);
@@ -54,6 +53,7 @@ void circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::Vector
   out.c_t.resize(2 * m);
   for (int i = 0; i < m; ++i) out.c_t.segment<2>(2 * i) = s.r.segment<2>(3 * i + 1);
   J3T_r = J3.transpose() * s.r;
+  return s.residual;
 }
 
 }  // namespace
@@ -121,9 +121,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
       return PX;
     };
     Eigen::VectorXd J3T_r;
-    const double lcp_residual = out.residual;
     circular_step(c, cone_impulses(c, layout, f), Pb, apply_P, out, J3T_r);
-    out.residual = lcp_residual;
     if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J3T_r));
     return out;
   }
@@ -149,7 +147,8 @@ VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::Vec
     return out;
   }
   Eigen::VectorXd J3T_r;
-  circular_step(c, Eigen::VectorXd(), Pb, [&](const Eigen::MatrixXd& X) { return solve_columns(M_llt, X); }, out, J3T_r);
+  const auto apply_P = [&](const Eigen::MatrixXd& X) { return solve_columns(M_llt, X); };
+  out.residual = circular_step(c, Eigen::VectorXd(), Pb, apply_P, out, J3T_r);
   return out;
 }
 
