@@ -119,7 +119,8 @@ void keep_unloaded_open(const System& sys, const std::vector<bool>& resting_open
 }
 
 // The settled contacts' entries of `modes` (their islands' modes, which select_modes left open)
-// back into `chosen`.
+// back into `chosen`. Which slides are held is marked again for every contact by consistent()
+// (hold_slow_slides), as for the others.
 void keep_settled(const std::vector<bool>& settled, const ContactModes& modes, ContactModes& chosen) {
   for (size_t i = 0; i < settled.size(); ++i) {
     if (!settled[i]) continue;
@@ -127,7 +128,6 @@ void keep_settled(const std::vector<bool>& settled, const ContactModes& modes, C
     chosen.slip[i] = modes.slip[i];
     chosen.reference_n[i] = modes.reference_n[i];
     chosen.reference_t[i] = modes.reference_t[i];
-    if (i < modes.held.size() && i < chosen.held.size()) chosen.held[i] = modes.held[i];
   }
 }
 

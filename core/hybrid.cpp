@@ -76,8 +76,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
     resting_open[i] = d.phase.modes.mode[i] == ContactMode::open && i < static_cast<int>(d.phase.phi_start.size()) &&
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
-      settled_contacts(sys, d.phase.modes, c, touching_not_separating(sys, d.phase.modes, c, deferred, d.scratch.v), fired,
-                       d.scratch.x_before.tail(sys.model.nv), d.scratch.v);
+      settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v);
   const bool chosen =
       choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open, settled);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());

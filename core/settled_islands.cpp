@@ -30,10 +30,12 @@ std::vector<bool> disturbed_blocks(const System& sys, const ContactModes& modes,
 }  // namespace
 
 std::vector<bool> settled_contacts(const System& sys, const ContactModes& modes, const ContactData& data,
-                                   const std::vector<int>& candidates, const std::vector<FiredGuard>& fired,
+                                   const std::vector<bool>& deferred, const std::vector<FiredGuard>& fired,
                                    const Eigen::VectorXd& v_before, const Eigen::VectorXd& v) {
   std::vector<bool> out;
-  if (sys.model.nv < kBlockwiseFrom || candidates.empty()) return out;
+  if (sys.model.nv < kBlockwiseFrom) return out;
+  const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
+  if (candidates.empty()) return out;
   const std::vector<bool> disturbed = disturbed_blocks(sys, modes, data, candidates, fired, v_before, v);
   const ContactIslands islands = contact_islands(data.body, data.jac, candidates);
   if (islands.blocks.empty()) return out;  // a contact that moves nothing: one island, chosen whole

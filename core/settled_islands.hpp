@@ -16,19 +16,21 @@
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
 #include "core/event_locate.hpp"
+#include "core/event_sets.hpp"
 #include "core/system.hpp"
 
 namespace impactsim {
 
-// Per contact, whether it is one of `candidates` (the contacts touching and not separating at the
-// event, with v) in an island of candidates whose trees (M's diagonal blocks) none of these reach:
+// Per contact, whether it is a candidate of the event's mode choice (touching_not_separating at v,
+// less `deferred`) in an island of candidates whose trees (M's diagonal blocks) none of these reach:
 // a velocity that differs between v_before (the phase's end) and v (after the event's impacts);
 // a contact of a `fired` guard; a candidate `modes` holds open (coming into touch); a contact
 // `modes` holds closed that is no longer a candidate (separating). Such a candidate is closed in
 // `modes`. Empty where none is settled, and below kBlockwiseFrom velocities (a small model's
-// modes are chosen whole, as its recorded outputs were computed). data: M's blocks at the event.
+// modes are chosen whole, as its recorded outputs were computed, and nothing is looked at).
+// data: the event's frames, J of the touching contacts and M's blocks.
 std::vector<bool> settled_contacts(const System& system, const ContactModes& modes, const ContactData& data,
-                                   const std::vector<int>& candidates, const std::vector<FiredGuard>& fired,
+                                   const std::vector<bool>& deferred, const std::vector<FiredGuard>& fired,
                                    const Eigen::VectorXd& v_before, const Eigen::VectorXd& v);
 
 }  // namespace impactsim
