@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds impactsim and its tests with AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-sanitize/ and runs the tests of C++ code there. The tests that check the sources' layout,
-# draw plots, views or drive clusters through Python run C++ paths the app tests run, and are left to the
-# Release pass, as are the two longest scenario runs (below). Every UBSan report is fatal (the test
-# that triggers it fails), as is every ASan error and leak (tools/lsan.supp names the one library
-# leak accepted). The parallel map's tests also run under ThreadSanitizer. Extra arguments go to
-# ctest.
+# draw plots, views, drive clusters or compare with MuJoCo through Python run C++ paths the app
+# tests run, and are left to the Release pass, as are the two longest scenario runs (below). Every
+# UBSan report is fatal (the test that triggers it fails), as is every ASan error and leak
+# (tools/lsan.supp names the one library leak accepted). The parallel map's tests also run under
+# ThreadSanitizer. Extra arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -19,7 +19,7 @@ export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp"
 # and stepping the shorter pile and stepping tests cover here, and which at -O1 under the
 # sanitizers would take most of this pass's time.
 long='^Hybrid\.(AFrictionalSpherePileSettles|InstantsTheEventLoopCannotPassAreSteppedThrough)$'
-ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -E "^(layout|plots|cluster|view)\.|$long" "$@"
+ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -E "^(layout|plots|cluster|view|peers)\.|$long" "$@"
 
 # The one concurrent component, its tests under ThreadSanitizer: a data race there fails the run.
 g++ -std=c++17 -O1 -g -fsanitize=thread -I. tests/app/parallel_map_test.cpp -lgtest -lgtest_main -pthread \

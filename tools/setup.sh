@@ -2,7 +2,8 @@
 # Installs impactsim's build dependencies from Debian's packages, and what the tests of
 # tools/cluster run (GNU parallel, and Slurm for a single-node cluster the test starts itself), and
 # what the Python package builds and tests with (pybind11, pytest, pandas, nbconvert and its kernel, pip),
-# and the headless browser the viewer's tests drive (chromium, its driver, selenium).
+# the headless browser the viewer's tests drive (chromium, its driver, selenium), and MuJoCo for
+# tools/compare_mujoco.py (a comparison script's oracle, never linked into impactsim).
 # Idempotent: when every package is already installed it only checks and exits.
 set -euo pipefail
 
@@ -16,6 +17,7 @@ packages=(
   python3-setuptools python3-pip python3-wheel
   chromium chromium-driver python3-selenium
   parallel slurm-wlm
+  libmujoco-dev
 )
 
 # `tools/setup.sh fuzz` adds clang, whose libFuzzer tools/fuzz.sh builds with.
