@@ -242,7 +242,8 @@ def run_impactsim(impactsim, scene_path, out, t_end, timeout):
 
 def run_mujoco(harness, model, t_end, reps):
     # In the work directory: MuJoCo may leave its MUJOCO_LOG.TXT where it runs.
-    p = subprocess.run([str(harness), str(model), repr(t_end), str(reps)], capture_output=True, text=True, cwd=model.parent)
+    p = subprocess.run([str(harness.resolve()), str(model.resolve()), repr(t_end), str(reps)], capture_output=True,
+                       text=True, cwd=model.parent)
     if p.returncode != 0:
         sys.exit(f"compare_mujoco: MuJoCo on {model} failed (exit {p.returncode}): {p.stderr.strip()}")
     return json.loads(p.stdout)
