@@ -137,6 +137,29 @@ BENCHMARK(BM_BoxPileLanding)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
+// One layer of n boxes and spheres landing and settling on the ground of a bin grown to fit them
+// (spread_pile_scene), run to t = 1 s: the same work per body at every n, so wall seconds (here
+// seconds per simulated second) growing faster than n is cost the scene's size adds to each event.
+void BM_SettlingPile(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Scene scene = load_scene_text(spread_pile_scene(n), "spread_pile");
+  System& system = scene.system;
+  system.simulation.output_interval = system.simulation.t_end;
+  const auto law = make_law(scene.law, scene.laws);
+  RunStats result;
+  for (auto _ : state) {
+    Rng rng(0);
+    result = simulate_hybrid(system, *law, scene.initial, rng, {});
+  }
+  state.counters["events"] = static_cast<double>(result.events);
+  state.counters["steps"] = static_cast<double>(result.steps);
+  state.counters["per_body"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                                              benchmark::Counter::kInvert);
+  state.counters["per_event"] = benchmark::Counter(static_cast<double>(result.events),
+                                                   benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SettlingPile)->ArgName("bodies")->Arg(25)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kSecond)->Iterations(1);
+
 // The impacts of a shipped scene's run, as its law received them (contact space and v-).
 struct RecordedImpacts : ImpactLaw {
   explicit RecordedImpacts(std::unique_ptr<ImpactLaw> law) : inner(std::move(law)) {}

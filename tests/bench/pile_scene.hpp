@@ -58,4 +58,22 @@ inline std::string tilted_pile_scene(int n) {
   return s.str();
 }
 
+// n of the same tilted bodies in one layer on the ground of a bin grown to fit them (a square of
+// ceil(sqrt(n)) columns on the 0.135 m pitch): every body lands near the others and the whole
+// settles to rest well before t = 1 s, in islands of a few bodies whatever n is. A pile whose work
+// per body stays the same as it grows: what cost per simulated second should scale linearly on.
+inline std::string spread_pile_scene(int n) {
+  std::ostringstream s;
+  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  bin_header(s, 0.135 * columns / 2 + 0.02);
+  for (int i = 0; i < n; ++i) {
+    const int row = i / columns, column = i % columns;
+    pile_body(s, i, (column - (columns - 1) / 2.0) * 0.135 + 0.01 * std::sin(1.7 * i),
+              (row - (columns - 1) / 2.0) * 0.135 + 0.01 * std::sin(2.3 * i + 1), 0.08, 8 * std::sin(1.3 * i),
+              8 * std::cos(2.1 * i), 20 * std::sin(0.7 * i));
+  }
+  s << "materials: {mu: 0.3, e: 0}\ncollide: all\nsimulation: {t_end: 1.0}\n";
+  return s.str();
+}
+
 }  // namespace impactsim
