@@ -123,6 +123,42 @@ TEST(Impacts, ASlowImpactIsClosedByTheZenoRule) {
   EXPECT_LE(b.events[0].kinetic_after, b.events[0].kinetic_before);
 }
 
+// The Zeno rule's close over bodies that share no contact is taken island by island: box a,
+// settling slowly beside the pair b-c, gets the same close as alone (impulses and velocity), and
+// the pair's contacts are closed too, with no energy gained.
+TEST(Impacts, ASlowImpactIsClosedIslandByIsland) {
+  auto settle = [](bool only_a, std::vector<Event>& events) {
+    const Scene scene = load_scene_text(three_boxes(only_a), "three_boxes");
+    const System& sys = scene.system;
+    ContactData data(sys.model, sys.contacts);
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+    v.head(6) << 1e-4, -5e-5, -5e-4, 2e-4, -1e-4, 5e-5;  // slower than v_zeno = 1e-3 m/s
+    if (!only_a) v.segment(6, 6) << 1e-4, 0, -3e-4, 0, 1e-4, 0;  // b creeps into c as both settle
+    const ContactModes modes = ContactModes::all_open(sys.contacts.size());
+    compute_event_data(sys, modes, scene.initial.q, v, data);
+    Rng rng(0);
+    resolve_impacts(sys, *make_law("anitescu-potra"), rng, 0.1, modes, {}, v, data,
+                    [&](const Event& e) { events.push_back(e); });
+    for (int i = 0; i < sys.contacts.size(); ++i)
+      if (data.frames[i].phi <= sys.contact.distance_tolerance)
+        EXPECT_GE(data.jac.normal_velocity(i, v), -1e-15) << sys.contacts.contact(i).name;
+    return v;
+  };
+  std::vector<Event> alone, together;
+  const Eigen::VectorXd v_alone = settle(true, alone), v_together = settle(false, together);
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_EQ(together.size(), 1u);
+  const Event& e = together[0];
+  EXPECT_EQ(e.kind, EventKind::zeno);
+  EXPECT_EQ(e.law, "close");
+  EXPECT_LE(e.kinetic_after, e.kinetic_before);
+  ASSERT_EQ(alone[0].contacts.size(), 4u);  // a's bottom corners, first in both events
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(e.impulse_n[k], alone[0].impulse_n[k]) << k;
+  EXPECT_EQ(v_together.head(6), v_alone.head(6));
+  EXPECT_GT(e.contacts.size(), 8u);  // b's and c's corners and their shared face too
+  EXPECT_LT(v_together.tail(12).norm(), 1e-4);  // the pair's slow motion is mostly stopped
+}
+
 // The Zeno rule is a plastic impact: it may stop slips as slow as the approach it ends, never a
 // frictionless contact's slip, and never one friction cannot stop (its impulses stay in the cone).
 // A ball landing at 0.5 mm/s (below v_zeno) while sliding at 1 m/s, the slip along the contact's
