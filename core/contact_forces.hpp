@@ -105,7 +105,6 @@ struct ModeForceScratch {
   std::vector<PivotedLdlt> island_pivoted;
   Eigen::MatrixXd A_island;
   Eigen::VectorXd target_island, lambda_island;
-  Eigen::VectorXd shifted;  // target - A reference: what the least-norm solve takes, island by island
   // The row structures (row_structure's hashes) whose LU was found singular, the latest
   // kSingularStructures of them. A pile's dependent contacts stay dependent while the same contacts
   // hold in the same modes (in frictional piles an LU of a structure seen before all but never

@@ -128,21 +128,22 @@ bool solve_whole(bool symmetric, bool blockwise, int rows, ModeForceScratch& w) 
 // lambda island by island: A has no entries between islands, so each island's forces are those of
 // its own rows. An island without a frictional slide has a symmetric A: the pivoted LDL^T solves it,
 // exactly where it is well conditioned at full rank and otherwise as the least-norm change from the
-// reference forces (w.shifted = target - A reference), which is what a complete orthogonal
+// reference forces (target - A reference over its rows), which is what a complete orthogonal
 // decomposition gives any other island. Each island's rank threshold is relative to its own largest
 // pivot, so a light body's forces are not judged against a heavy one's. A resting pile's islands
-// cost the sum of their sizes cubed, not the cube of the sum. The references and w.shifted are
-// formed only once an island needs them (not where every island is definite), over the whole A so
-// that each island's rows round as a whole-system shift would.
+// cost the sum of their sizes cubed, not the cube of the sum. The references are formed only once
+// an island needs them (not where every island is definite), and each island's shift over its own
+// block of A.
 void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, ModeForceScratch& w) {
   using Solver = ModeForceScratch::Solver;
-  bool shifted = false;
-  const auto shift = [&] {
-    if (shifted) return;
-    reference_forces(modes, contacts, tangent_dim, w);
-    w.shifted = w.target;
-    w.shifted.noalias() -= w.A * w.reference;
-    shifted = true;
+  bool referenced = false;
+  // target - A reference over the island's rows: A is zero between islands, so its own block is
+  // all of it (the whole product would cost the square of every closed row of a pile).
+  const auto shifted_target = [&](const std::vector<int>& rows) {
+    if (!referenced) reference_forces(modes, contacts, tangent_dim, w);
+    referenced = true;
+    w.target_island = w.target(rows);
+    w.target_island.noalias() -= w.A_island * w.reference(rows);
   };
   const size_t n = w.island_rows.size();
   w.island_cod.resize(n);
@@ -163,8 +164,7 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
         continue;
       }
       w.island_solver[j] = Solver::pivoted;
-      shift();
-      w.target_island = w.shifted(rows);
+      shifted_target(rows);
       pivoted.solve(w.target_island, w.lambda_island);
     } else {
       if (!w.island_symmetric[j]) {
@@ -177,8 +177,7 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
         }
       }
       w.island_solver[j] = Solver::cod;
-      shift();
-      w.target_island = w.shifted(rows);
+      shifted_target(rows);
       w.island_cod[j].setThreshold(kRankThreshold);
       w.island_cod[j].compute(w.A_island);
       w.lambda_island = w.island_cod[j].solve(w.target_island);
