@@ -91,17 +91,8 @@ void rest_slow_slips(const System& sys, const ContactData& data, const std::vect
     largest = std::max(largest, u.cwiseAbs().maxCoeff());
   }
   if (slow.empty() || largest == 0.0) return;
-  // Island by island (contact_islands): each projection moves its own island's velocities alone,
-  // so the product of theirs is the projection over all, without a decomposition over every slow
-  // contact of a pile at once.
   Eigen::VectorXd rested = v;
-  const ContactIslands islands = contact_islands(data.body, data.jac, slow);
-  std::vector<int> part;
-  for (const std::vector<int>& island : islands.contacts) {
-    part.clear();
-    for (int a : island) part.push_back(slow[static_cast<size_t>(a)]);
-    project_to_rest(data, part, {}, rested);
-  }
+  project_to_rest(data, slow, {}, rested);
   const double limit = 10 * sys.contact.velocity_tolerance;
   for (int i : candidates)
     if ((data.jac.of(i) * (rested - v)).cwiseAbs().maxCoeff() > limit) return;

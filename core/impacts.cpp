@@ -27,6 +27,14 @@ double rowwise_loss(const Eigen::VectorXd& b, const Eigen::MatrixXd& W) {
   return loss;
 }
 
+// The contacts of `set` at an island's positions into it (ContactIslands::contacts).
+std::vector<int> members(const std::vector<int>& set, const std::vector<int>& island) {
+  std::vector<int> out;
+  out.reserve(island.size());
+  for (int a : island) out.push_back(set[static_cast<size_t>(a)]);
+  return out;
+}
+
 // Whether every frictional contact of `set` slips slower than v_zeno.
 bool slips_slow(const System& sys, const ContactData& data, const std::vector<int>& set, const Eigen::VectorXd& v) {
   const int r = data.jac.rows_per_contact;
@@ -54,9 +62,7 @@ ImpactResult resolve_by_island(const System& sys, const ContactData& data, const
   out.impulse_t = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(set.size()) * td);
   for (size_t k = 0; k < islands.contacts.size(); ++k) {
     const std::vector<int>& island = islands.contacts[k];
-    std::vector<int> contacts;
-    for (int a : island) contacts.push_back(set[a]);
-    ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, contacts,
+    ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, members(set, island),
                                        islands.blocks[k]);
     const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
     const ImpactResult r = resolve(space, Eigen::VectorXd(v(cols)));
@@ -144,10 +150,8 @@ bool close_by_island(const System& sys, const ContactData& data, const std::vect
   std::vector<double> impulse_n(set.size(), 0.0);
   double loss = 0.0;
   for (const std::vector<int>& island : islands.contacts) {
-    std::vector<int> contacts;
-    for (int a : island) contacts.push_back(set[static_cast<size_t>(a)]);
     Event part;
-    if (!close_without_pulling(sys, data, contacts, v_closed, part)) return false;
+    if (!close_without_pulling(sys, data, members(set, island), v_closed, part)) return false;
     for (size_t a = 0; a < island.size(); ++a) impulse_n[static_cast<size_t>(island[a])] = part.impulse_n[a];
     loss += part.rowwise_loss;
   }
@@ -214,11 +218,9 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
   log(e);
 }
 
-
-}  // namespace
-
-Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
-                                Eigen::VectorXd& v, double* loss) {
+// project_to_rest over contacts that form one island (or none to split).
+Eigen::VectorXd project_island_to_rest(const ContactData& data, const std::vector<int>& set,
+                                       const std::vector<bool>& tangential, Eigen::VectorXd& v, double* loss) {
   const int r = data.jac.rows_per_contact;
   std::vector<int> rows;  // into the r-per-contact layout of the result
   for (size_t a = 0; a < set.size(); ++a)
@@ -233,6 +235,32 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   v += Minv_JT * P;
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(r * static_cast<Eigen::Index>(set.size()));
   for (size_t j = 0; j < rows.size(); ++j) impulse[rows[j]] = P[j];
+  return impulse;
+}
+
+}  // namespace
+
+// Island by island: each island's projection moves its own velocities alone, so the projection
+// over all is the product of theirs, without one decomposition over every contact of a pile.
+Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
+                                Eigen::VectorXd& v, double* loss) {
+  const ContactIslands islands = contact_islands(data.body, data.jac, set);
+  if (islands.contacts.size() <= 1) return project_island_to_rest(data, set, tangential, v, loss);
+  const int r = data.jac.rows_per_contact;
+  Eigen::VectorXd impulse = Eigen::VectorXd::Zero(r * static_cast<Eigen::Index>(set.size()));
+  if (loss) *loss = 0.0;
+  std::vector<bool> island_tangential;
+  for (const std::vector<int>& island : islands.contacts) {
+    island_tangential.clear();
+    if (!tangential.empty())
+      for (int a : island) island_tangential.push_back(tangential[static_cast<size_t>(a)]);
+    double island_loss = 0.0;
+    const Eigen::VectorXd part =
+        project_island_to_rest(data, members(set, island), island_tangential, v, loss ? &island_loss : nullptr);
+    for (size_t a = 0; a < island.size(); ++a)
+      impulse.segment(island[a] * r, r) = part.segment(static_cast<Eigen::Index>(a) * r, r);
+    if (loss) *loss += island_loss;
+  }
   return impulse;
 }
 

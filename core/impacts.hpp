@@ -36,7 +36,8 @@ void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, doubl
 // gets the energy stopping each row alone would remove, sum of b_k^2 / (2 W_kk) with b = J v
 // (Event::rowwise_loss). M^-1 is applied block by block (numerics/mass_factor.hpp): a pile's
 // velocities are a block of 6 per body, and a dense factorization per Zeno event would cost the
-// cube of their number.
+// cube of their number. Contacts that share no velocity are projected island by island
+// (contact_islands), the same projection at the cost of each island's own.
 Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>& set, const std::vector<bool>& tangential,
                                 Eigen::VectorXd& v, double* rowwise_loss = nullptr);
 

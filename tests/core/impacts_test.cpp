@@ -139,9 +139,11 @@ TEST(Impacts, ASlowImpactIsClosedIslandByIsland) {
     Rng rng(0);
     resolve_impacts(sys, *make_law("anitescu-potra"), rng, 0.1, modes, {}, v, data,
                     [&](const Event& e) { events.push_back(e); });
-    for (int i = 0; i < sys.contacts.size(); ++i)
-      if (data.frames[i].phi <= sys.contact.distance_tolerance)
+    for (int i = 0; i < sys.contacts.size(); ++i) {
+      if (data.frames[i].phi <= sys.contact.distance_tolerance) {
         EXPECT_GE(data.jac.normal_velocity(i, v), -1e-15) << sys.contacts.contact(i).name;
+      }
+    }
     return v;
   };
   std::vector<Event> alone, together;
@@ -157,6 +159,52 @@ TEST(Impacts, ASlowImpactIsClosedIslandByIsland) {
   EXPECT_EQ(v_together.head(6), v_alone.head(6));
   EXPECT_GT(e.contacts.size(), 8u);  // b's and c's corners and their shared face too
   EXPECT_LT(v_together.tail(12).norm(), 1e-4);  // the pair's slow motion is mostly stopped
+}
+
+// project_to_rest over contacts of two islands (box a's bottom corners, box b's) is each island's
+// projection: the same velocities, impulses in set's order and summed row-wise loss, with the
+// tangent rows left out where `tangential` says; every projected row ends at rest.
+TEST(Impacts, AProjectionToRestIsTakenIslandByIsland) {
+  const Scene scene = load_scene_text(three_boxes(false), "three_boxes");
+  const System& sys = scene.system;
+  ContactData data(sys.model, sys.contacts);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+  v.head(12) << 1e-4, -5e-5, -5e-4, 2e-4, -1e-4, 5e-5, 1e-4, 0, -3e-4, 0, 1e-4, 0;
+  compute_event_data(sys, ContactModes::all_open(sys.contacts.size()), scene.initial.q, v, data);
+  std::vector<int> set_a, set_b;
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    const std::string& name = sys.contacts.contact(i).name;
+    if (name.find("-z@ground") == std::string::npos) continue;
+    if (name.rfind("a.", 0) == 0) set_a.push_back(i);
+    if (name.rfind("b.", 0) == 0) set_b.push_back(i);
+  }
+  ASSERT_EQ(set_a.size(), 4u);
+  ASSERT_EQ(set_b.size(), 4u);
+  std::vector<int> both = set_b;  // b's first: the result follows set's order, not the islands'
+  both.insert(both.end(), set_a.begin(), set_a.end());
+  const std::vector<bool> tangential_a{true, false, true, true}, tangential_b{true, true, false, true};
+  std::vector<bool> tangential = tangential_b;
+  tangential.insert(tangential.end(), tangential_a.begin(), tangential_a.end());
+  Eigen::VectorXd v_both = v, v_each = v;
+  double loss_both = 0.0, loss_a = 0.0, loss_b = 0.0;
+  const Eigen::VectorXd impulse = project_to_rest(data, both, tangential, v_both, &loss_both);
+  const Eigen::VectorXd impulse_b = project_to_rest(data, set_b, tangential_b, v_each, &loss_b);
+  const Eigen::VectorXd impulse_a = project_to_rest(data, set_a, tangential_a, v_each, &loss_a);
+  const int r = data.jac.rows_per_contact;
+  EXPECT_EQ(v_both, v_each);
+  EXPECT_EQ(impulse.head(4 * r), impulse_b);
+  EXPECT_EQ(impulse.tail(4 * r), impulse_a);
+  EXPECT_EQ(loss_both, loss_b + loss_a);
+  EXPECT_GT(loss_a, 0.0);
+  for (size_t k = 0; k < both.size(); ++k) {
+    const Eigen::VectorXd u = data.jac.of(both[k]) * v_both;
+    EXPECT_NEAR(u[0], 0.0, 1e-15) << k;
+    if (tangential[k]) {
+      EXPECT_LT(u.tail(r - 1).norm(), 1e-15) << k;
+    } else {
+      EXPECT_EQ(impulse.segment(static_cast<Eigen::Index>(k) * r + 1, r - 1).norm(), 0.0) << k;
+    }
+  }
 }
 
 // The Zeno rule is a plastic impact: it may stop slips as slow as the approach it ends, never a
