@@ -202,17 +202,21 @@ def mjcf(scene, props, qpos, qvel, timestep, contact):
     return "\n".join(lines) + "\n"
 
 
-def last_time(trajectory):
-    """The simulated time of the last complete row a stopped run left."""
-    t = 0.0
+def last_time(trajectory, tail_bytes=1 << 20):
+    """The simulated time of the last complete row a stopped run left, read from the file's tail
+    (a stopped pile's trajectory runs to tens of megabytes; a row is at most tens of kilobytes)."""
     try:
-        with open(trajectory) as f:
-            for line in f.readlines()[1:]:
-                if line.endswith("\n"):
-                    t = float(line.split(",", 1)[0])
+        with open(trajectory, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            start = max(0, size - tail_bytes)
+            f.seek(start)
+            lines = f.read().split(b"\n")[:-1]  # the text after the last newline is not a whole row
     except FileNotFoundError:
-        pass
-    return t
+        return 0.0
+    if start > 0:
+        lines = lines[1:]  # begun mid-row
+    rows = [line for line in lines if line and not line.startswith(b"t,")]
+    return float(rows[-1].split(b",", 1)[0]) if rows else 0.0
 
 
 def run_impactsim(impactsim, scene_path, out, t_end, timeout):
