@@ -89,7 +89,8 @@ Json settings(const Metadata& m, const Scene& scene) {
   out["stall_window"] = sim.stall_window;
   out["contact"] = {{"distance_tolerance", c.distance_tolerance}, {"velocity_tolerance", c.velocity_tolerance},
                     {"baumgarte", c.baumgarte},                   {"v_zeno", c.v_zeno},
-                    {"detect_rest", c.detect_rest},               {"max_events", c.max_events},
+                    {"detect_rest", c.detect_rest},               {"sleep", c.sleep},
+                    {"max_events", c.max_events},
                     {"broadphase_margin", c.broadphase_margin},   {"broadphase_horizon", c.broadphase_horizon},
                     {"friction_directions", c.friction_directions},
                     {"friction_cone", c.circular_cone ? "circular" : "polygon"}, {"painleve_step", c.painleve_step},

@@ -26,6 +26,7 @@ struct ContactSettings {
   double baumgarte = 20.0;            // [1/s] rate at which drift of closed contacts decays
   double v_zeno = 1e-3;               // [m/s] impacts slower than this are plastic and close the contact
   bool detect_rest = true;            // at rest after an event or step (event_handling.hpp, at_rest): skip to t_end
+  bool sleep = true;                  // islands at rest freeze until an event reaches them (core/sleep.hpp)
   long max_events = 100000;           // events before the run stops with an error
   double broadphase_margin = 0.05;    // [m] contacts whose bound on phi exceeds this are not computed exactly
   double broadphase_horizon = 0.02;   // [m] event loop: how far a body moves before the near set is selected again; 0: every contact followed

@@ -45,6 +45,8 @@ class Dopri5 {
   double t() const { return step_.t; }
   double t_prev() const { return step_.t_prev; }
   const Eigen::VectorXd& y() const { return y_; }
+  // f at the current state (t(), y()): a step's last stage, or the rate reset or set_state found.
+  const Eigen::VectorXd& rate() const { return k_.k1; }
   long accepted() const { return counts_.accepted; }
   long rejected() const { return counts_.rejected; }
   long evaluations() const { return counts_.evaluations; }

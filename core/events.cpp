@@ -56,6 +56,8 @@ std::string_view event_kind_name(EventKind kind) {
     case EventKind::slip: return "slip";
     case EventKind::rest: return "rest";
     case EventKind::step: return "step";
+    case EventKind::sleep: return "sleep";
+    case EventKind::wake: return "wake";
   }
   return "?";
 }

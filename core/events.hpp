@@ -20,9 +20,12 @@ enum class EventKind {
   slip,     // sticking contacts began to slide, or sliding ones reversed
   rest,     // the system came to rest; the run skips to t_end
   step,     // a time-step through an instant with no consistent contact modes or chattering guards (core/painleve_step.hpp)
+  sleep,    // an island came to rest and froze (core/sleep.hpp)
+  wake,     // an event reached sleeping islands, or a step moves every body: they move again
 };
 
-// The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest", "step".
+// The name events.csv uses: "impact", "zeno", "iwc", "liftoff", "stick", "slip", "rest", "step", "sleep",
+// "wake".
 std::string_view event_kind_name(EventKind kind);
 std::ostream& operator<<(std::ostream& out, EventKind kind);
 // impact, zeno and iwc: events that change the velocity.

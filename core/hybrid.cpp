@@ -14,6 +14,7 @@
 #include "core/painleve_step.hpp"
 #include "core/phase.hpp"
 #include "core/settled_islands.hpp"
+#include "core/sleep_loop.hpp"
 #include "core/stall_watch.hpp"
 
 namespace impactsim {
@@ -76,12 +77,13 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
     resting_open[i] = d.phase.modes.mode[i] == ContactMode::open && i < static_cast<int>(d.phase.phi_start.size()) &&
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
-      settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v);
+      settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
   const bool chosen =
       choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open, settled);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
+  wake_reached_islands(sys, d, t, settled, chosen, d.scratch.v, log);
   closed_flags(d.phase.modes, d.phase.closed);
-  closed_list(d.phase.modes, d.phase.closed_set);
+  awake_closed(d.phase.modes, d.sleep, d.phase.closed_set);
   x.tail(sys.model.nv) = d.scratch.v;
   if (d.stats.events == logged) return chosen;
   emit(sys, d, cb.event_sample, t, d.scratch.x_before);
@@ -101,6 +103,7 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   // The step moves every body without reading guards: every contact is followed through it, and
   // the near set is selected again at its end.
   if (!d.contact.near.all) d.contact.near = d.contact.broadphase.everything(sys.contacts);
+  wake_all(sys, d, t, d.scratch.q, d.scratch.v, log);
   const double h = std::min(sys.contact.painleve_step, settings.t_end - t);
   const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact);
   if (!s.ok)
@@ -159,7 +162,9 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   const std::vector<int>& near = d.contact.near.contacts;
   compute_event_frames(sys, kin, d.contact.broadphase, d.contact.near, frames);  // far ones: min(phi, 0) and touching as exact
   for (int i : near) d.phase.phi_start[i] = frames[i].phi;
-  phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, near, d.phase.guards);
+  moving_contacts(sys.contacts, d.sleep, near, d.scratch.need);  // a contact that nothing moves has no guard to read
+  phase_guards(sys.contacts, d.phase.modes, d.phase.phi_start, sys.contact.distance_tolerance, d.scratch.need,
+               d.phase.guards);
   mark_bounced(sys, d, kin, frames, x);
   // With contacts closed the guards' forces at x give the integrator its first rate: the same bits
   // as phase_rhs at x, without solving for them twice.
@@ -203,6 +208,12 @@ class EventLoop {
     if ((cb_.stop && cb_.stop()) || rests(t_)) return;
     while (t_ < sys_.simulation.t_end - eps_t_) {
       start_phase(sys_, d_, ode_, t_, x_);
+      // Events can follow each other closer than a step: islands at rest are looked for at a
+      // phase's start too, where the integrator holds its first rate.
+      if (sleep_islands()) {
+        if (rests(t_)) return;
+        start_phase(sys_, d_, ode_, t_, x_);
+      }
       if (run_phase()) return;
     }
     rows_until_end();
@@ -284,6 +295,7 @@ class EventLoop {
       if (event) return handle_located(*event);
       if (accept_step()) return true;
       if (t_ >= settings.t_end - eps_t_) return false;
+      if (sleep_islands()) return rests(t_);  // the last island to fall asleep: the run rests
     }
   }
 
@@ -331,6 +343,10 @@ class EventLoop {
     track_penetration(sys_, d_, x_);
     return rests(t_);
   }
+
+  // Islands at rest at (t_, x_) fall asleep (core/sleep_loop.hpp): true where one did. The
+  // integrator's rate is f at x_ (a step's last stage, or a phase's first rate).
+  bool sleep_islands() { return sleep_resting_islands(sys_, d_, t_, x_, ode_.rate(), log_, cb_.event_sample); }
 
   const System& sys_;
   const ImpactLaw& law_;

@@ -10,6 +10,7 @@
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
 #include "core/guards.hpp"
+#include "core/sleep.hpp"
 #include "core/system.hpp"
 
 namespace impactsim {
@@ -19,7 +20,7 @@ struct Phase {
   explicit Phase(int contacts) : modes(ContactModes::all_open(contacts)), closed(contacts, false) {}
   ContactModes modes;
   std::vector<bool> closed;       // modes.is_closed, per contact
-  std::vector<int> closed_set;    // the closed contacts, ascending: what each evaluation computes (none: free flight)
+  std::vector<int> closed_set;    // the awake closed contacts, ascending: what each evaluation computes (none: free flight)
   std::vector<Guard> guards;
   Eigen::VectorXd g_prev;         // the guards at the last scanned time
   std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors (near contacts)
@@ -51,11 +52,13 @@ struct LoopScratch {
 // the functions below say what they use.
 struct LoopData {
   explicit LoopData(const System& sys)
-      : contact(sys.model, sys.contacts), phase(sys.contacts.size()), scratch(sys.model) {}
+      : contact(sys.model, sys.contacts), phase(sys.contacts.size()), scratch(sys.model),
+        sleep(make_sleep(sys.model, sys.contacts, sys.contact)) {}
   ContactData contact;
   ModeForces forces;
   Phase phase;
   LoopScratch scratch;
+  Sleep sleep;                // the islands at rest (core/sleep.hpp)
   std::vector<double> reach;  // each body's reach for the near set [m] (see keep_near)
   RunStats stats;
   long collisions = 0;  // impact events (approach faster than v_zeno): ChatterWatch resets on them

@@ -34,6 +34,7 @@ void closed_contact_data(const System& sys, LoopData& d, bool open_phi) {
 void phase_rate(const System& sys, const LoopData& d, Eigen::VectorXd& dx) {
   configuration_rate(sys.model, d.scratch.q, d.scratch.v, dx.data());
   dx.tail(sys.model.nv) = d.forces.vdot;
+  zero_sleeping(d.contact.body.M_llt.blocks(), d.sleep, dx.tail(sys.model.nv));  // their forces were not solved
 }
 
 // The phase's ODE.

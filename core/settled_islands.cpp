@@ -8,7 +8,7 @@ namespace {
 // The blocks of M the event reached (settled_contacts' list, but the islands).
 std::vector<bool> disturbed_blocks(const System& sys, const ContactModes& modes, const ContactData& data, const std::vector<int>& candidates,
                                    const std::vector<FiredGuard>& fired, const Eigen::VectorXd& v_before,
-                                   const Eigen::VectorXd& v) {
+                                   const Eigen::VectorXd& v, const Sleep& sleep) {
   const std::vector<VelocityBlock>& blocks = data.body.M_llt.blocks();
   std::vector<bool> out(blocks.size(), false);
   for (size_t b = 0; b < blocks.size(); ++b)
@@ -20,10 +20,10 @@ std::vector<bool> disturbed_blocks(const System& sys, const ContactModes& modes,
   std::vector<bool> candidate(static_cast<size_t>(sys.contacts.size()), false);
   for (int i : candidates) {
     candidate[i] = true;
-    if (!modes.is_closed(i)) reach(i);
+    if (!modes.is_closed(i) && !dormant(sys.contacts, sleep, i)) reach(i);
   }
   for (int i : data.near.contacts)  // a closed contact touches: it is near
-    if (modes.is_closed(i) && !candidate[i]) reach(i);
+    if (modes.is_closed(i) && !candidate[i] && !dormant(sys.contacts, sleep, i)) reach(i);
   return out;
 }
 
@@ -31,12 +31,12 @@ std::vector<bool> disturbed_blocks(const System& sys, const ContactModes& modes,
 
 std::vector<bool> settled_contacts(const System& sys, const ContactModes& modes, const ContactData& data,
                                    const std::vector<bool>& deferred, const std::vector<FiredGuard>& fired,
-                                   const Eigen::VectorXd& v_before, const Eigen::VectorXd& v) {
+                                   const Eigen::VectorXd& v_before, const Eigen::VectorXd& v, const Sleep& sleep) {
   std::vector<bool> out;
   if (sys.model.nv < kBlockwiseFrom) return out;
   const std::vector<int> candidates = touching_not_separating(sys, modes, data, deferred, v);
   if (candidates.empty()) return out;
-  const std::vector<bool> disturbed = disturbed_blocks(sys, modes, data, candidates, fired, v_before, v);
+  const std::vector<bool> disturbed = disturbed_blocks(sys, modes, data, candidates, fired, v_before, v, sleep);
   const ContactIslands islands = contact_islands(data.body, data.jac, candidates);
   if (islands.blocks.empty()) return out;  // a contact that moves nothing: one island, chosen whole
   for (size_t k = 0; k < islands.contacts.size(); ++k) {

@@ -17,6 +17,7 @@
 #include "core/contact_forces.hpp"
 #include "core/event_locate.hpp"
 #include "core/event_sets.hpp"
+#include "core/sleep.hpp"
 #include "core/system.hpp"
 
 namespace impactsim {
@@ -25,12 +26,13 @@ namespace impactsim {
 // less `deferred`) in an island of candidates whose trees (M's diagonal blocks) none of these reach:
 // a velocity that differs between v_before (the phase's end) and v (after the event's impacts);
 // a contact of a `fired` guard; a candidate `modes` holds open (coming into touch); a contact
-// `modes` holds closed that is no longer a candidate (separating). Such a candidate is closed in
-// `modes`. Empty where none is settled, and below kBlockwiseFrom velocities (a small model's
+// `modes` holds closed that is no longer a candidate (separating). The last two reach nothing
+// where both of the contact's bodies sleep (`sleep`, core/sleep.hpp): an open contact between
+// resting bodies stays as it rested. Such a candidate is closed in `modes` or dormant. Empty where none is settled, and below kBlockwiseFrom velocities (a small model's
 // modes are chosen whole, as its recorded outputs were computed, and nothing is looked at).
 // data: the event's frames, J of the touching contacts and M's blocks.
 std::vector<bool> settled_contacts(const System& system, const ContactModes& modes, const ContactData& data,
                                    const std::vector<bool>& deferred, const std::vector<FiredGuard>& fired,
-                                   const Eigen::VectorXd& v_before, const Eigen::VectorXd& v);
+                                   const Eigen::VectorXd& v_before, const Eigen::VectorXd& v, const Sleep& sleep = {});
 
 }  // namespace impactsim

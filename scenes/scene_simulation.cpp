@@ -25,6 +25,7 @@ ContactSettings read_contact_settings(const Field& f) {
   if (f.has("baumgarte")) c.baumgarte = f.child("baumgarte").non_negative();
   if (f.has("v_zeno")) c.v_zeno = f.child("v_zeno").non_negative();
   if (f.has("detect_rest")) c.detect_rest = f.child("detect_rest").boolean();
+  if (f.has("sleep")) c.sleep = f.child("sleep").boolean();
   if (f.has("max_events")) {
     c.max_events = f.child("max_events").integer_in(1, kMaxCount);
   }

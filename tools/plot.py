@@ -106,7 +106,8 @@ def event_times(directory):
 
 
 EVENT_COLOURS = {"impact": "tab:red", "zeno": "tab:purple", "iwc": "tab:orange", "liftoff": "tab:green",
-                 "stick": "tab:blue", "slip": "tab:cyan", "rest": "black", "step": "tab:brown"}
+                 "stick": "tab:blue", "slip": "tab:cyan", "rest": "black", "step": "tab:brown",
+                 "sleep": "tab:olive", "wake": "yellowgreen"}
 
 
 def mark_events(ax, events):

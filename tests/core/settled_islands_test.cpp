@@ -7,35 +7,12 @@
 #include "core/settled_islands.hpp"
 #include "numerics/mass_factor.hpp"
 #include "scenes/scene.hpp"
+#include "tests/core/resting_balls.hpp"
 
 namespace impactsim {
 namespace {
 
-// `balls` balls of radius 0.1 m resting on the ground 1 m apart (contact k: ball k on the ground),
-// and with `stacked` one more ball resting on the last (the last contact: it on that ball).
-Scene balls_on_the_ground(int balls, bool stacked) {
-  std::string bodies = "bodies:\n", contacts = "contacts:\n";
-  for (int k = 0; k < balls; ++k) {
-    const std::string n = std::to_string(k);
-    bodies += "  - {name: b" + n + ", joint: {type: free}, density: 1000, shapes: [{name: s" + n +
-              ", type: sphere, radius: 0.1}], initial: {x: " + n + ", z: 0.1}}\n";
-    contacts += "  - {name: c" + n + ", shape: s" + n + ", with: ground}\n";
-  }
-  if (stacked) {
-    const std::string last = std::to_string(balls - 1);
-    bodies += "  - {name: top, joint: {type: free}, density: 1000, shapes: [{name: top_shape, type: sphere, radius: 0.1}], "
-              "initial: {x: " + last + ", z: 0.3}}\n";
-    contacts += "  - {name: on_top, shape: top_shape, with: s" + last + "}\n";
-  }
-  return load_scene_text(R"(
-world:
-  gravity: [0, 0, -9.81]
-  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
-materials: {mu: 0.5, e: 0}
-simulation: {t_end: 1.0, output_interval: 0.01}
-)" + bodies + contacts,
-                         "balls");
-}
+Scene balls_on_the_ground(int balls, bool stacked) { return testing::resting_balls(balls, 0.0, false, stacked); }
 
 ContactModes all_sticking(int contacts) {
   ContactModes modes = ContactModes::all_open(contacts);

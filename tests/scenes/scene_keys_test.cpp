@@ -85,7 +85,7 @@ simulation:
   max_steps: 1000
   law: routh
   seed: 1
-  contact: {distance_tolerance: 1.0e-6, velocity_tolerance: 1.0e-6, v_zeno: 0.001, detect_rest: true,
+  contact: {distance_tolerance: 1.0e-6, velocity_tolerance: 1.0e-6, v_zeno: 0.001, detect_rest: true, sleep: true,
             max_events: 100, baumgarte: 20, broadphase_margin: 0.05, broadphase_horizon: 0.02, friction_directions: 8,
             painleve_step: 1.0e-4, slow_slip_speed: 1.0e-4}
   routh: {h: 0.1, steps: 10, sampling: uniform, solution: lemke}

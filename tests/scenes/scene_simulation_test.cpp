@@ -24,6 +24,7 @@ simulation: {t_end: 1}
   EXPECT_DOUBLE_EQ(s.system.simulation.ode.rtol, 1e-8);
   EXPECT_EQ(s.output.precision, 12);
   EXPECT_EQ(s.system.contact.slow_slip_speed, 1e-4);
+  EXPECT_TRUE(s.system.contact.sleep);
   EXPECT_EQ(s.initial.q, Eigen::Vector3d::Zero());
 }
 
@@ -41,7 +42,7 @@ simulation:
   propagative: {R: 0.5}
   integrator: time-stepping
   time_stepping: {scheme: trapezoidal, h: 0.002}
-  contact: {v_zeno: 0.01, max_events: 50, slow_slip_speed: 0}
+  contact: {v_zeno: 0.01, max_events: 50, slow_slip_speed: 0, sleep: false}
 output: {precision: 9}
 )", "puck.yaml");
   EXPECT_EQ(s.law, "propagative");
@@ -53,6 +54,7 @@ output: {precision: 9}
   EXPECT_EQ(s.system.contact.v_zeno, 0.01);
   EXPECT_EQ(s.system.contact.max_events, 50);
   EXPECT_EQ(s.system.contact.slow_slip_speed, 0.0);
+  EXPECT_FALSE(s.system.contact.sleep);
   EXPECT_EQ(s.output.precision, 9);
 }
 

@@ -7,7 +7,8 @@
   "use strict";
   const data = window.IMPACTSIM_DATA;
   const KIND_COLORS = {impact: "#d62728", zeno: "#9467bd", iwc: "#8c564b", liftoff: "#2ca02c", stick: "#1f77b4",
-                       slip: "#ff7f0e", rest: "#7f7f7f", step: "#e377c2", painleve: "#17becf"};
+                       slip: "#ff7f0e", rest: "#7f7f7f", step: "#e377c2", painleve: "#17becf",
+                       sleep: "#bcbd22", wake: "#9acd32"};
   const IMPULSIVE = {impact: true, zeno: true, iwc: true, step: true};
   const view = {ready: false, bodies: 0, ghosts: 0, eventMarkers: 0, time: 0, errors: []};
   window.impactsimView = view;
