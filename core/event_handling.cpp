@@ -24,14 +24,19 @@ namespace {
 // polygon's, and a loaded contact the LCP kept closed may then need a pull (a cube's edge, one end
 // sliding fast on 0.4 N, the other starting to slide from rest): it lifts off if, opened, it
 // accelerates away (a consistent mode); only if it would then sink is it a Painleve case.
+// The islands `kept` flags (settled_contacts: the event did not reach them) are not judged again:
+// their phase's guards kept their forces consistent up to the event, which changed nothing there,
+// and judging them cost a pile's every event a force solve over all its resting contacts per
+// slip-start iteration. `forces` then holds the others' forces alone.
 bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactModes& chosen, const Eigen::VectorXd& q,
-                const Eigen::VectorXd& v, ContactData& data, ModeForces& forces, std::string& why) {
+                const Eigen::VectorXd& v, ContactData& data, ModeForces& forces, std::string& why,
+                const std::vector<bool>& kept) {
   std::vector<int> closed, need;
   std::vector<int> lifted;  // loaded contacts opened because the mode would pull them
   for (int round = 0; round <= sys.contacts.size(); ++round) {
     closed.clear();
     for (int i : data.near.contacts)  // closed contacts touch: they are near
-      if (chosen.is_closed(i)) closed.push_back(i);
+      if (chosen.is_closed(i) && (kept.empty() || !kept[i])) closed.push_back(i);
     need = closed;
     need.insert(need.end(), lifted.begin(), lifted.end());  // open now, so none is in closed
     std::sort(need.begin(), need.end());
@@ -39,7 +44,7 @@ bool consistent(const System& sys, const std::vector<bool>& slip_fired, ContactM
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     hold_slow_slides(sys, data, v, chosen);  // before any force is computed: held slides keep s
-    if (!start_slip_from_rest(sys, slip_fired, v, data, chosen, forces)) {
+    if (!start_slip_from_rest(sys, slip_fired, v, data, chosen, forces, kept.empty() ? nullptr : &closed)) {
       why = "the mass matrix is not positive definite";
       return false;
     }
@@ -203,7 +208,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why);
     if (selected) keep_settled(kept, modes, chosen);
     if (selected) keep_unloaded_open(sys, resting_open, data, v, chosen);
-    if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why)) {
+    if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why, kept)) {
       std::swap(modes, chosen);
       break;
     }

@@ -22,7 +22,9 @@ namespace impactsim {
 // acceleration LCP closes such a contact with no load as readily as it leaves it open, and it
 // stays open then. `settled` (empty: none) flags the contacts of islands the event left alone
 // (core/settled_islands.hpp): they keep their modes and their slow slips, and only the other
-// candidates' modes are chosen, unless an impact without collision changes every touching velocity.
+// candidates' modes are chosen and judged, unless an impact without collision changes every
+// touching velocity. `forces` holds the chosen contacts' forces (every closed contact's where
+// nothing was kept); the kept ones' are not computed.
 bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
                   const std::vector<bool>& resting_open = {}, const std::vector<bool>& settled = {});

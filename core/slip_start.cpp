@@ -7,17 +7,20 @@
 namespace impactsim {
 namespace {
 
-// The mode's forces without drift correction, as the acceleration LCP judges them.
-bool accelerate(const System& sys, const ContactData& data, const ContactModes& modes, ModeForces& forces) {
-  return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces);
+// The mode's forces without drift correction, as the acceleration LCP judges them: over `closed`
+// where given (islands of the closed contacts), else over every closed contact.
+bool accelerate(const System& sys, const ContactData& data, const ContactModes& modes, ModeForces& forces,
+                const std::vector<int>* closed) {
+  if (!closed) return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces);
+  return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces, closed);
 }
 
 std::vector<int> sliding_from_rest(const System& sys, const ContactData& data, const Eigen::VectorXd& v,
-                                   const ContactModes& modes) {
+                                   const ContactModes& modes, const std::vector<int>* closed) {
   std::vector<int> out;
   const int td = data.jac.rows_per_contact - 1;
   if (td != 2) return out;
-  for (int i : data.near.contacts)  // a sliding contact touches: it is near
+  for (int i : closed ? *closed : data.near.contacts)  // a sliding contact touches: it is near
     if (modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
         data.jac.rows_times(i, 1, td, v).norm() <= sys.contact.velocity_tolerance)
       out.push_back(i);
@@ -34,13 +37,13 @@ bool inside_cones(const System& sys, const std::vector<int>& contacts, const Mod
 class SlipResidual {
  public:
   SlipResidual(const System& sys, const ContactData& data, const std::vector<int>& contacts, ContactModes& modes,
-               ModeForces& forces)
-      : sys_(sys), data_(data), contacts_(contacts), modes_(modes), forces_(forces) {}
+               ModeForces& forces, const std::vector<int>* closed)
+      : sys_(sys), data_(data), contacts_(contacts), modes_(modes), forces_(forces), closed_(closed) {}
 
   bool operator()(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
     for (size_t a = 0; a < contacts_.size(); ++a)
       modes_.slip[contacts_[a]] = Eigen::Vector2d(std::cos(angles[a]), std::sin(angles[a]));
-    if (!accelerate(sys_, data_, modes_, forces_)) return false;
+    if (!accelerate(sys_, data_, modes_, forces_, closed_)) return false;
     for (size_t a = 0; a < contacts_.size(); ++a) {
       const int i = contacts_[a];
       const Eigen::Vector2d a_t = tangential_acceleration(data_.jac, i, forces_.vdot);
@@ -76,6 +79,7 @@ class SlipResidual {
   const std::vector<int>& contacts_;
   ContactModes& modes_;
   ModeForces& forces_;
+  const std::vector<int>* closed_;
 };
 
 }  // namespace
@@ -122,12 +126,13 @@ void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::V
 }
 
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
-                          const ContactData& data, ContactModes& modes, ModeForces& forces) {
-  const std::vector<int> from_rest = sliding_from_rest(sys, data, v, modes);
-  if (from_rest.empty()) return accelerate(sys, data, modes, forces);
+                          const ContactData& data, ContactModes& modes, ModeForces& forces,
+                          const std::vector<int>* closed) {
+  const std::vector<int> from_rest = sliding_from_rest(sys, data, v, modes, closed);
+  if (from_rest.empty()) return accelerate(sys, data, modes, forces, closed);
   const ContactModes chosen = modes;
   for (int i : from_rest) modes.mode[i] = ContactMode::stick;
-  if (!accelerate(sys, data, modes, forces)) return false;
+  if (!accelerate(sys, data, modes, forces, closed)) return false;
   if (inside_cones(sys, from_rest, forces)) return true;
 
   // Slip starts against the friction that sticking would need: the limit as that friction reaches
@@ -141,11 +146,11 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     theta[a] = std::atan2(s[1], s[0]);
   }
   std::vector<int> sliding = from_rest, stuck;
-  SlipResidual residual(sys, data, sliding, modes, forces);
+  SlipResidual residual(sys, data, sliding, modes, forces, closed);
   const auto jacobian = [&residual](const Eigen::VectorXd& k_at, Eigen::MatrixXd& out) {
     return residual.jacobian(k_at, out);
   };
-  if (!accelerate(sys, data, modes, forces)) return false;
+  if (!accelerate(sys, data, modes, forces, closed)) return false;
   const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
   if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   // Slips that run against their acceleration (k < 0) while the others slide, or no consistent
@@ -169,7 +174,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   }
   if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance || !inside_cones(sys, stuck, forces)) {
     modes = chosen;  // no consistent slip found
-    return accelerate(sys, data, modes, forces);
+    return accelerate(sys, data, modes, forces, closed);
   }
   for (int i : stuck) {  // the distribution they stick at, for the phase's redundant contacts
     modes.reference_n[i] = forces.lambda_n[i];
@@ -183,7 +188,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     modes.reference_n[i] = forces.lambda_n[i];
     modes.reference_t[i] = -sys.contacts.contact(i).mu * forces.lambda_n[i] * modes.slip[i];
   }
-  return accelerate(sys, data, modes, forces);
+  return accelerate(sys, data, modes, forces, closed);
 }
 
 }  // namespace impactsim

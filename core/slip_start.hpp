@@ -35,12 +35,16 @@ namespace impactsim {
 //   4. where that finds no consistent slips, `modes` is left as the LCP chose.
 // data holds the body dynamics, frames, J and Jdot v of the closed contacts at (q, v). On return
 // forces hold the final modes' forces (no drift correction). False only if M is singular.
+// `closed`, where given (islands of the closed contacts, ascending: those an event's mode choice
+// did not keep), limits all of it to those contacts: the others' slips and forces are not looked
+// at (their forces are zero in `forces`).
 // Marks held (ContactModes::held) the 3-D frictional slides of `modes` whose slip |J_t v| is below
 // half of sys.contact.slow_slip_speed, and no other contact. data: J of the closed contacts at v.
 void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::VectorXd& v, ContactModes& modes);
 
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
-                          const ContactData& data, ContactModes& modes, ModeForces& forces);
+                          const ContactData& data, ContactModes& modes, ModeForces& forces,
+                          const std::vector<int>* closed = nullptr);
 
 // Step 2's search: (angles [rad]) -> r = s x a_t and k = s . a_t per slip; false if the forces fail.
 using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k)>;
