@@ -11,7 +11,6 @@ namespace {
 // where given (islands of the closed contacts), else over every closed contact.
 bool accelerate(const System& sys, const ContactData& data, const ContactModes& modes, ModeForces& forces,
                 const std::vector<int>* closed) {
-  if (!closed) return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces);
   return constrained_acceleration(sys.contacts, 0.0, data.body, data.frames, data.jac, modes, forces, closed);
 }
 
