@@ -166,6 +166,8 @@ struct ContactIslands {
   std::vector<bool> moved;             // scratch: the blocks some contact of the set moves
 };
 ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set);
+// The contacts of `set` at an island's positions in it (an entry of ContactIslands::contacts).
+std::vector<int> members(const std::vector<int>& set, const std::vector<int>& island);
 void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set,
                      ContactIslands& out);
 

@@ -115,6 +115,13 @@ void contact_islands(const BodyDynamics& body, const ContactJacobians& jac, cons
   out.blocks.resize(islands);
 }
 
+std::vector<int> members(const std::vector<int>& set, const std::vector<int>& island) {
+  std::vector<int> out;
+  out.reserve(island.size());
+  for (int a : island) out.push_back(set[static_cast<size_t>(a)]);
+  return out;
+}
+
 ContactIslands contact_islands(const BodyDynamics& body, const ContactJacobians& jac, const std::vector<int>& set) {
   ContactIslands out;
   contact_islands(body, jac, set, out);

@@ -27,14 +27,6 @@ double rowwise_loss(const Eigen::VectorXd& b, const Eigen::MatrixXd& W) {
   return loss;
 }
 
-// The contacts of `set` at an island's positions into it (ContactIslands::contacts).
-std::vector<int> members(const std::vector<int>& set, const std::vector<int>& island) {
-  std::vector<int> out;
-  out.reserve(island.size());
-  for (int a : island) out.push_back(set[static_cast<size_t>(a)]);
-  return out;
-}
-
 // Whether every frictional contact of `set` slips slower than v_zeno.
 bool slips_slow(const System& sys, const ContactData& data, const std::vector<int>& set, const Eigen::VectorXd& v) {
   const int r = data.jac.rows_per_contact;

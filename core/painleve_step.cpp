@@ -56,8 +56,8 @@ std::vector<StepIsland> step_islands(const System& sys, const ContactData& data,
     return out;
   }
   for (size_t k = 0; k < islands.contacts.size(); ++k) {
-    StepIsland island{islands.contacts[k], {}, islands.blocks[k], block_columns(data.body, islands.blocks[k]), {}};
-    for (int a : island.positions) island.contacts.push_back(active[a]);
+    StepIsland island{islands.contacts[k], members(active, islands.contacts[k]), islands.blocks[k],
+                      block_columns(data.body, islands.blocks[k]), {}};
     island.space = contact_space(sys.contacts, sys.contact, data.body, data.jac, island.contacts, island.blocks);
     out.push_back(std::move(island));
   }

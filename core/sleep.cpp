@@ -87,8 +87,7 @@ IslandList resting_islands(const ContactSettings& settings, double time_left, co
     const std::vector<int>& island_blocks = islands.blocks[k];
     if (!std::all_of(island_blocks.begin(), island_blocks.end(), [&](int b) { return rests[b]; })) continue;
     out.blocks.push_back(island_blocks);
-    out.contacts.emplace_back();
-    for (int a : islands.contacts[k]) out.contacts.back().push_back(closed[a]);
+    out.contacts.push_back(members(closed, islands.contacts[k]));
   }
   return out;
 }
