@@ -24,6 +24,9 @@ constexpr int kChatterEvents = 16;
 constexpr int kChatterRecurs = 16;
 constexpr int kMaxChatterSteps = 64;
 
+// The steps to take before the next try at consistent modes, after a try that waited `wait`.
+inline int retry_wait(int wait) { return std::min(2 * wait, kMaxChatterSteps); }
+
 class ChatterWatch {
  public:
   // An event at t has been handled; collided: it resolved a collision. Returns how many steps the

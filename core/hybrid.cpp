@@ -221,12 +221,15 @@ class EventLoop {
 
  private:
   // Painleve steps carry the run on until the modes at their end are consistent (or t_end); at
-  // least `steps` of them.
+  // least `steps` of them, then tries spaced by retry_wait (core/chatter.hpp).
   void step_on(int steps) {
-    do {
+    for (int wait = 1;;) {
       step_through(sys_, cb_, log_, d_, t_, x_, next_, last_);
-    } while (t_ < sys_.simulation.t_end - eps_t_ &&
-             (--steps > 0 || !handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {})));
+      if (t_ >= sys_.simulation.t_end - eps_t_) return;
+      if (--steps > 0) continue;
+      if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {})) return;
+      steps = wait = retry_wait(wait);
+    }
   }
 
   // An event at (t, x); where no contact modes are consistent, steps.

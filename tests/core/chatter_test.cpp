@@ -1,5 +1,6 @@
 // When the event loop steps through chatter: kChatterEvents events without a collision within
-// painleve_step of the first, and more steps each time it comes back soon after.
+// painleve_step of the first, and more steps each time it comes back soon after; and the spacing
+// of the tries at consistent modes once stepping.
 #include <gtest/gtest.h>
 
 #include "core/chatter.hpp"
@@ -54,6 +55,12 @@ TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
   t += 2 * kChatterRecurs * kMaxChatterSteps * kStep;
   EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
   EXPECT_EQ(w.chattering(t, false, kStep), 1);
+}
+
+TEST(Chatter, TriesAtConsistentModesComeAtDoublingIntervals) {
+  int wait = 1;
+  for (int expected : {2, 4, 8, 16, 32, 64}) EXPECT_EQ(wait = retry_wait(wait), expected);
+  EXPECT_EQ(retry_wait(wait), kMaxChatterSteps);  // bounded: a pile that settles is tried again soon
 }
 
 }  // namespace
