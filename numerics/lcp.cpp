@@ -229,7 +229,8 @@ LcpSolution solve_proximal(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, c
 LcpSolution after_first_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpOptions& options,
                               LcpSolution first) {
   // A pivot limit the caller set is final: it capped the effort on purpose.
-  if (first.ok() || (first.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0)) return first;
+  if (first.ok() || !options.retry || (first.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0))
+    return first;
   for (double tol : {1e-15, 1e-18}) {
     if (tol >= options.pivot_tolerance || first.status == LcpSolution::Status::pivot_limit) continue;
     LcpOptions retry = options;

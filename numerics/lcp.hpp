@@ -32,6 +32,8 @@ struct LcpOptions {
   double pivot_tolerance = 1e-12;     // smallest usable pivot, relative to the column's largest entry
   double accept_tolerance = 1e-9;     // largest residual accepted as a solution (scaled, see lcp_residual)
   int max_pivots = 0;                 // 0: 50 n + 100, with the fallbacks below; > 0: a pivot limit is final
+  bool retry = true;                  // false: Lemke's first answer is final (no fallbacks), for a caller
+                                      // that has its own way on where Lemke fails
 };
 
 struct LcpSolution {

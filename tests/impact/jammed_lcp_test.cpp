@@ -47,6 +47,12 @@ TEST(JammedLcp, SetContainsProblemsLemkeAloneFails) {
   const LcpSolution s = solve_lemke(p.lcp.W, p.lcp.w);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s.method, LcpSolution::Method::proximal);
+  LcpOptions first_only;  // without the fallbacks Lemke's failure stands, after its own pivots alone
+  first_only.retry = false;
+  const LcpSolution lemke = solve_lemke(p.lcp.W, p.lcp.w, first_only);
+  EXPECT_FALSE(lemke.ok());
+  EXPECT_EQ(lemke.method, LcpSolution::Method::lemke);
+  EXPECT_LT(lemke.pivots, s.pivots);
 }
 
 // The Routh step LCP of the dominoes row (n = 80) that ended a run with a ray termination before the

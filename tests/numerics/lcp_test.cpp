@@ -179,6 +179,9 @@ TEST(Lcp, RayOnASolvableSmallProblemFallsBackToEnumeration) {
   ASSERT_TRUE(s.ok()) << describe(s.status);
   EXPECT_LT(s.residual, 1e-12);
   EXPECT_FALSE(enumerate_lcp_solutions(W, w).empty());
+  LcpOptions first_only;  // no fallbacks: Lemke's ray is the answer
+  first_only.retry = false;
+  EXPECT_EQ(solve_lemke(W, w, first_only).status, LcpSolution::Status::ray_termination);
 }
 
 TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
