@@ -221,8 +221,9 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     // Over every touching contact, separating ones too: the jam must not leave one approaching.
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
     kept.clear();
-    apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred),
-                                   touching_not_separating(sys, modes, data, deferred, v), v, log);
+    if (!apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred),
+                                        touching_not_separating(sys, modes, data, deferred, v), v, log))
+      return false;
   }
   log_mode_changes(t, before, modes, kinetic_energy(data.body, v), data.near.contacts, log);
   return true;

@@ -7,6 +7,7 @@
 #include "numerics/lcp.hpp"
 
 #include "impact/anitescu_potra.hpp"
+#include "impact/circular_cone.hpp"
 
 namespace impactsim {
 namespace {
@@ -164,16 +165,21 @@ bool close_by_island(const System& sys, const ContactData& data, const std::vect
 // contact slides faster (a corner landing at 0.5 mm/s while it slides at 1 m/s), stopping it would
 // take a friction impulse far outside the cone, and where releasing the pulled contacts leaves one
 // approaching, closing needs a push the projection cannot size; the impact is then the plastic
-// Anitescu-Potra LCP (e = 0), friction in its cone, and sliding contacts land sliding. Both are
-// taken island by island (close_by_island, resolve_by_island).
+// Anitescu-Potra LCP (e = 0), friction in its cone, and sliding contacts land sliding; in a model
+// of kBlockwiseFrom velocities or more it is solved in the circular cone directly, as the steps
+// are (solve_directly_in_circular_cone), the polygon's LCP only where that fails. Both are taken
+// island by island (close_by_island, resolve_by_island).
 void close_contacts(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                     Eigen::VectorXd& v, const EventLog& log) {
   Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic_energy(data.body, v)};
   if (!slips_slow(sys, data, set, v) || !close_by_island(sys, data, set, v, e)) {
     const ImpactResult plastic =
-        resolve_by_island(sys, data, set, v, [](ContactSpace& space, const Eigen::VectorXd& v_minus) {
+        resolve_by_island(sys, data, set, v, [&sys](ContactSpace& space, const Eigen::VectorXd& v_minus) {
           space.e.setZero();
-          return solve_anitescu_potra(space, mass_factor(space), v_minus);
+          const MassFactor M_llt = mass_factor(space);
+          if (sys.model.nv >= kBlockwiseFrom && uses_circular_cone(space))
+            if (ImpactResult r = solve_directly_in_circular_cone(space, M_llt, v_minus); r.ok) return r;
+          return solve_anitescu_potra(space, M_llt, v_minus);
         });
     if (!plastic.ok)
       throw SimulationError(t, StopReason::impact_failed,
@@ -256,11 +262,19 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   return impulse;
 }
 
-void apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
+bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
-  const ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, set);
   const double approach = 1e-3 * sys.contact.velocity_tolerance;
-  ImpactResult r = solve_without_collision(space, v, approach);
+  const bool large = sys.model.nv >= kBlockwiseFrom;
+  LcpOptions options;
+  options.retry = !large;
+  ImpactResult r = large ? resolve_by_island(sys, data, set, v,
+                                             [&](ContactSpace& space, const Eigen::VectorXd& v_minus) {
+                                               return solve_without_collision(space, v_minus, approach, options);
+                                             })
+                         : solve_without_collision(contact_space(sys.contacts, sys.contact, data.body, data.jac, set), v,
+                                                   approach);
+  if (!r.ok && large && sys.contact.painleve_step > 0) return false;
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   const std::vector<int>* logged = &set;
   const char* law = "anitescu-potra";
@@ -283,6 +297,7 @@ void apply_impact_without_collision(const System& sys, const ContactData& data, 
   Event e = impact_event(t, EventKind::iwc, *logged, law, r);
   record_normal_velocities(data, v, e);
   log(e);
+  return true;
 }
 
 void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,

@@ -1,6 +1,8 @@
 #include "impact/circular_cone.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "numerics/coulomb_cone.hpp"
 #include "numerics/short_number.hpp"
@@ -26,21 +28,24 @@ std::string cone_failure(double residual) {
          " N s from it (friction_cone: polygon takes the polygon's answer)";
 }
 
-ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
-                                    const ImpactResult& polygon, bool kinetic_energies) {
+namespace {
+
+// Newton in the cone from `start` (empty: each contact's normal impulse alone, max(0, -b_n) / W_nn,
+// no friction), r's other fields kept.
+ImpactResult cone_outcome(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
+                          Eigen::VectorXd start, ImpactResult r, bool kinetic_energies) {
   const int m = space.contacts();
   const Eigen::MatrixXd J = cone_rows(space);
-  Eigen::VectorXd start(3 * m);
-  for (int i = 0; i < m; ++i) {
-    start[3 * i] = polygon.impulse_n[i];
-    start.segment<2>(3 * i + 1) = polygon.impulse_t.segment<2>(2 * i);
-  }
   Eigen::MatrixXd W, Minv_JT;
   block_delassus(M_llt, J, J, W, &Minv_JT);
   Eigen::VectorXd b = J * v_minus;
   for (int i = 0; i < m; ++i) b[3 * i] += space.e[i] * std::min(b[3 * i], 0.0);
+  if (start.size() == 0) {
+    start = Eigen::VectorXd::Zero(3 * m);
+    for (int i = 0; i < m; ++i)
+      if (W(3 * i, 3 * i) > 0) start[3 * i] = std::max(0.0, -b[3 * i]) / W(3 * i, 3 * i);
+  }
   const ConeSolution s = solve_coulomb_cone(W, b, space.mu, start, kConeTolerance * impulse_scale(W, b, start));
-  ImpactResult r = polygon;
   r.cone_residual = s.residual;
   if (!s.converged) {
     r.ok = false;
@@ -49,6 +54,8 @@ ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor&
     return r;
   }
   r.v_plus = v_minus + Minv_JT * s.r;
+  r.impulse_n.resize(m);
+  r.impulse_t.resize(2 * m);
   for (int i = 0; i < m; ++i) {
     r.impulse_n[i] = s.r[3 * i];
     r.impulse_t.segment<2>(2 * i) = s.r.segment<2>(3 * i + 1);
@@ -58,6 +65,24 @@ ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor&
     r.kinetic_energy_plus = 0.5 * r.v_plus.dot(space.M * r.v_plus);
   }
   return r;
+}
+
+}  // namespace
+
+ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
+                                    const ImpactResult& polygon, bool kinetic_energies) {
+  const int m = space.contacts();
+  Eigen::VectorXd start(3 * m);
+  for (int i = 0; i < m; ++i) {
+    start[3 * i] = polygon.impulse_n[i];
+    start.segment<2>(3 * i + 1) = polygon.impulse_t.segment<2>(2 * i);
+  }
+  return cone_outcome(space, M_llt, v_minus, std::move(start), polygon, kinetic_energies);
+}
+
+ImpactResult solve_directly_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt,
+                                             const Eigen::VectorXd& v_minus, bool kinetic_energies) {
+  return cone_outcome(space, M_llt, v_minus, Eigen::VectorXd(), ImpactResult{}, kinetic_energies);
 }
 
 }  // namespace impactsim

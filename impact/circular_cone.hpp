@@ -35,4 +35,14 @@ std::string cone_failure(double residual);
 ImpactResult solve_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
                                     const ImpactResult& polygon, bool kinetic_energies = true);
 
+// The same outcome without the polygon's LCP: Newton starts from each contact's normal impulse
+// alone, max(0, -b_n,i) / W_nn,i, and no friction, as the event loop's steps in the cone do
+// (core/velocity_step.hpp). Lemke's cost grows with the cube of the polygon's LCP and it can jam on
+// a large island's dependent rows (a 50-box pile's plastic Zeno impact over about 80 contacts ran
+// for minutes); Newton takes a few iterations. Where the answer is not unique (dependent rows),
+// it may be another of the answers than the polygon's start leads to. ordering and the LCP fields
+// stay empty.
+ImpactResult solve_directly_in_circular_cone(const ContactSpace& space, const MassFactor& M_llt,
+                                             const Eigen::VectorXd& v_minus, bool kinetic_energies = true);
+
 }  // namespace impactsim

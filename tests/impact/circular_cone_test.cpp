@@ -1,6 +1,7 @@
 // Isotropic Coulomb friction at impacts against closed forms: a sphere struck obliquely on a rough
 // floor, sliding on or rolling off; the same impact whichever way the scene is turned about the
-// normal; the cone's conditions and the energy over random piles.
+// normal; the cone's conditions and the energy over random piles; the same without the polygon's
+// start (solve_directly_in_circular_cone).
 #include "impact/circular_cone.hpp"
 
 #include <cmath>
@@ -154,8 +155,23 @@ TEST(CircularCone, ABoxLandingFlatWhileSlidingKeepsItsDirection) {
   }
 }
 
-// Random piles of blocks: every frictional contact's impulse in the cone, against its slip where
-// it slides, the normal complementarity, and no energy gained with e = 0.
+// Coulomb's law at the outcome r of a plastic impact: every frictional contact's impulse in the
+// cone, against its slip where it slides, the normal complementarity, and no energy gained.
+void expect_coulomb(const ContactSpace& c, const ImpactResult& r) {
+  const double scale = 1.0 + r.impulse_n.cwiseAbs().maxCoeff();
+  EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus + 1e-9 * scale);
+  for (int i = 0; i < c.contacts(); ++i) {
+    const double pn = r.impulse_n[i], vn = c.J_n.row(i).dot(r.v_plus);
+    EXPECT_GE(pn, -1e-12 * scale);
+    EXPECT_GE(vn, -1e-9 * scale);
+    EXPECT_LT(std::abs(pn * vn), 1e-9 * scale * scale);
+    const Eigen::Vector2d P = r.impulse_t.segment<2>(2 * i), u = c.J_t.middleRows(2 * i, 2) * r.v_plus;
+    EXPECT_LE(P.norm(), c.mu[i] * pn + 1e-9 * scale);
+    if (u.norm() > 1e-8) EXPECT_NEAR((P + c.mu[i] * pn * u.normalized()).norm(), 0.0, 1e-9 * scale);
+  }
+}
+
+// Random piles of blocks, solved from the polygon's answer and directly.
 TEST(CircularCone, RandomPilesMeetCoulombsLaw) {
   std::mt19937 gen(11);
   for (int trial = 0; trial < 20; ++trial) {
@@ -166,18 +182,40 @@ TEST(CircularCone, RandomPilesMeetCoulombsLaw) {
     for (Eigen::Index k = 0; k < v.size(); ++k) v[k] = normal(gen);
     const ImpactResult r = anitescu_potra(c, v);
     ASSERT_TRUE(r.ok) << r.diagnostic;
-    const double scale = 1.0 + r.impulse_n.cwiseAbs().maxCoeff();
-    EXPECT_LE(r.kinetic_energy_plus, r.kinetic_energy_minus + 1e-9 * scale);
-    for (int i = 0; i < c.contacts(); ++i) {
-      const double pn = r.impulse_n[i], vn = c.J_n.row(i).dot(r.v_plus);
-      EXPECT_GE(pn, -1e-12 * scale);
-      EXPECT_GE(vn, -1e-9 * scale);
-      EXPECT_LT(std::abs(pn * vn), 1e-9 * scale * scale);
-      const Eigen::Vector2d P = r.impulse_t.segment<2>(2 * i), u = c.J_t.middleRows(2 * i, 2) * r.v_plus;
-      EXPECT_LE(P.norm(), c.mu[i] * pn + 1e-9 * scale);
-      if (u.norm() > 1e-8) EXPECT_NEAR((P + c.mu[i] * pn * u.normalized()).norm(), 0.0, 1e-9 * scale);
-    }
+    expect_coulomb(c, r);
+    const ImpactResult direct = solve_directly_in_circular_cone(c, mass_factor(c), v);
+    ASSERT_TRUE(direct.ok) << direct.diagnostic;
+    expect_coulomb(c, direct);
+    EXPECT_EQ(direct.lcp_solves, 0);
   }
+}
+
+// Without the polygon's start Newton reaches the same closed forms: the sphere sliding on or
+// rolling off, and the box landing flat (four dependent corners) sliding on at 1 - mu |vz|.
+TEST(CircularCone, SolvedDirectlyTheClosedFormsHold) {
+  const double m = 2.0, a = 0.1, mu = 0.3, vz = -1.0;
+  const ContactSpace sphere = on_floor(m, 0.4 * m * a * a * Eigen::Matrix3d::Identity(), {Vector3d(0, 0, -a)}, mu);
+  const Vector3d s(std::cos(0.7), std::sin(0.7), 0);
+  for (double slip : {2.0, 0.9}) {
+    const Eigen::VectorXd v = body_velocity(slip * s + Vector3d(0, 0, vz), Vector3d::Zero());
+    const ImpactResult r = solve_directly_in_circular_cone(sphere, mass_factor(sphere), v);
+    ASSERT_TRUE(r.ok) << r.diagnostic;
+    EXPECT_NEAR(r.impulse_n[0], m, 1e-12);
+    const Eigen::Vector2d u = sphere.J_t * r.v_plus;
+    EXPECT_NEAR((u - std::max(slip - 3.5 * mu, 0.0) * s.head<2>()).norm(), 0.0, 1e-12) << slip;
+    EXPECT_LT(r.kinetic_energy_plus, r.kinetic_energy_minus);
+  }
+  std::vector<Vector3d> corners;
+  for (double x : {-0.3, 0.3})
+    for (double y : {-0.2, 0.2}) corners.emplace_back(x, y, -0.1);
+  const Eigen::Matrix3d I = Vector3d(0.25 * 0.2, 0.25 * 0.4, 0.25 * 0.52).asDiagonal();  // m (b^2 + c^2) / 12
+  const ContactSpace box = on_floor(3.0, I, corners, 0.5);
+  const Eigen::VectorXd v = body_velocity(Vector3d(s.x(), s.y(), -0.5), Vector3d::Zero());
+  const ImpactResult r = solve_directly_in_circular_cone(box, mass_factor(box), v);
+  ASSERT_TRUE(r.ok) << r.diagnostic;
+  EXPECT_NEAR((r.v_plus.head<2>() - 0.75 * s.head<2>()).norm(), 0.0, 1e-9);
+  EXPECT_NEAR(r.v_plus.tail<4>().norm(), 0.0, 1e-9);  // no vertical velocity, no spin
+  expect_coulomb(box, r);
 }
 
 }  // namespace
