@@ -149,7 +149,7 @@ void classify_modes(const ContactJacobians& jac, const std::vector<int>& candida
 // first solved at the guessed support of every candidate whose lift-off guard did not fire (a
 // pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
 // guess is not made good (solve_at_support). Small models keep Lemke, whose answers their
-// recorded outputs hold. A large model's LCP is not retried where Lemke fails (LcpOptions::retry):
+// recorded outputs hold. A large model's LCP is not retried where Lemke fails (first_answer_only):
 // the event loop then steps through (core/painleve_step.hpp), and in a 50-box pile whose modes
 // stayed inconsistent the retries (smaller pivot tolerances, up to 300 Lemke solves of the
 // proximal sequence over one island) took 65% of the run past t = 0.4 s.
@@ -165,9 +165,7 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
     LcpSolution sol;
     if (solve_at_support(p.lcp.W, p.lcp.w, std::move(guess), sol)) return sol;
   }
-  LcpOptions options;
-  options.retry = body.v.size() < kBlockwiseFrom;
-  return solve_lemke(p.lcp.W, p.lcp.w, options);
+  return solve_lemke(p.lcp.W, p.lcp.w, body.v.size() < kBlockwiseFrom ? LcpOptions{} : first_answer_only());
 }
 
 // The modes of `candidates`, which come in holding their trial modes (set_trial_modes), from

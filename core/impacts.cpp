@@ -266,8 +266,7 @@ bool apply_impact_without_collision(const System& sys, const ContactData& data, 
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
   const double approach = 1e-3 * sys.contact.velocity_tolerance;
   const bool large = sys.model.nv >= kBlockwiseFrom;
-  LcpOptions options;
-  options.retry = !large;
+  const LcpOptions options = large ? first_answer_only() : LcpOptions{};
   ImpactResult r = large ? resolve_by_island(sys, data, set, v,
                                              [&](ContactSpace& space, const Eigen::VectorXd& v_minus) {
                                                return solve_without_collision(space, v_minus, approach, options);

@@ -50,7 +50,7 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
 // brought to rest by the sticking impact instead (impact/anitescu_potra.hpp), leaving out any it
 // would have to pull shut; without it the same Painleve slide would come back unchanged.
 // In a model of kBlockwiseFrom velocities or more the LCP is solved island by island and not
-// retried where Lemke fails (LcpOptions::retry): with painleve_step > 0 it returns false, v kept,
+// retried where Lemke fails (first_answer_only): with painleve_step > 0 it returns false, v kept,
 // and the event loop steps through. One LCP over a 50-box pile's whole touching set, with its
 // fallbacks, ran for minutes. Elsewhere a failure throws SimulationError (impact_failed).
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,

@@ -101,7 +101,7 @@ void lemke_pivots(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, const LcpO
   thread_local Eigen::VectorXd rhs;
   thread_local std::vector<int> ties;
   rhs = w;
-  const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 50 * n + 100;
+  const int max_pivots = options.max_pivots > 0 ? options.max_pivots : options.pivots_per_variable * n + 100;
   int enter = tableaux.current().z0();
   bool first = true;
   while (true) {

@@ -184,6 +184,27 @@ TEST(Lcp, RayOnASolvableSmallProblemFallsBackToEnumeration) {
   EXPECT_EQ(solve_lemke(W, w, first_only).status, LcpSolution::Status::ray_termination);
 }
 
+// The default pivot limit is pivots_per_variable n + 100: a positive definite problem of 150
+// variables, every one of them loaded, needs a pivot for each; with 0 per variable it stops at 100.
+TEST(Lcp, ThePivotLimitGrowsWithTheProblem) {
+  const int n = 150;
+  std::mt19937 rng(7);
+  const Eigen::MatrixXd A = random_matrix(n, rng);
+  const Eigen::MatrixXd W = A * A.transpose() / n + Eigen::MatrixXd::Identity(n, n);
+  const Eigen::VectorXd w = -Eigen::VectorXd::Ones(n);
+  const LcpSolution full = solve_lemke(W, w);
+  ASSERT_TRUE(full.ok()) << describe(full.status);
+  EXPECT_GE(full.pivots, n);
+  LcpOptions starved = first_answer_only();
+  EXPECT_FALSE(starved.retry);
+  EXPECT_EQ(starved.pivots_per_variable, 5);
+  EXPECT_TRUE(solve_lemke(W, w, starved).ok());  // 5 n + 100 is enough for it
+  starved.pivots_per_variable = 0;
+  const LcpSolution cut = solve_lemke(W, w, starved);
+  EXPECT_EQ(cut.status, LcpSolution::Status::pivot_limit);
+  EXPECT_EQ(cut.pivots, 100);
+}
+
 TEST(Lcp, UnsolvableProblemsEndInARayNotGarbage) {
   // -z - 1 >= 0 with z >= 0 is impossible; so is 0 z - 1 >= 0.
   for (double a : {-1.0, 0.0}) {
