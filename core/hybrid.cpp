@@ -105,7 +105,8 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   if (!d.contact.near.all) d.contact.near = d.contact.broadphase.everything(sys.contacts);
   wake_all(sys, d, t, d.scratch.q, d.scratch.v, log);
   const double h = std::min(sys.contact.painleve_step, settings.t_end - t);
-  const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact);
+  if (d.step_start.t != t) d.step_start.known.clear();  // not the last step's end: no start
+  const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact, &d.step_start);
   if (!s.ok)
     throw SimulationError(t, StopReason::no_contact_forces,
                           "at t = " + format_time(t) + " s the event loop had to step through (no consistent contact modes, "
@@ -125,7 +126,7 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   emit(sys, d, cb.event_sample, t1, x);
   track_penetration(sys, d, x);
   narrow(sys, d, d.scratch.row_kin);  // track_penetration's poses of x
-  t = t1;
+  t = d.step_start.t = t1;
 }
 
 // Open contacts that touch at the phase's start and separate faster than the velocity tolerance

@@ -10,6 +10,7 @@
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
 #include "core/guards.hpp"
+#include "core/painleve_step.hpp"
 #include "core/sleep.hpp"
 #include "core/system.hpp"
 
@@ -60,6 +61,7 @@ struct LoopData {
   LoopScratch scratch;
   Sleep sleep;                // the islands at rest (core/sleep.hpp)
   std::vector<double> reach;  // each body's reach for the near set [m] (see keep_near)
+  StepStart step_start;       // the last Painleve step's impulses (core/painleve_step.hpp)
   RunStats stats;
   long collisions = 0;  // impact events (approach faster than v_zeno): ChatterWatch resets on them
 };

@@ -35,19 +35,33 @@
 
 namespace impactsim {
 
+// Each contact's impulses at the last step [N s]: normal, then its two tangents (a model of
+// kBlockwiseFrom velocities or more, solved in the cone). Consecutive steps of a pile press the same
+// contacts about as hard, so each island's Newton starts from them where all of its contacts were
+// pressed at the last step (on the 50-box pile's islands of about 120 contacts it took 6 to 12
+// iterations from each normal impulse alone, each a dense decomposition of 360 rows).
+struct StepStart {
+  double t = -1.0;                      // the time the last step ended [s] (< 0: none)
+  std::vector<Eigen::Vector3d> r;       // per contact
+  std::vector<char> known;              // per contact: r holds its last step's impulses (empty: none)
+};
+
 struct PainleveStep {
   double h = 0.0;                  // the step taken [s] (the one asked for, or a halving of it)
   Eigen::VectorXd q1, v1;          // the state at its end
   std::vector<int> active;         // the contacts of its LCP
   Eigen::VectorXd impulse_n;       // per active contact, N s
+  Eigen::VectorXd impulse_t;       // per active contact, its tangents' (2 per contact in 3-D), N s
   int lcp_variables = 0;           // of the LCPs it solved (0: every island solved in the cone directly)
   bool ok = true;
   std::string diagnostic;          // why not
 };
 
 // One step of at most h from (q, v). data is scratch (its broadphase serves the gap check).
+// start (optional): the impulses of a step that ended at q, read as Newton's start and replaced by
+// this step's.
 PainleveStep painleve_step(const System& system, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h,
-                           ContactData& data);
+                           ContactData& data, StepStart* start = nullptr);
 
 // The `step` event of a step taken at time t from velocity v: its active contacts, their impulses,
 // kinetic energy before and after (M at the step's start, in data.body).

@@ -1,6 +1,7 @@
 #include "core/velocity_step.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <Eigen/Cholesky>
 
@@ -25,25 +26,27 @@ Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout
   return r;
 }
 
-// The step in the circular cone (impact/circular_cone.hpp) from the impulses r (empty: each
-// contact's normal impulse alone, max(0, -u0_n) / W_nn, and no friction): the problem over three
+// The step in the circular cone (impact/circular_cone.hpp) from the impulses r (a contact whose
+// normal entry is NaN, or every one where r is empty: its normal impulse alone, max(0, -u0_n) /
+// W_nn, and no friction): the problem over three
 // rows per contact, u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out
 // (apply_P). Sets out's y and impulses (ok false where Newton does not converge), and
 // J3T_r = J3^T r for the joint impulses; returns the cone's residual [N s].
 template <class ApplyP>
 double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, ApplyP apply_P,
-                   VelocityStep& out, Eigen::VectorXd& J3T_r) {
+                   VelocityStep& out, Eigen::VectorXd& J3T_r, double tolerance = kConeTolerance) {
   const int m = c.contacts();
   const Eigen::MatrixXd J3 = cone_rows(c);
   const Eigen::MatrixXd PJ3T = apply_P(Eigen::MatrixXd(J3.transpose()));
   const Eigen::MatrixXd W3 = J3 * PJ3T;
   const Eigen::VectorXd u0 = J3 * Pb;
-  if (r.size() == 0) {
-    r = Eigen::VectorXd::Zero(3 * m);
-    for (int i = 0; i < m; ++i)
+  if (r.size() == 0) r = Eigen::VectorXd::Constant(3 * m, NAN);
+  for (int i = 0; i < m; ++i)
+    if (std::isnan(r[3 * i])) {
+      r.segment<3>(3 * i).setZero();
       if (W3(3 * i, 3 * i) > 0) r[3 * i] = std::max(0.0, -u0[3 * i]) / W3(3 * i, 3 * i);
-  }
-  const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, kConeTolerance * impulse_scale(W3, u0, r));
+    }
+  const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, tolerance * impulse_scale(W3, u0, r));
   if (!s.converged) {
     out.ok = false;
     out.diagnostic = cone_failure(s.residual);
@@ -133,7 +136,8 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   return out;
 }
 
-VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::VectorXd& b) {
+VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::VectorXd& b, double tolerance,
+                                         const Eigen::VectorXd& start) {
   VelocityStep out;
   const MassFactor M_llt = mass_factor(c);
   if (M_llt.info() != Eigen::Success) {
@@ -148,7 +152,7 @@ VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::Vec
   }
   Eigen::VectorXd J3T_r;
   const auto apply_P = [&](const Eigen::MatrixXd& X) { return solve_columns(M_llt, X); };
-  out.residual = circular_step(c, Eigen::VectorXd(), Pb, apply_P, out, J3T_r);
+  out.residual = circular_step(c, start, Pb, apply_P, out, J3T_r, tolerance);
   return out;
 }
 

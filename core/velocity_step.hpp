@@ -13,6 +13,7 @@
 // P = M^-1 - M^-1 nu^T (nu M^-1 nu^T)^-1 nu M^-1, so nu must have full row rank.
 #include <string>
 
+#include "impact/circular_cone.hpp"
 #include "impact/impact_law.hpp"
 #include "numerics/lcp.hpp"
 
@@ -40,7 +41,11 @@ VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::Matr
 // on four corners) it may be another of them. It skips the polygon's LCP, the step's cost in a
 // pile, where Lemke's pivots often end on a ray and the proximal-point fallback repeats them (a
 // 50-body pile's islands to t = 0.28 s: 270 us each on average, Newton 38 us). ok false where Newton does not
-// converge: the caller then solves by solve_velocity_step. lcp_variables is 0.
-VelocityStep solve_velocity_step_in_cone(const ContactSpace& contacts, const Eigen::VectorXd& b);
+// converge: the caller then solves by solve_velocity_step. lcp_variables is 0. tolerance: of the
+// cone's equations, relative to the impulses at stake (kConeTolerance, or a step's looser one).
+// start: Newton's start, 3 impulses per contact (normal, tangents), NaN where a contact takes the
+// normal impulse alone; empty: every contact does.
+VelocityStep solve_velocity_step_in_cone(const ContactSpace& contacts, const Eigen::VectorXd& b,
+                                         double tolerance = kConeTolerance, const Eigen::VectorXd& start = {});
 
 }  // namespace impactsim

@@ -173,6 +173,23 @@ bodies:
     EXPECT_NEAR(s.v1(6 * k + 2), 0.0, 1e-12) << k;
     EXPECT_NEAR(s.v1.segment<3>(6 * k + 3).norm(), 2.5 * mu * g * h / r, 1e-10) << k;
   }
+  // Stepped again from the first step's impulses (StepStart): the same closed form, a second
+  // mu g h off each slip, and the start holds each contact's impulses, normal then tangents.
+  StepStart start;
+  const PainleveStep first = painleve_step(sys, scene.initial.q, v, h, data, &start);
+  ASSERT_TRUE(first.ok) << first.diagnostic;
+  for (int k = 0; k < kBalls; ++k) {
+    ASSERT_TRUE(start.known[k]) << k;
+    EXPECT_NEAR(start.r[k][0], m * g * h, 1e-12) << k;
+    EXPECT_NEAR(start.r[k].tail<2>().norm(), mu * m * g * h, 1e-12) << k;
+  }
+  const PainleveStep second = painleve_step(sys, first.q1, first.v1, h, data, &start);
+  ASSERT_TRUE(second.ok) << second.diagnostic;
+  for (int k = 0; k < kBalls; ++k) {
+    const Eigen::Vector2d u = v.segment<2>(6 * k);
+    EXPECT_LT((second.v1.segment<2>(6 * k) - (u.norm() - 2 * mu * g * h) * u.normalized()).norm(), 1e-12) << k;
+    EXPECT_NEAR(second.impulse_n[k], m * g * h, 1e-12) << k;
+  }
 }
 
 }  // namespace
