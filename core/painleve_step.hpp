@@ -35,11 +35,12 @@
 
 namespace impactsim {
 
-// Each contact's impulses at the last step [N s]: normal, then its two tangents (a model of
-// kBlockwiseFrom velocities or more, solved in the cone). Consecutive steps of a pile press the same
-// contacts about as hard, so each island's Newton starts from them where all of its contacts were
-// pressed at the last step (on the 50-box pile's islands of about 120 contacts it took 6 to 12
-// iterations from each normal impulse alone, each a dense decomposition of 360 rows).
+// Each contact's impulses at the last step [N s], in its frame: normal, then its two tangents.
+// Consecutive steps of a pile press the same contacts about as hard, so where a model of
+// kBlockwiseFrom velocities or more solves an island in the cone, Newton starts from them (a
+// contact the last step did not press starts from its normal impulse alone). On the 50-box pile's
+// islands of about 120 contacts Newton took 6 to 12 iterations from the normal impulses alone,
+// each a dense decomposition of 360 rows.
 struct StepStart {
   double t = -1.0;                      // the time the last step ended [s] (< 0: none)
   std::vector<Eigen::Vector3d> r;       // per contact
