@@ -149,13 +149,10 @@ void classify_modes(const ContactJacobians& jac, const std::vector<int>& candida
 // first solved at the guessed support of every candidate whose lift-off guard did not fire (a
 // pile's contacts mostly stay loaded from one event to the next), and by Lemke only where that
 // guess is not made good (solve_at_support). Small models keep Lemke, whose answers their
-// recorded outputs hold. A large model's LCP is not retried where Lemke fails (first_answer_only):
-// the event loop then steps through (core/painleve_step.hpp), and in a 50-box pile whose modes
-// stayed inconsistent the retries (smaller pivot tolerances, up to 300 Lemke solves of the
-// proximal sequence over one island) took 65% of the run past t = 0.4 s.
+// recorded outputs hold. lcp: Lemke's options (the caller's limits).
 LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<int>& candidates,
                                    const ModePreference& preference, const std::vector<ContactMode>& before,
-                                   const AccelerationLcp& p) {
+                                   const AccelerationLcp& p, const LcpOptions& lcp) {
   if (p.symmetric && body.v.size() >= kBlockwiseFrom) {
     std::vector<int> guess;
     for (size_t a = 0; a < candidates.size(); ++a)
@@ -165,7 +162,7 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
     LcpSolution sol;
     if (solve_at_support(p.lcp.W, p.lcp.w, std::move(guess), sol)) return sol;
   }
-  return solve_lemke(p.lcp.W, p.lcp.w, body.v.size() < kBlockwiseFrom ? LcpOptions{} : first_answer_only());
+  return solve_lemke(p.lcp.W, p.lcp.w, lcp);
 }
 
 // The modes of `candidates`, which come in holding their trial modes (set_trial_modes), from
@@ -173,9 +170,10 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
 // the trial before classify_modes writes the result over it, and only the candidates' entries.
 bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                 const std::vector<ContactMode>& before, ContactModes& modes, std::string& diagnostic) {
+                 const std::vector<ContactMode>& before, ContactModes& modes, std::string& diagnostic,
+                 const LcpOptions& lcp) {
   const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, modes);
-  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p);
+  const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p, lcp);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
     return false;
@@ -188,7 +186,7 @@ bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, 
 
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                   const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                  ContactModes& modes, std::string& diagnostic) {
+                  ContactModes& modes, std::string& diagnostic, const LcpOptions& lcp) {
   // The support guessed for a large frictionless model; reused storage (a pile of 200 bodies has
   // 98,650 contacts).
   thread_local std::vector<ContactMode> before;
@@ -212,12 +210,12 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
   ContactIslands islands;
   if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
   if (islands.contacts.size() <= 1)
-    return solve_modes(contacts, settings, body, jac, candidates, preference, before, modes, diagnostic);
+    return solve_modes(contacts, settings, body, jac, candidates, preference, before, modes, diagnostic, lcp);
   std::vector<int> island;
   for (const std::vector<int>& positions : islands.contacts) {
     island.clear();
     for (int a : positions) island.push_back(candidates[a]);
-    if (!solve_modes(contacts, settings, body, jac, island, preference, before, modes, diagnostic)) return false;
+    if (!solve_modes(contacts, settings, body, jac, island, preference, before, modes, diagnostic, lcp)) return false;
   }
   return true;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "numerics/lcp.hpp"
+
 #include "core/contact_forces.hpp"
 
 namespace impactsim {
@@ -24,8 +26,9 @@ struct ModePreference {
 // collision, and `modes` is then unspecified.
 // From kBlockwiseFrom velocities on, with every candidate frictionless, the LCP is first solved at
 // the support of the candidates `modes` holds closed (solve_at_support), by Lemke where that fails.
+// lcp: Lemke's options (first_answer_only where the caller steps on rather than wait for fallbacks).
 bool select_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                   const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                  ContactModes& modes, std::string& diagnostic);
+                  ContactModes& modes, std::string& diagnostic, const LcpOptions& lcp = {});
 
 }  // namespace impactsim

@@ -172,7 +172,7 @@ void log_mode_changes(double t, const NearModes& before, const ContactModes& aft
 
 bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
-                  const std::vector<bool>& resting_open, const std::vector<bool>& settled) {
+                  const std::vector<bool>& resting_open, const std::vector<bool>& settled, const LcpOptions& lcp) {
   const Eigen::VectorXd q = data.body.q;
   const NearModes before(modes, data.near.contacts);  // modes changes only when the choice is made
   std::vector<bool> kept = settled;  // cleared once an impact without collision changes v
@@ -205,7 +205,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     compute_contact_jdot_v(sys.model, sys.contacts, data.body, data.frames, need, data.jac);
     std::string why;
     chosen = modes;
-    const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why);
+    const bool selected = select_modes(sys.contacts, sys.contact, data.body, data.jac, candidates, prefer, chosen, why, lcp);
     if (selected) keep_settled(kept, modes, chosen);
     if (selected) keep_unloaded_open(sys, resting_open, data, v, chosen);
     if (selected && consistent(sys, prefer.slide, chosen, q, v, data, forces, why, kept)) {
@@ -222,7 +222,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, need, data.jac);  // consistent() narrowed them
     kept.clear();
     if (!apply_impact_without_collision(sys, data, t, touching_contacts(sys, modes, data, deferred),
-                                        touching_not_separating(sys, modes, data, deferred, v), v, log))
+                                        touching_not_separating(sys, modes, data, deferred, v), v, log, lcp))
       return false;
   }
   log_mode_changes(t, before, modes, kinetic_energy(data.body, v), data.near.contacts, log);

@@ -27,7 +27,8 @@ namespace impactsim {
 // nothing was kept); the kept ones' are not computed.
 bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
-                  const std::vector<bool>& resting_open = {}, const std::vector<bool>& settled = {});
+                  const std::vector<bool>& resting_open = {}, const std::vector<bool>& settled = {},
+                  const LcpOptions& lcp = {});
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,
 // and every guard (phi, lambda, friction margin) is a function of the state alone, so nothing

@@ -263,17 +263,17 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
 }
 
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
-                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log) {
+                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log,
+                                    const LcpOptions& options) {
   const double approach = 1e-3 * sys.contact.velocity_tolerance;
   const bool large = sys.model.nv >= kBlockwiseFrom;
-  const LcpOptions options = large ? first_answer_only() : LcpOptions{};
   ImpactResult r = large ? resolve_by_island(sys, data, set, v,
                                              [&](ContactSpace& space, const Eigen::VectorXd& v_minus) {
                                                return solve_without_collision(space, v_minus, approach, options);
                                              })
                          : solve_without_collision(contact_space(sys.contacts, sys.contact, data.body, data.jac, set), v,
-                                                   approach);
-  if (!r.ok && large && sys.contact.painleve_step > 0) return false;
+                                                   approach, options);
+  if (!r.ok && !options.retry && sys.contact.painleve_step > 0) return false;
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   const std::vector<int>* logged = &set;
   const char* law = "anitescu-potra";

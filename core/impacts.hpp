@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/event_sets.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 
@@ -49,11 +50,12 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
 // the contacts sliding at the virtual approach, which its polygon allows), the candidates are
 // brought to rest by the sticking impact instead (impact/anitescu_potra.hpp), leaving out any it
 // would have to pull shut; without it the same Painleve slide would come back unchanged.
-// In a model of kBlockwiseFrom velocities or more the LCP is solved island by island and not
-// retried where Lemke fails (first_answer_only): with painleve_step > 0 it returns false, v kept,
-// and the event loop steps through. One LCP over a 50-box pile's whole touching set, with its
-// fallbacks, ran for minutes. Elsewhere a failure throws SimulationError (impact_failed).
+// In a model of kBlockwiseFrom velocities or more the LCP is solved island by island (one over a
+// 50-box pile's whole touching set ran for minutes). options: Lemke's; where they forbid retries
+// (first_answer_only) and painleve_step > 0, a failure returns false, v kept, for the event loop
+// to step through; otherwise it throws SimulationError (impact_failed).
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
-                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log);
+                                    const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log,
+                                    const LcpOptions& options = {});
 
 }  // namespace impactsim

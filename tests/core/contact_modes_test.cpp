@@ -94,6 +94,13 @@ TEST(ContactForces, SeparateBodiesChooseTheirModesIslandByIsland) {
     EXPECT_EQ(one.mode[c], modes.mode[c]);
     EXPECT_NEAR(one.reference_n[c], modes.reference_n[c], 1e-12) << c;
   }
+  // The caller's Lemke options reach every island's LCP: one pivot each is too few.
+  LcpOptions one_pivot;
+  one_pivot.max_pivots = 1;
+  ContactModes starved = ContactModes::all_open(r.contacts.size());
+  EXPECT_FALSE(select_modes(r.contacts, ContactSettings{}, r.data->body, r.data->jac, candidates, {}, starved, why,
+                            one_pivot));
+  EXPECT_NE(why.find("pivot"), std::string::npos) << why;
 }
 
 TEST(ContactForces, AFiredGuardTipsTheBalanceOfABoundaryCase) {
