@@ -59,10 +59,10 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
 // before and just after are written only when something was logged. False where no contact modes
-// are consistent (choose_modes): the caller steps through. A large model's mode choice takes
-// Lemke's first answers (first_answer_only): the 50-box pile's events spent minutes in fallbacks.
+// are consistent (choose_modes): the caller steps through. In a large model Lemke stops at 5 n +
+// 100 pivots, and a try after steps (retry false) takes its first answers, without fallbacks.
 bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
-                  LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired) {
+                  LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired, bool retry) {
   d.scratch.x_before = x;
   const long logged = d.stats.events;
   d.scratch.q = x.head(sys.model.nq);
@@ -78,7 +78,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
       settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
-  const LcpOptions lcp = sys.model.nv >= kBlockwiseFrom ? first_answer_only() : LcpOptions{};
+  const LcpOptions lcp = sys.model.nv < kBlockwiseFrom ? LcpOptions{} : retry ? LcpOptions{.pivots_per_variable = 5} : first_answer_only();
   const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
                                    settled, lcp);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
@@ -229,14 +229,14 @@ class EventLoop {
       step_through(sys_, cb_, log_, d_, t_, x_, next_, last_);
       if (t_ >= sys_.simulation.t_end - eps_t_) return;
       if (--steps > 0) continue;
-      if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {})) return;
+      if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return;
       steps = wait = retry_wait(wait);
     }
   }
 
   // An event at (t, x); where no contact modes are consistent, steps.
   void event_at(const std::vector<FiredGuard>& fired) {
-    if (!handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, fired)) step_on(1);
+    if (!handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, fired, true)) step_on(1);
   }
 
   // At rest the remaining rows all equal x.

@@ -273,7 +273,7 @@ bool apply_impact_without_collision(const System& sys, const ContactData& data, 
                                              })
                          : solve_without_collision(contact_space(sys.contacts, sys.contact, data.body, data.jac, set), v,
                                                    approach, options);
-  if (!r.ok && !options.retry && sys.contact.painleve_step > 0) return false;
+  if (!r.ok && large && sys.contact.painleve_step > 0) return false;
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   const std::vector<int>* logged = &set;
   const char* law = "anitescu-potra";

@@ -51,9 +51,9 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
 // brought to rest by the sticking impact instead (impact/anitescu_potra.hpp), leaving out any it
 // would have to pull shut; without it the same Painleve slide would come back unchanged.
 // In a model of kBlockwiseFrom velocities or more the LCP is solved island by island (one over a
-// 50-box pile's whole touching set ran for minutes). options: Lemke's; where they forbid retries
-// (first_answer_only) and painleve_step > 0, a failure returns false, v kept, for the event loop
-// to step through; otherwise it throws SimulationError (impact_failed).
+// 50-box pile's whole touching set ran for minutes), with Lemke's `options`, and where it fails
+// with painleve_step > 0 the call returns false, v kept, for the event loop to step through;
+// otherwise a failure throws SimulationError (impact_failed).
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log,
                                     const LcpOptions& options = {});
