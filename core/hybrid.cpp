@@ -78,7 +78,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
       settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
-  const LcpOptions lcp = sys.model.nv < kBlockwiseFrom ? LcpOptions{} : retry ? LcpOptions{.pivots_per_variable = 5} : first_answer_only();
+  const LcpOptions lcp = sys.model.nv < kBlockwiseFrom ? LcpOptions{} : bounded_lemke(retry);
   const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
                                    settled, lcp);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());

@@ -95,7 +95,7 @@ VelocityStep island_step(const System& sys, const ContactData& data, const StepI
 
 // The island's last impulses from `start` (empty where none is known: Newton's own start).
 Eigen::VectorXd island_start(const StepIsland& island, const StepStart* start) {
-  if (!start || start->known.empty() || start->known.size() != start->r.size()) return {};  // none kept
+  if (!start || start->known.empty()) return {};  // none kept
   Eigen::VectorXd r = Eigen::VectorXd::Constant(3 * static_cast<Eigen::Index>(island.contacts.size()), NAN);
   bool any = false;
   for (size_t a = 0; a < island.contacts.size(); ++a)

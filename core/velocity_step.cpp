@@ -1,7 +1,6 @@
 #include "core/velocity_step.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include <Eigen/Cholesky>
 
@@ -26,10 +25,8 @@ Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout
   return r;
 }
 
-// The step in the circular cone (impact/circular_cone.hpp) from the impulses r (a contact whose
-// normal entry is NaN, or every one where r is empty: its normal impulse alone, max(0, -u0_n) /
-// W_nn, and no friction): the problem over three
-// rows per contact, u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out
+// The step in the circular cone (impact/circular_cone.hpp) from the impulses r (fill_normal_start
+// where a contact has none): the problem over three rows per contact, u = J3 y with y = Pb + P J3^T r. P applies M^-1 and projects the joints out
 // (apply_P). Sets out's y and impulses (ok false where Newton does not converge), and
 // J3T_r = J3^T r for the joint impulses; returns the cone's residual [N s].
 template <class ApplyP>
@@ -40,12 +37,7 @@ double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::Vect
   const Eigen::MatrixXd PJ3T = apply_P(Eigen::MatrixXd(J3.transpose()));
   const Eigen::MatrixXd W3 = J3 * PJ3T;
   const Eigen::VectorXd u0 = J3 * Pb;
-  if (r.size() == 0) r = Eigen::VectorXd::Constant(3 * m, NAN);
-  for (int i = 0; i < m; ++i)
-    if (std::isnan(r[3 * i])) {
-      r.segment<3>(3 * i).setZero();
-      if (W3(3 * i, 3 * i) > 0) r[3 * i] = std::max(0.0, -u0[3 * i]) / W3(3 * i, 3 * i);
-    }
+  fill_normal_start(W3, u0, r);
   const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, tolerance * impulse_scale(W3, u0, r));
   if (!s.converged) {
     out.ok = false;

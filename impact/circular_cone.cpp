@@ -1,6 +1,7 @@
 #include "impact/circular_cone.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -23,6 +24,16 @@ Eigen::MatrixXd cone_rows(const ContactSpace& space) {
   return J;
 }
 
+void fill_normal_start(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, Eigen::VectorXd& r) {
+  const Eigen::Index m = b.size() / 3;
+  if (r.size() == 0) r = Eigen::VectorXd::Constant(3 * m, NAN);
+  for (Eigen::Index i = 0; i < m; ++i)
+    if (std::isnan(r[3 * i])) {
+      r.segment<3>(3 * i).setZero();
+      if (W(3 * i, 3 * i) > 0) r[3 * i] = std::max(0.0, -b[3 * i]) / W(3 * i, 3 * i);
+    }
+}
+
 std::string cone_failure(double residual) {
   return "circular friction cone: Newton from the polygon's answer stopped " + short_number(residual) +
          " N s from it (friction_cone: polygon takes the polygon's answer)";
@@ -30,8 +41,7 @@ std::string cone_failure(double residual) {
 
 namespace {
 
-// Newton in the cone from `start` (empty: each contact's normal impulse alone, max(0, -b_n) / W_nn,
-// no friction), r's other fields kept.
+// Newton in the cone from `start` (fill_normal_start where it has none), r's other fields kept.
 ImpactResult cone_outcome(const ContactSpace& space, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
                           Eigen::VectorXd start, ImpactResult r, bool kinetic_energies) {
   const int m = space.contacts();
@@ -40,11 +50,7 @@ ImpactResult cone_outcome(const ContactSpace& space, const MassFactor& M_llt, co
   block_delassus(M_llt, J, J, W, &Minv_JT);
   Eigen::VectorXd b = J * v_minus;
   for (int i = 0; i < m; ++i) b[3 * i] += space.e[i] * std::min(b[3 * i], 0.0);
-  if (start.size() == 0) {
-    start = Eigen::VectorXd::Zero(3 * m);
-    for (int i = 0; i < m; ++i)
-      if (W(3 * i, 3 * i) > 0) start[3 * i] = std::max(0.0, -b[3 * i]) / W(3 * i, 3 * i);
-  }
+  fill_normal_start(W, b, start);
   const ConeSolution s = solve_coulomb_cone(W, b, space.mu, start, kConeTolerance * impulse_scale(W, b, start));
   r.cone_residual = s.residual;
   if (!s.converged) {

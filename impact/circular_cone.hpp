@@ -25,6 +25,11 @@ bool uses_circular_cone(const ContactSpace& space);
 // The space's rows for the cone, normal, tangent, tangent per contact: J_n and J_t interleaved.
 Eigen::MatrixXd cone_rows(const ContactSpace& space);
 
+// Newton's start where a contact has none (its normal entry NaN, or every contact where r is
+// empty): its normal impulse alone, max(0, -b_n) / W_nn, and no friction. W, b over the cone's
+// rows (cone_rows), three per contact.
+void fill_normal_start(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, Eigen::VectorXd& r);
+
 // Why a solve in the cone gave up, `residual` [N s] short of its equations.
 std::string cone_failure(double residual);
 

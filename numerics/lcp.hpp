@@ -38,16 +38,17 @@ struct LcpOptions {
                                       // that has its own way on where Lemke fails
 };
 
-// For an event LCP of a large model whose caller has its own way on where Lemke fails (the event
-// loop steps through): Lemke's first answer, after at most 5 n + 100 pivots. Each pivot costs
-// O(n^2): a frictional pile's island of 120 contacts (1,200 variables) took minutes to reach
-// 50 n + 100 pivots on a problem it did not solve.
-inline LcpOptions first_answer_only() {
+// For a caller with its own way on where Lemke fails: Lemke runs of at most 5 n + 100 pivots, with
+// the fallbacks only where `retry`. Each pivot costs O(n^2): a frictional pile's island of 120
+// contacts (1,200 variables) took minutes to reach 50 n + 100 pivots on a problem it did not solve.
+inline LcpOptions bounded_lemke(bool retry) {
   LcpOptions o;
   o.pivots_per_variable = 5;
-  o.retry = false;
+  o.retry = retry;
   return o;
 }
+// Lemke's first answer, after at most 5 n + 100 pivots.
+inline LcpOptions first_answer_only() { return bounded_lemke(false); }
 
 struct LcpSolution {
   enum class Status { solved, ray_termination, pivot_limit, inaccurate };
