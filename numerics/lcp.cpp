@@ -231,6 +231,7 @@ LcpSolution after_first_lemke(const Eigen::MatrixXd& W, const Eigen::VectorXd& w
   // A pivot limit the caller set is final: it capped the effort on purpose.
   if (first.ok() || !options.retry || (first.status == LcpSolution::Status::pivot_limit && options.max_pivots > 0))
     return first;
+  if (options.retry_up_to > 0 && w.size() > options.retry_up_to) return first;
   for (double tol : {1e-15, 1e-18}) {
     if (tol >= options.pivot_tolerance || first.status == LcpSolution::Status::pivot_limit) continue;
     LcpOptions retry = options;

@@ -53,6 +53,14 @@ TEST(JammedLcp, SetContainsProblemsLemkeAloneFails) {
   EXPECT_FALSE(lemke.ok());
   EXPECT_EQ(lemke.method, LcpSolution::Method::lemke);
   EXPECT_LT(lemke.pivots, s.pivots);
+  // retry_up_to: the fallbacks for problems of at most that many variables, Lemke's failure above.
+  LcpOptions up_to = bounded(LcpOptions{});
+  EXPECT_EQ(up_to.retry_up_to, 200);
+  EXPECT_EQ(solve_lemke(p.lcp.W, p.lcp.w, up_to).method, LcpSolution::Method::proximal);
+  up_to.retry_up_to = 119;
+  const LcpSolution above = solve_lemke(p.lcp.W, p.lcp.w, up_to);
+  EXPECT_FALSE(above.ok());
+  EXPECT_EQ(above.method, LcpSolution::Method::lemke);
 }
 
 // The Routh step LCP of the dominoes row (n = 80) that ended a run with a ray termination before the
