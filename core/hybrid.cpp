@@ -59,8 +59,8 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
 // before and just after are written only when something was logged. False where no contact modes
-// are consistent (choose_modes): the caller steps through. In a large model Lemke stops at 5 n +
-// 100 pivots, and a try after steps (retry false) takes its first answers, without fallbacks.
+// are consistent (choose_modes) or an impact failed where the loop steps (resolve_impacts): the
+// caller steps through. A large model's Lemke runs stop at 5 n + 100 pivots (first answers at a try after steps).
 bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
                   LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired, bool retry) {
   d.scratch.x_before = x;
@@ -70,7 +70,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   ContactData& c = d.contact;
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
   const std::vector<bool> deferred = deferred_contacts(sys, d.phase.modes, c, d.scratch.v, t);
-  resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
+  bool chosen = resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
   std::vector<bool>& resting_open = d.scratch.resting_open;
   resting_open.assign(sys.contacts.size(), false);
   for (int i : c.near.contacts)  // phi_start holds the near set's, which only grows within a phase
@@ -79,8 +79,8 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   const std::vector<bool> settled =
       settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
   const LcpOptions lcp = sys.model.nv < kBlockwiseFrom ? LcpOptions{} : bounded_lemke(retry);
-  const bool chosen = choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
-                                   settled, lcp);
+  chosen = chosen && choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
+                                  settled, lcp);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   wake_reached_islands(sys, d, t, settled, chosen, d.scratch.v, log);
   closed_flags(d.phase.modes, d.phase.closed);

@@ -168,8 +168,9 @@ bool close_by_island(const System& sys, const ContactData& data, const std::vect
 // Anitescu-Potra LCP (e = 0), friction in its cone, and sliding contacts land sliding; in a model
 // of kBlockwiseFrom velocities or more it is solved in the circular cone directly, as the steps
 // are (solve_directly_in_circular_cone), the polygon's LCP only where that fails. Both are taken
-// island by island (close_by_island, resolve_by_island).
-void close_contacts(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
+// island by island (close_by_island, resolve_by_island). False, v kept, where the plastic impact
+// fails in a model the event loop steps through (steps_where_impacts_fail).
+bool close_contacts(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                     Eigen::VectorXd& v, const EventLog& log) {
   Event e{.t = t, .kind = EventKind::zeno, .contacts = set, .law = "close", .kinetic_before = kinetic_energy(data.body, v)};
   if (!slips_slow(sys, data, set, v) || !close_by_island(sys, data, set, v, e)) {
@@ -177,10 +178,12 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
         resolve_by_island(sys, data, set, v, [&sys](ContactSpace& space, const Eigen::VectorXd& v_minus) {
           space.e.setZero();
           const MassFactor M_llt = mass_factor(space);
-          if (sys.model.nv >= kBlockwiseFrom && uses_circular_cone(space))
+          // (a large island's law solves so itself: solved_directly_in_circular_cone)
+          if (sys.model.nv >= kBlockwiseFrom && uses_circular_cone(space) && !solved_directly_in_circular_cone(space))
             if (ImpactResult r = solve_directly_in_circular_cone(space, M_llt, v_minus); r.ok) return r;
           return solve_anitescu_potra(space, M_llt, v_minus);
         });
+    if (!plastic.ok && steps_where_impacts_fail(sys)) return false;
     if (!plastic.ok)
       throw SimulationError(t, StopReason::impact_failed,
                             "plastic impact of the Zeno rule at t = " + format_time(t) + " s: " + plastic.diagnostic);
@@ -193,6 +196,7 @@ void close_contacts(const System& sys, const ContactData& data, double t, const 
   e.kinetic_after = kinetic_energy(data.body, v);
   record_normal_velocities(data, v, e);
   log(e);
+  return true;
 }
 
 // The event of an impact resolved to r over the contacts `set`.
@@ -203,10 +207,13 @@ Event impact_event(double t, EventKind kind, const std::vector<int>& set, std::s
                .impulse_t = std::vector<double>(r.impulse_t.data(), r.impulse_t.data() + r.impulse_t.size())};
 }
 
-void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
+// The law's impact over `set`; false, v kept, where it fails in a model the event loop steps
+// through (steps_where_impacts_fail).
+bool apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const ContactData& data, double t,
                   const std::vector<int>& set, EventKind kind, Eigen::VectorXd& v, const EventLog& log) {
   const ImpactResult r = resolve_by_island(
       sys, data, set, v, [&](ContactSpace& space, const Eigen::VectorXd& v_minus) { return law.resolve(space, v_minus, rng); });
+  if (!r.ok && steps_where_impacts_fail(sys)) return false;
   if (!r.ok)
     throw SimulationError(t, StopReason::impact_failed, "impact at t = " + format_time(t) + " s (" + std::string(law.name()) + "): " + r.diagnostic);
   Event e = impact_event(t, kind, set, std::string(law.name()), r);
@@ -214,6 +221,7 @@ void apply_impact(const System& sys, const ImpactLaw& law, Rng& rng, const Conta
   v = r.v_plus;
   record_normal_velocities(data, v, e);
   log(e);
+  return true;
 }
 
 // project_to_rest over contacts that form one island (or none to split).
@@ -273,7 +281,7 @@ bool apply_impact_without_collision(const System& sys, const ContactData& data, 
                                              })
                          : solve_without_collision(contact_space(sys.contacts, sys.contact, data.body, data.jac, set), v,
                                                    approach, options);
-  if (!r.ok && large && sys.contact.painleve_step > 0) return false;
+  if (!r.ok && steps_where_impacts_fail(sys)) return false;
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   const std::vector<int>* logged = &set;
   const char* law = "anitescu-potra";
@@ -299,20 +307,26 @@ bool apply_impact_without_collision(const System& sys, const ContactData& data, 
   return true;
 }
 
-void resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
+bool steps_where_impacts_fail(const System& sys) {
+  return sys.model.nv >= kBlockwiseFrom && sys.contact.painleve_step > 0;
+}
+
+bool resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
                      const std::vector<bool>& deferred, Eigen::VectorXd& v, ContactData& data, const EventLog& log) {
   for (int round = 0;; ++round) {
     const std::vector<int> hitting = impacting(sys, modes, data, deferred, v);
-    if (hitting.empty()) return;
+    if (hitting.empty()) return true;
     if (round > 100) throw SimulationError(t, StopReason::impacts_unending, "impacts at t = " + format_time(t) + " s do not terminate");
     double fastest = 0;
     for (int i : hitting) fastest = std::max(fastest, -data.jac.normal_velocity(i, v));
     if (fastest < sys.contact.v_zeno) {
-      close_contacts(sys, data, t, touching_not_separating(sys, modes, data, deferred, v), v, log);  // it would pull separating ones back
+      // Over the contacts not separating: it would pull separating ones back.
+      if (!close_contacts(sys, data, t, touching_not_separating(sys, modes, data, deferred, v), v, log)) return false;
       continue;
     }
     // Every touching contact, separating ones too: an impulse elsewhere may turn them round.
-    apply_impact(sys, law, rng, data, t, touching_contacts(sys, modes, data, deferred), EventKind::impact, v, log);
+    if (!apply_impact(sys, law, rng, data, t, touching_contacts(sys, modes, data, deferred), EventKind::impact, v, log))
+      return false;
   }
 }
 

@@ -23,10 +23,17 @@ namespace impactsim {
 
 using EventLog = std::function<void(const Event&)>;
 
+// Whether the event loop steps where an impact fails: a model of kBlockwiseFrom velocities or more
+// (a pile, whose large islands' LCPs can fail after minutes) with simulation.contact.painleve_step
+// > 0. Elsewhere a failed impact ends the run (SimulationError, impact_failed).
+bool steps_where_impacts_fail(const System& sys);
+
 // Resolves impacts at (q, v) until no touching contact approaches; v becomes the post-impact
 // velocity. `data` is scratch; its body dynamics must be those at (q, v) on entry. Contacts flagged
-// in `deferred` (deferred_contacts; empty: none) are left out of every impact set.
-void resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
+// in `deferred` (deferred_contacts; empty: none) are left out of every impact set. False where an
+// impact failed and the loop steps instead (steps_where_impacts_fail): v holds the impacts
+// resolved before it, each logged.
+bool resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
                      const std::vector<bool>& deferred, Eigen::VectorXd& v, ContactData& data, const EventLog& log);
 
 

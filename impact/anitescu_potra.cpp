@@ -1,5 +1,6 @@
 #include "impact/anitescu_potra.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include <Eigen/Cholesky>
@@ -87,19 +88,30 @@ ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOper
                      kinetic_energies);
 }
 
+bool solved_directly_in_circular_cone(const ContactSpace& c) {
+  return c.M.rows() >= kBlockwiseFrom && uses_circular_cone(c);
+}
+
 ImpactResult solve_anitescu_potra(const ContactSpace& c, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,
                                   const LcpOptions& options, bool kinetic_energies) {
-  const ImpactResult polygon = solve_anitescu_potra(c, anitescu_potra_operator(c, M_llt), v_minus, options, kinetic_energies);
+  const bool large = solved_directly_in_circular_cone(c);
+  if (large)
+    if (ImpactResult direct = solve_directly_in_circular_cone(c, M_llt, v_minus, kinetic_energies); direct.ok) return direct;
+  const ImpactResult polygon =
+      solve_anitescu_potra(c, anitescu_potra_operator(c, M_llt), v_minus, large ? bounded(options) : options, kinetic_energies);
   if (!polygon.ok || !uses_circular_cone(c)) return polygon;
   ImpactResult circle = solve_in_circular_cone(c, M_llt, v_minus, polygon, kinetic_energies);
   if (circle.ok) return circle;
   // Newton can stall near the polygon's answer (a 20-sphere pile's impact at t = 0.488 s stopped
-  // 1e-8 N s short); from each contact's normal impulse alone it takes another path to the cone.
-  ImpactResult direct = solve_directly_in_circular_cone(c, M_llt, v_minus, kinetic_energies);
-  if (direct.ok) {
-    direct.lcp_solves = polygon.lcp_solves;
-    direct.lcp_residual = polygon.lcp_residual;
-    return direct;
+  // 1e-8 N s short); from each contact's normal impulse alone it takes another path to the cone
+  // (a large space's started there).
+  if (!large) {
+    ImpactResult direct = solve_directly_in_circular_cone(c, M_llt, v_minus, kinetic_energies);
+    if (direct.ok) {
+      direct.lcp_solves = polygon.lcp_solves;
+      direct.lcp_residual = polygon.lcp_residual;
+      return direct;
+    }
   }
   // Stalled from both starts (the same pile at t = 0.494 s, 5e-9 N s short of impulses of 1e-5
   // N s): the polygon's answer, Anitescu and Potra's own friction law, an exact LCP solution that

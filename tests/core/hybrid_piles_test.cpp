@@ -280,6 +280,55 @@ INSTANTIATE_TEST_SUITE_P(Scenes, PainleveSlipFromRest,
                            return info.param.first.substr(0, 5) + "_mu" + std::to_string(static_cast<int>(info.param.second * 10));
                          });
 
+// A law that fails every impact, as Lemke can on a large pile's island of 100 contacts.
+class FailingLaw : public ImpactLaw {
+ public:
+  std::string_view name() const override { return "failing"; }
+  std::unique_ptr<PreparedImpact> prepare(const ContactSpace&, const Eigen::VectorXd& v_minus) const override {
+    struct Failed : PreparedImpact {
+      ImpactResult r;
+      ImpactResult draw(Rng&) const override { return r; }
+    };
+    auto out = std::make_unique<Failed>();
+    out->r.v_plus = v_minus;
+    out->r.ok = false;
+    out->r.diagnostic = "no answer";
+    return out;
+  }
+};
+
+// Twelve bodies (72 velocities) dropped 1 cm flat onto the ground land together at t =
+// sqrt(2 * 0.01 / g) = 45.15 ms. Where the law fails in a model this large (steps_where_impacts_fail),
+// the loop steps through the landing: the run reaches t_end with every body resting on the ground,
+// no impact logged, and no contact sunk beyond what a step's h g h allows. With painleve_step = 0
+// the failure ends the run at the landing.
+TEST(Hybrid, AFailedImpactInALargeModelIsSteppedThrough) {
+  Scene scene = load_scene_text(pile_scene(12), "pile", {parse_override("simulation.t_end=0.1")});
+  ASSERT_GE(scene.system.model.nv, kBlockwiseFrom);
+  const FailingLaw law;
+  const SceneRun r = simulate(scene, &law);
+  EXPECT_DOUBLE_EQ(r.t.back(), 0.1);
+  EXPECT_TRUE(of_kind(r, EventKind::impact).empty());
+  const std::vector<Event> steps = of_kind(r, EventKind::step);
+  ASSERT_FALSE(steps.empty());
+  EXPECT_NEAR(steps.front().t, std::sqrt(2 * 0.01 / 9.81), 1e-6);
+  const double h = scene.system.contact.painleve_step;
+  EXPECT_GE(r.stats.min_phi, -2 * 9.81 * h * h);
+  for (int b = 0; b < 12; ++b) {
+    EXPECT_NEAR(r.q.back()[7 * b + 2], 0.05, 1e-4) << "body " << b;
+    EXPECT_LT(r.v.back().segment<6>(6 * b).norm(), 1e-3) << "body " << b;
+  }
+  scene.system.contact.painleve_step = 0;
+  try {
+    simulate(scene, &law);
+    ADD_FAILURE() << "no stop";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(e.reason(), StopReason::impact_failed) << e.what();
+    EXPECT_NEAR(e.time(), std::sqrt(2 * 0.01 / 9.81), 1e-6);
+    EXPECT_NE(std::string(e.what()).find("no answer"), std::string::npos) << e.what();
+  }
+}
+
 // compass_gait_3d under the propagative law (frictionless impacts): at t = 0.3335 s the left foot
 // slides towards a Painleve configuration, its normal force growing without bound (1.4e7 N as the
 // step size fell below machine precision, and the run stopped). The Painleve guard fires while the

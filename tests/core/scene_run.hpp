@@ -22,9 +22,11 @@ struct SceneRun {
   RunStats stats;
 };
 
-inline SceneRun simulate(Scene scene) {
+// A run of `scene` under its own law, or under `other` where given.
+inline SceneRun simulate(Scene scene, const ImpactLaw* other = nullptr) {
   SceneRun r{std::move(scene), {}, {}, {}, {}, {}, {}};
-  const auto law = make_law(r.scene.law, r.scene.laws);
+  const auto own = other ? nullptr : make_law(r.scene.law, r.scene.laws);
+  const ImpactLaw& law = other ? *other : *own;
   Rng rng(r.scene.seed);
   RunCallbacks cb;
   cb.sample = [&](const Sample& s) {
@@ -34,7 +36,7 @@ inline SceneRun simulate(Scene scene) {
     r.energy.push_back(s.kinetic_energy + s.potential_energy);
   };
   cb.event = [&](const Event& e) { r.events.push_back(e); };
-  r.stats = simulate_hybrid(r.scene.system, *law, r.scene.initial, rng, cb);
+  r.stats = simulate_hybrid(r.scene.system, law, r.scene.initial, rng, cb);
   return r;
 }
 

@@ -107,6 +107,55 @@ TEST(AnitescuPotra, SolverFailureIsReportedNotGuessed) {
   EXPECT_EQ(r.v_plus, Eigen::VectorXd(v_minus));
 }
 
+// `n` solid spheres (2 kg, radius 0.1 m, I = 2/5 m a^2) each on the floor z = 0 at its lowest
+// point, one contact each (normal +z, tangents x and y), mu 0.3, in one space, M block by block.
+ContactSpace spheres_on_floor(int n) {
+  const double m = 2.0, a = 0.1;
+  ContactSpace c;
+  c.tangent_dim = 2;
+  c.M = Eigen::MatrixXd::Zero(6 * n, 6 * n);
+  c.J_n = Eigen::MatrixXd::Zero(n, 6 * n);
+  c.J_t = Eigen::MatrixXd::Zero(2 * n, 6 * n);
+  for (int i = 0; i < n; ++i) {
+    c.M.block<6, 6>(6 * i, 6 * i).diagonal() << m, m, m, 0.4 * m * a * a, 0.4 * m * a * a, 0.4 * m * a * a;
+    c.M_blocks.push_back({6 * i, 6});
+    c.J_n(i, 6 * i + 2) = 1;
+    c.J_t.block<2, 6>(2 * i, 6 * i) << 1, 0, 0, 0, -a, 0,  // (v + omega x (-a z)) . x
+        0, 1, 0, a, 0, 0;
+  }
+  c.mu = Eigen::VectorXd::Constant(n, 0.3);
+  c.e = Eigen::VectorXd::Zero(n);
+  return c;
+}
+
+// Eleven spheres (66 velocities) land at 1 m/s, each slipping at its own speed: solved in the
+// circular cone without the polygon's LCP (solved_directly_in_circular_cone), each meets the closed
+// form of a sphere alone: lambda = m |vz|; the slip slows by 3.5 mu |vz| and keeps its direction,
+// or the sphere leaves rolling. Ten spheres (60 velocities) are solved from the polygon's answer.
+TEST(AnitescuPotra, ALargeSpaceIsSolvedInTheConeWithoutTheLcp) {
+  for (int n : {10, 11}) {
+    const ContactSpace c = spheres_on_floor(n);
+    EXPECT_EQ(solved_directly_in_circular_cone(c), n == 11);
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(6 * n);
+    std::vector<Eigen::Vector2d> slip;
+    for (int i = 0; i < n; ++i) {
+      slip.emplace_back(0.25 * i * std::cos(i), 0.25 * i * std::sin(i));  // 0 to 2.5 m/s, rolling off below 1.05
+      v.segment<3>(6 * i) << slip[i], -1.0;
+    }
+    const ImpactResult r = AnitescuPotraLaw().resolve(c, v, rng);
+    ASSERT_TRUE(r.ok) << r.diagnostic;
+    EXPECT_EQ(r.lcp_solves, n == 11 ? 0 : 1);
+    EXPECT_LT(r.kinetic_energy_plus, r.kinetic_energy_minus);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_NEAR(r.impulse_n[i], 2.0, 1e-10) << i;
+      const Eigen::Vector2d u = c.J_t.middleRows(2 * i, 2) * r.v_plus;
+      const double left = std::max(slip[i].norm() - 3.5 * 0.3, 0.0);
+      EXPECT_NEAR((u - left * slip[i].normalized()).norm(), 0.0, 1e-9) << i;
+      EXPECT_NEAR(c.J_n.row(i).dot(r.v_plus), 0.0, 1e-10) << i;
+    }
+  }
+}
+
 TEST(AnitescuPotra, ThreeDimensionalPointMassUsesThePolyhedralCone) {
   ContactSpace c;
   c.M = Eigen::Matrix3d::Identity();
