@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 
 namespace impactsim {
@@ -52,7 +53,7 @@ Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b
       dproj_dy = R / ny * (Eigen::Matrix2d::Identity() - yhat * yhat.transpose());
       dproj_dR = yhat;
     }
-    G->middleRows(n + 1, 2) -= dproj_dy * dy;
+    G->middleRows(n + 1, 2).noalias() -= dproj_dy.lazyProduct(dy);  // 2 x 2 times 2 x 3m: no GEMM packing per contact
     if (pressed) G->middleRows(n + 1, 2) -= mu[i] * dproj_dR * dxi;
   }
   return phi;
@@ -79,8 +80,31 @@ void zero_frictionless(const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
     if (mu[i] == 0) r.segment<2>(3 * i + 1).setZero();
 }
 
+// Armijo on |Phi|^2 / 2 along `step` from r: the step length t taken (a semismooth Newton step
+// is taken whole near the answer), or 0 where no length descends.
+double line_search(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
+                   const Eigen::VectorXd& upper, const Eigen::VectorXd& r, const Eigen::VectorXd& phi,
+                   const Eigen::VectorXd& step) {
+  if (!step.allFinite()) return 0.0;
+  const double merit = 0.5 * phi.squaredNorm();
+  double t = 1.0;
+  Eigen::VectorXd trial_phi;
+  for (int j = 0; j < 40; ++j, t *= 0.5) {
+    trial_phi = alart_curnier(W, b, mu, upper, r + t * step, nullptr);
+    if (0.5 * trial_phi.squaredNorm() <= (1.0 - 1e-4 * t) * merit) return t;
+  }
+  return 0.5 * trial_phi.squaredNorm() < merit ? t : 0.0;  // (the last length halved once more)
+}
+
 // Damped semismooth Newton from s.r until the residual is within tolerance, the step gives no
-// descent, or max_iterations.
+// descent, or max_iterations. Dependent contact rows make G singular where they press: the
+// least-norm step, by a complete orthogonal decomposition. From kLuFrom rows on, the step of
+// G + delta I (delta = 1e-9 against G's O(1) entries: a Levenberg-Marquardt step, which tends to a
+// solution of G x = -Phi as delta -> 0 where one exists) by LU is tried first, and the least-norm
+// step only where it gives no descent: a blocked LU costs a quarter of the column-pivoting QR on
+// 360 rows (a 50-box pile's island of 120 contacts, whose steps spent 74% of their time there).
+// The equations and their tolerance are unchanged; only the path to them is.
+constexpr Eigen::Index kLuFrom = 96;
 void newton(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu, const Eigen::VectorXd& upper,
             double tolerance, int max_iterations, ConeSolution& s) {
   Eigen::MatrixXd G;
@@ -89,17 +113,20 @@ void newton(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::Vec
     s.residual = phi.cwiseAbs().maxCoeff();
     s.converged = s.residual <= tolerance;
     if (s.converged || k == max_iterations) return;
-    // Dependent contact rows make G singular where they press: the least-norm step.
-    const Eigen::VectorXd step = G.completeOrthogonalDecomposition().solve(-phi);
-    // Armijo on |Phi|^2 / 2; a semismooth Newton step is taken whole near the answer.
-    const double merit = 0.5 * phi.squaredNorm();
-    double t = 1.0;
-    Eigen::VectorXd trial_phi;
-    for (int j = 0; j < 40; ++j, t *= 0.5) {
-      trial_phi = alart_curnier(W, b, mu, upper, s.r + t * step, nullptr);
-      if (0.5 * trial_phi.squaredNorm() <= (1.0 - 1e-4 * t) * merit) break;
+    Eigen::VectorXd step;
+    double t = 0.0;
+    if (G.rows() >= kLuFrom) {
+      G.diagonal().array() += 1e-9;
+      step = G.partialPivLu().solve(-phi);
+      G.diagonal().array() -= 1e-9;
+      t = line_search(W, b, mu, upper, s.r, phi, step);
     }
-    if (!step.allFinite() || 0.5 * trial_phi.squaredNorm() >= merit) return;  // no descent left
+    if (t == 0.0) {
+      step = G.completeOrthogonalDecomposition().solve(-phi);
+      t = line_search(W, b, mu, upper, s.r, phi, step);
+      ++s.least_norm_steps;
+    }
+    if (t == 0.0) return;  // no descent left
     s.r += t * step;
     zero_frictionless(mu, s.r);
     phi = alart_curnier(W, b, mu, upper, s.r, &G);

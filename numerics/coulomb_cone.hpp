@@ -25,6 +25,7 @@ struct ConeSolution {
   Eigen::VectorXd r;       // 3 per contact
   double residual = 0.0;   // |Phi|_inf
   int iterations = 0;
+  int least_norm_steps = 0;  // Newton steps by the complete orthogonal decomposition (see newton())
   bool converged = false;  // residual <= tolerance, or <= kStallFactor tolerance where every round stalled
 };
 

@@ -89,5 +89,32 @@ TEST(CoulombCone, DependentRowsFromAPoorStartStillConverge) {
   EXPECT_NEAR((u.segment<2>(1) - (std::sqrt(5.0) - 0.3) * s).norm(), 0.0, 1e-11);
 }
 
+// Twelve such point masses (48 contacts, 144 rows: Newton's steps by LU of G + 1e-9 I, see
+// newton()), each with its own slip: each stops its approach, however its four contacts share it,
+// and slides on at |s| - mu, or sticks where |s| <= mu. Singular G, and no least-norm step needed.
+TEST(CoulombCone, ManyDependentRowsAreSolvedByLu) {
+  const int masses = 12, m = 4 * masses;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3 * m, 3 * masses);
+  for (int i = 0; i < m; ++i) J.block<3, 3>(3 * i, 3 * (i / 4)).setIdentity();
+  const Eigen::MatrixXd W = J * J.transpose() / 2.0;
+  Eigen::VectorXd v(3 * masses);  // (normal, tangent, tangent) per mass
+  for (int k = 0; k < masses; ++k) v.segment<3>(3 * k) << -1.0, 0.1 * k * std::cos(k), 0.1 * k * std::sin(k);
+  const Eigen::VectorXd b = J * v;
+  const Eigen::VectorXd mu = Eigen::VectorXd::Constant(m, 0.3);
+  const ConeSolution sol = solve_coulomb_cone(W, b, mu, Eigen::VectorXd::Zero(3 * m), 1e-12);
+  ASSERT_TRUE(sol.converged) << sol.residual;
+  EXPECT_EQ(sol.least_norm_steps, 0);
+  const Eigen::VectorXd u = W * sol.r + b;
+  for (int k = 0; k < masses; ++k) {
+    double total = 0;
+    for (int i = 4 * k; i < 4 * k + 4; ++i) total += sol.r[3 * i];
+    EXPECT_NEAR(total, 2.0, 1e-11) << k;
+    const Eigen::Vector2d s = v.segment<2>(3 * k + 1);
+    const double left = std::max(s.norm() - 0.3, 0.0);  // mu total / m = 0.3
+    EXPECT_NEAR(u[12 * k], 0.0, 1e-11) << k;
+    EXPECT_NEAR((u.segment<2>(12 * k + 1) - left * s.normalized()).norm(), 0.0, 1e-11) << k;
+  }
+}
+
 }  // namespace
 }  // namespace impactsim
