@@ -28,7 +28,7 @@ std::unique_ptr<ImpactLaw> make_law_or_report(const std::string& name, const Sce
 // not go on, it crossed the instant with fixed steps.
 inline constexpr const char* kTimeStepMeaning =
     "left the exact event path and crossed an instant with fixed steps of the Anitescu-Potra scheme (where no "
-    "contact modes were consistent, the step size collapsed or guards chattered; see "
+    "contact modes were consistent, the step size collapsed, guards chattered or a large model's impact failed; see "
     "simulation.contact.painleve_step)";
 
 // The registered laws and integrators, a line each with what it does: the end of --help.

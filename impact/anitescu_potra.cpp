@@ -1,6 +1,5 @@
 #include "impact/anitescu_potra.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include <Eigen/Cholesky>
