@@ -116,9 +116,8 @@ void newton(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::Vec
     Eigen::VectorXd step;
     double t = 0.0;
     if (G.rows() >= kLuFrom) {
-      G.diagonal().array() += 1e-9;
-      step = G.partialPivLu().solve(-phi);
-      G.diagonal().array() -= 1e-9;
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(G + 1e-9 * Eigen::MatrixXd::Identity(G.rows(), G.cols()));
+      step = lu.solve(-phi);
       t = line_search(W, b, mu, upper, s.r, phi, step);
     }
     if (t == 0.0) {
