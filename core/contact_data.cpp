@@ -224,6 +224,16 @@ void ContactJacobians::clear_columns(int i, Eigen::Ref<Eigen::MatrixXd> out) con
   for (const auto& [c, n] : columns[i]) out.middleCols(c, n).setZero();
 }
 
+double ContactJacobians::normal_velocity(int i, const Eigen::Ref<const Eigen::VectorXd>& v) const {
+  const auto row = J.row(0).segment(static_cast<Eigen::Index>(i) * nv, nv);
+  if (nv < kBlockwiseFrom || columns[i].empty()) return row.dot(v);
+  double sum = 0.0;
+  for (const auto& [c, n] : columns[i])
+    for (int k = c; k < c + n; ++k) sum += row[k] * v[k];
+  // Zeros added to a sum that is not zero leave it as it is; a zero's sign depends on them all.
+  return sum != 0.0 ? sum : row.dot(v);
+}
+
 ContactRows ContactJacobians::rows_times(int i, int first, int count, const Eigen::Ref<const Eigen::VectorXd>& v) const {
   const auto rows = J.block(first, static_cast<Eigen::Index>(i) * nv, count, nv);  // of(i)'s rows, not a temporary's
   if (nv < kBlockwiseFrom || count < 2) return rows * v;

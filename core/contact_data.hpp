@@ -87,8 +87,11 @@ struct ContactJacobians {
   Eigen::Ref<const Eigen::VectorXd> jdot_v_of(int i) const {
     return Jdot_v.segment(i * rows_per_contact, rows_per_contact);
   }
-  // J_n,i v [m/s]: contact i's normal velocity, > 0 separating.
-  double normal_velocity(int i, const Eigen::Ref<const Eigen::VectorXd>& v) const { return of(i).row(0).dot(v); }
+  // J_n,i v [m/s]: contact i's normal velocity, > 0 separating. Equal to the bit to
+  // of(i).row(0).dot(v): a strided row's dot product sums its terms in order, and from
+  // kBlockwiseFrom velocities on only the terms of the contact's chain columns are summed (the
+  // others are zeros), since an event asks this of every touching contact of a pile.
+  double normal_velocity(int i, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   // Rows [first, first + count) of J_i times v: equal to the bit to of(i).middleRows(first, count) * v.
   // From kBlockwiseFrom velocities on (and two rows or more: one row is Eigen's dot product) it reads
   // only the columns of the contact's two chains, summed in the order of Eigen's column-major

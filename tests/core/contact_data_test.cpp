@@ -3,6 +3,7 @@
 // J v; body dynamics as the dynamics functions give them; the impact-law input it hands on.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -117,7 +118,7 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
   }
 }
 
-// Jdot v and J v (rows_times) sum only the columns of the contact's two chains, in the order the
+// Jdot v, J v (rows_times) and the normal velocity sum only the columns of the contact's two chains, in the order the
 // dense product did, so they equal that product to the bit (recorded outputs rest on it), below 128
 // velocities and above, where the product sums in blocks of columns; copy_rows copies only those
 // columns, and they hold all of J_i.
@@ -163,6 +164,13 @@ TEST(ContactDynamics, JdotVAndJVOverTheChainsEqualTheDenseProductsToTheBit) {
         dense.noalias() = data.jac.of(i).bottomRows(r - 1) * v;
         EXPECT_EQ(Eigen::VectorXd(data.jac.rows_times(i, 1, r - 1, v)), dense) << defs[i].name;
         EXPECT_EQ(data.jac.rows_times(i, 0, 1, v)[0], Ji.row(0).dot(v)) << defs[i].name;
+        // The normal velocity, to the bit; where v is zero over the chains, to a zero's sign too.
+        EXPECT_EQ(data.jac.normal_velocity(i, v), data.jac.of(i).row(0).dot(v)) << defs[i].name;
+        Eigen::VectorXd still = -v;
+        for (const auto& [c, n] : data.jac.columns[i]) still.segment(c, n).setZero();
+        const double zero = data.jac.normal_velocity(i, still), dense_zero = data.jac.of(i).row(0).dot(still);
+        EXPECT_EQ(zero, 0.0) << defs[i].name;
+        EXPECT_EQ(std::signbit(zero), std::signbit(dense_zero)) << defs[i].name;
         // copy_rows writes the chain columns only, which hold every nonzero of J_i.
         Eigen::MatrixXd copied = Eigen::MatrixXd::Zero(r, m.nv);
         data.jac.copy_rows(i, 0, r, copied);
