@@ -17,7 +17,7 @@ struct AccelerationLcp {
   CoulombLcp lcp;           // z = [lambda_n (candidates); beta (sticking, k each); gamma (sticking)]
   Eigen::MatrixXd Minv_FT;  // M^-1 of the force directions [G_n; J_D]
   bool symmetric = false;   // every candidate frictionless: W = J_n M^-1 J_n^T, no friction block
-  Eigen::VectorXd vfree;    // M^-1 (-C)
+  const Eigen::VectorXd* vfree = nullptr;  // M^-1 (-C), the same for every island: solved once per choice
 };
 
 // A frictionless contact always slides: it carries no tangential force and needs no friction block
@@ -43,7 +43,8 @@ void set_trial_modes(const ContactModel& contacts, const ContactJacobians& jac, 
 
 AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const ContactSettings& settings,
                                        const BodyDynamics& body, const ContactJacobians& jac,
-                                       const std::vector<int>& candidates, const ContactModes& trial) {
+                                       const std::vector<int>& candidates, const ContactModes& trial,
+                                       const Eigen::VectorXd& vfree) {
   AccelerationLcp p;
   const int td = jac.rows_per_contact - 1, nv = static_cast<int>(body.v.size());
   const int nc = static_cast<int>(candidates.size());
@@ -87,12 +88,12 @@ AccelerationLcp build_acceleration_lcp(const ContactModel& contacts, const Conta
     }
   }
   p.symmetric = same && ns == 0;  // a frictional candidate either slides (G_n != J_n) or sticks (a block)
-  p.vfree = body.M_llt.solve(-body.C);
+  p.vfree = &vfree;
   Eigen::VectorXd w_bar(nc + nk);
-  w_bar.head(nc) = rows.topRows(nc) * p.vfree + Jdot_n;
+  w_bar.head(nc) = rows.topRows(nc) * vfree + Jdot_n;
   for (int s = 0; s < ns; ++s)
     w_bar.segment(nc + s * k, k) =
-        rows.middleRows(nc + s * k, k) * p.vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
+        rows.middleRows(nc + s * k, k) * vfree + layout.D.transpose() * Jdot_t.segment(s * td, td);
   Eigen::MatrixXd W;
   block_delassus(body.M_llt, rows, same ? rows : forces, W, &p.Minv_FT);
   p.lcp = build_coulomb_lcp(W, w_bar, layout);
@@ -112,7 +113,7 @@ void classify_modes(const ContactJacobians& jac, const std::vector<int>& candida
   const double force_tol = 1e-9 * (1.0 + sol.z.head(nc).cwiseAbs().maxCoeff());
   Eigen::VectorXd vdot;
   const auto sliding_acceleration = [&](int i) {
-    if (vdot.size() == 0) vdot = p.vfree + p.Minv_FT * sol.z.head(nc + nk);
+    if (vdot.size() == 0) vdot = *p.vfree + p.Minv_FT * sol.z.head(nc + nk);
     return tangential_acceleration(jac, i, vdot);
   };
   size_t next_stick = 0;  // p.stick is in candidate order
@@ -168,11 +169,12 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
 // The modes of `candidates`, which come in holding their trial modes (set_trial_modes), from
 // their acceleration LCP; false, with a diagnostic, where that LCP has no solution. The LCP reads
 // the trial before classify_modes writes the result over it, and only the candidates' entries.
+// vfree: M^-1 (-C), which every island reads.
 bool solve_modes(const ContactModel& contacts, const ContactSettings& settings, const BodyDynamics& body,
                  const ContactJacobians& jac, const std::vector<int>& candidates, const ModePreference& preference,
-                 const std::vector<ContactMode>& before, ContactModes& modes, std::string& diagnostic,
-                 const LcpOptions& lcp) {
-  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, modes);
+                 const std::vector<ContactMode>& before, const Eigen::VectorXd& vfree, ContactModes& modes,
+                 std::string& diagnostic, const LcpOptions& lcp) {
+  const AccelerationLcp p = build_acceleration_lcp(contacts, settings, body, jac, candidates, modes, vfree);
   const LcpSolution sol = solve_acceleration_lcp(body, candidates, preference, before, p, lcp);
   if (!sol.ok()) {
     diagnostic = "contact force LCP with " + std::to_string(p.lcp.w.size()) + " variables: " + describe(sol.status);
@@ -204,18 +206,20 @@ bool select_modes(const ContactModel& contacts, const ContactSettings& settings,
     return false;
   }
   set_trial_modes(contacts, jac, body.v, candidates, settings.velocity_tolerance, modes);
+  const Eigen::VectorXd vfree = body.M_llt.solve(-body.C);
   // A large model's candidates in separate islands (contact_islands) take one LCP per island:
   // W has no entries between them, and Lemke's cost grows with the cube of the LCP's size. Islands
   // share no contact, so each reads and writes only its own candidates' entries of `modes`.
   ContactIslands islands;
   if (body.v.size() >= kBlockwiseFrom) islands = contact_islands(body, jac, candidates);
   if (islands.contacts.size() <= 1)
-    return solve_modes(contacts, settings, body, jac, candidates, preference, before, modes, diagnostic, lcp);
+    return solve_modes(contacts, settings, body, jac, candidates, preference, before, vfree, modes, diagnostic, lcp);
   std::vector<int> island;
   for (const std::vector<int>& positions : islands.contacts) {
     island.clear();
     for (int a : positions) island.push_back(candidates[a]);
-    if (!solve_modes(contacts, settings, body, jac, island, preference, before, modes, diagnostic, lcp)) return false;
+    if (!solve_modes(contacts, settings, body, jac, island, preference, before, vfree, modes, diagnostic, lcp))
+      return false;
   }
   return true;
 }
