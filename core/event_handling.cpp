@@ -190,9 +190,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
     if (f.kind == GuardKind::liftoff && was != ContactMode::open) prefer.open[f.contact] = true;
     if (f.kind == GuardKind::slip && was == ContactMode::stick) prefer.slide[f.contact] = true;
   }
-  // Frames depend on q alone, which no attempt changes.
-  update_kinematics(sys.model, q, data.body.kin);
-  compute_event_frames(sys, data.body.kin, data.broadphase, data.near, data.frames);
+  // Frames depend on q alone, which no attempt changes: compute_event_data's serve every attempt.
   // The trial modes, reused from event to event: a copy that allocates would cost a pile of 200
   // bodies as much as its mode choice (4.3 MB of per-contact modes).
   thread_local ContactModes chosen;

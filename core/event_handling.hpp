@@ -14,6 +14,8 @@ namespace impactsim {
 
 // The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
 // start); an impact without collision (changing v) where no consistent contact forces exist.
+// `data` holds compute_event_data's at q on entry (its frames and poses are read as they are; its
+// velocity stages are computed again at v).
 // Deferred contacts stay open and out of every set. Where impacts without collision do not
 // help either, false (modes undefined) if simulation.contact.painleve_step > 0, for the caller to
 // step through (core/painleve_step.hpp), else a SimulationError (no_contact_forces).
