@@ -107,6 +107,14 @@ Dopri5::Status Dopri5::set_state(const Eigen::VectorXd& y) {
   return first_rate();
 }
 
+Dopri5::Status Dopri5::set_state(const Eigen::VectorXd& y, const Eigen::VectorXd& rate) {
+  y_ = y;
+  if (!y_.allFinite()) return Status::not_finite;  // counted as first_rate counts
+  ++counts_.evaluations;
+  k_.k1 = rate;
+  return k_.k1.allFinite() ? Status::ok : Status::not_finite;
+}
+
 Dopri5::Status Dopri5::step(double t_limit) {
   if (step_.h <= 0) step_.h = initial_step(t_limit);
   const double expo = 0.2 - kBeta * 0.75;

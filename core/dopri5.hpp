@@ -39,6 +39,8 @@ class Dopri5 {
   Status step(double t_limit);
   // Replaces the current state (after a projection) and re-evaluates f there.
   Status set_state(const Eigen::VectorXd& y);
+  // The same where the caller has evaluated f there already: rate is taken as it is and counted.
+  Status set_state(const Eigen::VectorXd& y, const Eigen::VectorXd& rate);
   // Interpolates within the last accepted step, t_prev() <= t <= t().
   void dense(double t, Eigen::VectorXd& out) const;
 

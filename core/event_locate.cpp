@@ -52,7 +52,7 @@ std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double di
   double ta = t0;
   Eigen::VectorXd ga = g_prev, gb, g_hi;
   for (double s : {0.25, 0.5, 0.75, 1.0}) {
-    const double tb = t0 + s * h;
+    const double tb = s == 1.0 ? t1 : t0 + s * h;  // the step's end to the bit: the state it accepts
     guards_at(tb, gb);
     note_passing(guards, gb);
     check_unarmed_penetration(contacts, guards, gb, distance_tolerance, tb);

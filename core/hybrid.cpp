@@ -130,27 +130,6 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   t = d.step_start.t = t1;
 }
 
-// Open contacts that touch at the phase's start and separate faster than the velocity tolerance
-// have bounced: their next impact is placed back at the level they left (core/guards.hpp). A
-// contact that merely lifted off (starting at rest) keeps the margin's crossing, or its
-// micro-hops at the edge of lift-off would each be an event. kin and frames: at the start (poses).
-void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const std::vector<ContactFrame>& frames,
-                  const Eigen::VectorXd& x) {
-  const auto starts_touching = [&](const Guard& g) {
-    return g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance;
-  };
-  std::vector<int>& need = d.scratch.need;  // ascending: guards come in contact order, one impact guard each
-  need.clear();
-  for (const Guard& g : d.phase.guards)
-    if (starts_touching(g)) need.push_back(g.contact);
-  if (need.empty()) return;
-  ContactJacobians& jac = d.contact.jac;
-  compute_contact_jacobians(sys.model, sys.contacts, kin, frames, need, jac);
-  const auto v = x.tail(sys.model.nv);
-  for (Guard& g : d.phase.guards)
-    g.bounced = starts_touching(g) && jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
-}
-
 // A new phase from (t, x): the guards of the current modes are set up (floors from phi at the
 // start) and evaluated, those already positive are armed, and the integrator restarts there.
 void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Eigen::VectorXd& x) {
@@ -254,9 +233,11 @@ class EventLoop {
     for (; next_ <= last_; ++next_) emit(sys_, d_, cb_.sample, output_time(sys_.simulation, next_), x_);
   }
 
-  // The state at t_at on the dense output.
+  // The state at t_at on the dense output; at the step's end the step's own state, which the loop
+  // accepts (the interpolant there is y0 + (y1 - y0), not y1 to the bit).
   const Eigen::VectorXd& state_at(double t_at) {
-    ode_.dense(t_at, d_.scratch.x_tmp);
+    if (t_at == ode_.t()) d_.scratch.x_tmp = ode_.y();
+    else ode_.dense(t_at, d_.scratch.x_tmp);
     normalize_configuration(sys_.model, d_.scratch.x_tmp.data());
     return d_.scratch.x_tmp;
   }
@@ -266,7 +247,18 @@ class EventLoop {
   std::optional<LocatedEvent> scan_step() {
     if (!d_.contact.near.all) keep_near(sys_, d_, state_at(ode_.t()));
     d_.scratch.q_step = d_.scratch.q_reading;
-    const auto guards_at = [&](double t_at, Eigen::VectorXd& g) { guards_at_state(sys_, d_, state_at(t_at), g); };
+    // At the step's end the phase's rate too where the forces were found, for accept_step to
+    // restart the integrator with: the same bits as f there.
+    end_state_.resize(0);
+    const auto guards_at = [&](double t_at, Eigen::VectorXd& g) {
+      const Eigen::VectorXd& x = state_at(t_at);
+      if (guard_data_at_state(sys_, d_, x) && t_at == ode_.t()) {
+        end_rate_.resize(x.size());
+        phase_rate(sys_, d_, end_rate_);
+        end_state_ = x;
+      }
+      evaluate_phase_guards(sys_, d_, g);
+    };
     const auto guard_at = [&](double t_at, int k) { return guard_at_state(sys_, d_, state_at(t_at), k); };
     const auto locate = [&] {
       return locate_event(sys_.contacts, sys_.contact.distance_tolerance, ode_.t_prev(), ode_.t(), guards_at, guard_at,
@@ -343,7 +335,9 @@ class EventLoop {
     x_ = ode_.y();
     if (has_quaternions_) {
       normalize_configuration(sys_.model, x_.data());
-      if (auto st = ode_.set_state(x_); st != Dopri5::Status::ok) fail(sys_.model, ode_, st);
+      const bool known = end_state_.size() == x_.size() && end_state_ == x_;  // the guards' last state, to the bit
+      if (auto st = known ? ode_.set_state(x_, end_rate_) : ode_.set_state(x_); st != Dopri5::Status::ok)
+        fail(sys_.model, ode_, st);
     }
     track_penetration(sys_, d_, x_);
     return rests(t_);
@@ -366,6 +360,7 @@ class EventLoop {
   const long last_;
   const double eps_t_;
   bool has_quaternions_ = false;
+  Eigen::VectorXd end_state_, end_rate_;  // the state at the step's end where the guards found forces, f there
   ChatterWatch chatter_;
   StallWatch stall_;
 };

@@ -1,6 +1,7 @@
 #include "core/phase.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/dynamics.hpp"
 
@@ -133,6 +134,23 @@ void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x)
   d.scratch.q_out = x.head(sys.model.nq);
   update_kinematics(sys.model, d.scratch.q_out, d.scratch.row_kin);
   record_min_phi(sys, d.contact, d.scratch.row_kin, d.stats);
+}
+
+void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const std::vector<ContactFrame>& frames,
+                  const Eigen::VectorXd& x) {
+  const auto starts_touching = [&](const Guard& g) {
+    return g.kind == GuardKind::impact && std::abs(d.phase.phi_start[g.contact]) <= sys.contact.distance_tolerance;
+  };
+  std::vector<int>& need = d.scratch.need;  // ascending: guards come in contact order, one impact guard each
+  need.clear();
+  for (const Guard& g : d.phase.guards)
+    if (starts_touching(g)) need.push_back(g.contact);
+  if (need.empty()) return;
+  ContactJacobians& jac = d.contact.jac;
+  compute_contact_jacobians(sys.model, sys.contacts, kin, frames, need, jac);
+  const auto v = x.tail(sys.model.nv);
+  for (Guard& g : d.phase.guards)
+    g.bounced = starts_touching(g) && jac.normal_velocity(g.contact, v) > sys.contact.velocity_tolerance;
 }
 
 }  // namespace impactsim

@@ -41,4 +41,11 @@ void emit(const System& sys, LoopData& d, const SampleSink& sink, double t, cons
 // The penetration at x recorded without a row; d.scratch.row_kin then holds x's poses.
 void track_penetration(const System& sys, LoopData& d, const Eigen::VectorXd& x);
 
+// Open contacts that touch at the phase's start and separate faster than the velocity tolerance
+// have bounced: their next impact is placed back at the level they left (core/guards.hpp). A
+// contact that merely lifted off (starting at rest) keeps the margin's crossing, or its
+// micro-hops at the edge of lift-off would each be an event. kin and frames: at the start (poses).
+void mark_bounced(const System& sys, LoopData& d, const Kinematics& kin, const std::vector<ContactFrame>& frames,
+                  const Eigen::VectorXd& x);
+
 }  // namespace impactsim

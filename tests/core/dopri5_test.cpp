@@ -131,6 +131,31 @@ TEST(Dopri5, AGivenStartingRateGivesTheSameSteps) {
   EXPECT_EQ(given.evaluations(), evaluated.evaluations());
 }
 
+// The same after a step, where the state is replaced (a projection; the event loop's rate at the
+// step's end comes from its guards).
+TEST(Dopri5, AGivenRateAtAReplacedStateGivesTheSameSteps) {
+  Dopri5 evaluated(2, oscillator, {1e-8, 1e-10}), given(2, oscillator, {1e-8, 1e-10});
+  Eigen::VectorXd y0(2), y(2), rate(2);
+  y0 << 0.3, -0.7;
+  ASSERT_EQ(evaluated.reset(0.5, y0), Dopri5::Status::ok);
+  ASSERT_EQ(given.reset(0.5, y0), Dopri5::Status::ok);
+  ASSERT_EQ(evaluated.step(3.0), Dopri5::Status::ok);
+  ASSERT_EQ(given.step(3.0), Dopri5::Status::ok);
+  y = evaluated.y().normalized();
+  oscillator(evaluated.t(), y, rate);
+  ASSERT_EQ(evaluated.set_state(y), Dopri5::Status::ok);
+  ASSERT_EQ(given.set_state(y, rate), Dopri5::Status::ok);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(evaluated.step(3.0), Dopri5::Status::ok);
+    ASSERT_EQ(given.step(3.0), Dopri5::Status::ok);
+    EXPECT_EQ(given.t(), evaluated.t());
+    EXPECT_EQ(given.y(), evaluated.y());
+  }
+  EXPECT_EQ(given.evaluations(), evaluated.evaluations());
+  rate[1] = std::nan("");
+  EXPECT_EQ(given.set_state(y, rate), Dopri5::Status::not_finite);
+}
+
 TEST(Dopri5, ANonFiniteGivenRateIsRefused) {
   Dopri5 ode(2, oscillator, {});
   Eigen::VectorXd y0 = Eigen::VectorXd::Zero(2), rate(2);
