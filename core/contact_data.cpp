@@ -146,18 +146,7 @@ void compute_body_dynamics(const Model& model, const Eigen::VectorXd& q, const E
 }
 
 double kinetic_energy(const BodyDynamics& body, const Eigen::VectorXd& v) {
-  const Eigen::MatrixXd& M = body.M;
-  if (M.cols() < kBlockwiseFrom) return 0.5 * v.dot(M * v);
-  thread_local Eigen::VectorXd Mv;
-  Mv.resize(v.size());
-  const int width = product_column_block(M.cols(), M.outerStride());
-  for (const VelocityBlock& b : body.M_llt.blocks())
-    for (int r = b.start; r < b.start + b.size; ++r) {
-      ColumnBlockSum sum(width, 0.0);
-      for (int c = b.start; c < b.start + b.size; ++c) sum.add(c, M(r, c) * v[c]);
-      Mv[r] = sum.value();
-    }
-  return 0.5 * v.dot(Mv);
+  return kinetic_energy(body.M, body.M_llt.blocks(), v);
 }
 
 void compute_contact_frames(const ContactModel& contacts, const Kinematics& kin, std::vector<ContactFrame>& frames) {

@@ -54,8 +54,8 @@ ImpactResult anitescu_potra_outcome(const ContactSpace& c, const AnitescuPotraOp
   r.impulse_t = Eigen::VectorXd::Zero(m * c.tangent_dim);  // frictionless contacts: none
   add_block_impulses(op.layout, z.segment(m, p - m), r.impulse_t);
   if (kinetic_energies) {
-    r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
-    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
+    r.kinetic_energy_minus = kinetic_energy(c.M, c.M_blocks, v_minus);
+    r.kinetic_energy_plus = kinetic_energy(c.M, c.M_blocks, r.v_plus);
   }
   r.lcp_residual = lcp_residual(lcp.W, lcp.w, z);
   return r;
@@ -145,8 +145,8 @@ ImpactResult solve_sticking_impact(const ContactSpace& c, const Eigen::VectorXd&
   r.v_plus = v_minus + Minv_JT * P;
   r.impulse_n = P.head(m);
   r.impulse_t = P.tail(m * td);
-  r.kinetic_energy_minus = 0.5 * v_minus.dot(c.M * v_minus);
-  r.kinetic_energy_plus = 0.5 * r.v_plus.dot(c.M * r.v_plus);
+  r.kinetic_energy_minus = kinetic_energy(c.M, c.M_blocks, v_minus);
+  r.kinetic_energy_plus = kinetic_energy(c.M, c.M_blocks, r.v_plus);
   const double tol = 1e-9 * P.cwiseAbs().maxCoeff();
   for (int i = 0; i < m; ++i) {
     const double friction = r.impulse_t.segment(i * td, td).norm();

@@ -67,8 +67,8 @@ ImpactResult cone_outcome(const ContactSpace& space, const MassFactor& M_llt, co
     r.impulse_t.segment<2>(2 * i) = s.r.segment<2>(3 * i + 1);
   }
   if (kinetic_energies) {
-    r.kinetic_energy_minus = 0.5 * v_minus.dot(space.M * v_minus);
-    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(space.M * r.v_plus);
+    r.kinetic_energy_minus = kinetic_energy(space.M, space.M_blocks, v_minus);
+    r.kinetic_energy_plus = kinetic_energy(space.M, space.M_blocks, r.v_plus);
   }
   return r;
 }

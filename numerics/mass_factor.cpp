@@ -134,6 +134,20 @@ int product_column_block(Eigen::Index cols, Eigen::Index stride) {
   return stride * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4;
 }
 
+double kinetic_energy(const Eigen::MatrixXd& M, const std::vector<VelocityBlock>& blocks, const Eigen::VectorXd& v) {
+  if (M.cols() < kBlockwiseFrom || blocks.empty()) return 0.5 * v.dot(M * v);
+  thread_local Eigen::VectorXd Mv;
+  Mv.resize(v.size());
+  const int width = product_column_block(M.cols(), M.outerStride());
+  for (const VelocityBlock& b : blocks)
+    for (int r = b.start; r < b.start + b.size; ++r) {
+      ColumnBlockSum sum(width, 0.0);
+      for (int c = b.start; c < b.start + b.size; ++c) sum.add(c, M(r, c) * v[c]);
+      Mv[r] = sum.value();
+    }
+  return 0.5 * v.dot(Mv);
+}
+
 void subtract_block_rows_product(const std::vector<VelocityBlock>& blocks,
                                  const std::vector<std::vector<int>>& rows_of_block, const Eigen::MatrixXd& X,
                                  const Eigen::VectorXd& x, Eigen::VectorXd& y) {

@@ -101,6 +101,12 @@ void block_delassus(const MassFactor& factor, const Eigen::MatrixXd& R, const Ei
 // doubles. Sparse products that must equal the dense ones to the bit sum in the same blocks.
 int product_column_block(Eigen::Index cols, Eigen::Index stride);
 
+// 0.5 v^T M v [J], to the bit as 0.5 * v.dot(M * v): from kBlockwiseFrom velocities on, with M
+// zero outside its diagonal `blocks` (empty: dense), M v is summed over each block's own columns in
+// the order of Eigen's product. The dense product would read all of a pile's M, quadratic in its
+// bodies, for every energy an event or an impact law reports.
+double kinetic_energy(const Eigen::MatrixXd& M, const std::vector<VelocityBlock>& blocks, const Eigen::VectorXd& v);
+
 // One entry of such a product, summed in Eigen's order: terms arrive in ascending columns into a
 // partial sum per `width` columns; each partial joins the total (as sign * partial, so a sign of -1
 // gives y -= partial to the bit) when the next block of columns starts, and value() adds the last.
