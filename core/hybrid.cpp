@@ -248,11 +248,11 @@ class EventLoop {
     if (!d_.contact.near.all) keep_near(sys_, d_, state_at(ode_.t()));
     d_.scratch.q_step = d_.scratch.q_reading;
     // At the step's end the phase's rate too where the forces were found, for accept_step to
-    // restart the integrator with: the same bits as f there.
+    // restart the integrator with after normalising quaternions: the same bits as f there.
     end_state_.resize(0);
     const auto guards_at = [&](double t_at, Eigen::VectorXd& g) {
       const Eigen::VectorXd& x = state_at(t_at);
-      if (guard_data_at_state(sys_, d_, x) && t_at == ode_.t()) {
+      if (guard_data_at_state(sys_, d_, x) && has_quaternions_ && t_at == ode_.t()) {
         end_rate_.resize(x.size());
         phase_rate(sys_, d_, end_rate_);
         end_state_ = x;

@@ -312,7 +312,8 @@ bool steps_where_impacts_fail(const System& sys) {
 }
 
 bool resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
-                     const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data, const EventLog& log) {
+                     const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data,
+                     const EventLog& log) {
   for (int round = 0;; ++round) {
     const std::vector<int> hitting = impacting(sys, modes, data, deferred, v);
     if (hitting.empty()) return true;

@@ -29,12 +29,13 @@ using EventLog = std::function<void(const Event&)>;
 bool steps_where_impacts_fail(const System& sys);
 
 // Resolves impacts at (q, v) until no touching contact approaches; v becomes the post-impact
-// velocity. `data` must hold compute_event_data's at (q, v) on entry, and is only read. Contacts flagged
-// in `deferred` (deferred_contacts; empty: none) are left out of every impact set. False where an
-// impact failed and the loop steps instead (steps_where_impacts_fail): v holds the impacts
-// resolved before it, each logged.
+// velocity. `data` must hold compute_event_data's at (q, v) on entry, and is only read. Contacts
+// flagged in `deferred` (deferred_contacts; empty: none) are left out of every impact set. False
+// where an impact failed and the loop steps instead (steps_where_impacts_fail): v holds the
+// impacts resolved before it, each logged.
 bool resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
-                     const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data, const EventLog& log);
+                     const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data,
+                     const EventLog& log);
 
 
 // Brings the contacts in `set` to rest by the projection in the kinetic metric,

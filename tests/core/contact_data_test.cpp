@@ -118,10 +118,10 @@ TEST(ContactDynamics, JdotVIsTheRateOfJv) {
   }
 }
 
-// Jdot v, J v (rows_times) and the normal velocity sum only the columns of the contact's two chains, in the order the
-// dense product did, so they equal that product to the bit (recorded outputs rest on it), below 128
-// velocities and above, where the product sums in blocks of columns; copy_rows copies only those
-// columns, and they hold all of J_i.
+// Jdot v, J v (rows_times) and the normal velocity sum only the columns of the contact's two
+// chains, in the order the dense product did, so they equal that product to the bit (recorded
+// outputs rest on it), below 128 velocities and above, where the product sums in blocks of
+// columns; copy_rows copies only those columns, and they hold all of J_i.
 TEST(ContactDynamics, JdotVAndJVOverTheChainsEqualTheDenseProductsToTheBit) {
   std::mt19937 rng(5);
   for (int links : {12, 100, 150}) {  // one block of columns: dense below 64, over the chains from 64
