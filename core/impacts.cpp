@@ -270,6 +270,72 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   return impulse;
 }
 
+namespace {
+
+// stick_where_possible over the contacts `ids` (those left on return) and the space(ids) they span,
+// v over its velocities.
+template <class Space>
+ImpactResult stick_leaving_out_pulling(std::vector<int>& ids, const Eigen::VectorXd& v, Space space) {
+  ImpactResult stick;
+  stick.ok = false;
+  stick.v_plus = v;
+  while (!ids.empty()) {
+    stick = solve_sticking_impact(space(ids), v);
+    Eigen::Index pulling = 0;
+    if (stick.ok || stick.impulse_n.minCoeff(&pulling) >= 0) break;  // stuck, or friction beyond a cone: no jam
+    ids.erase(ids.begin() + pulling);
+  }
+  return stick;
+}
+
+}  // namespace
+
+ImpactResult stick_where_possible(const System& sys, const ContactData& data, const std::vector<int>& candidates,
+                                  const Eigen::VectorXd& v, std::vector<int>& sticking) {
+  const ContactIslands islands = contact_islands(data.body, data.jac, candidates);
+  sticking = candidates;
+  if (sys.model.nv < kBlockwiseFrom || islands.contacts.size() <= 1)
+    return stick_leaving_out_pulling(sticking, v, [&](const std::vector<int>& ids) {
+      return contact_space(sys.contacts, sys.contact, data.body, data.jac, ids);
+    });
+  const int td = sys.contacts.tangent_dim();
+  ImpactResult out;
+  out.v_plus = v;
+  std::vector<bool> kept(static_cast<size_t>(sys.contacts.size()), false);
+  Eigen::MatrixXd impulse(sys.contacts.size(), 1 + td);  // the kept contacts' normal and tangential impulses
+  for (size_t k = 0; k < islands.contacts.size(); ++k) {
+    std::vector<int> ids = members(candidates, islands.contacts[k]);
+    const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
+    const ImpactResult r = stick_leaving_out_pulling(ids, Eigen::VectorXd(v(cols)), [&](const std::vector<int>& in) {
+      return contact_space(sys.contacts, sys.contact, data.body, data.jac, in, islands.blocks[k]);
+    });
+    if (ids.empty()) continue;  // every contact of the island separates
+    if (!r.ok) {
+      ImpactResult failed;
+      failed.ok = false;
+      failed.v_plus = v;
+      failed.diagnostic = r.diagnostic;
+      return failed;
+    }
+    out.v_plus(cols) = r.v_plus;
+    for (size_t a = 0; a < ids.size(); ++a) {
+      kept[ids[a]] = true;
+      impulse(ids[a], 0) = r.impulse_n[static_cast<Eigen::Index>(a)];
+      impulse.row(ids[a]).tail(td) = r.impulse_t.segment(static_cast<Eigen::Index>(a) * td, td).transpose();
+    }
+  }
+  sticking.clear();
+  for (int i : candidates)
+    if (kept[i]) sticking.push_back(i);
+  out.ok = !sticking.empty();
+  const Eigen::MatrixXd kept_impulse = impulse(sticking, Eigen::all);
+  out.impulse_n = kept_impulse.col(0);
+  out.impulse_t = Eigen::MatrixXd(kept_impulse.rightCols(td).transpose()).reshaped();
+  out.kinetic_energy_minus = kinetic_energy(data.body, v);
+  out.kinetic_energy_plus = kinetic_energy(data.body, out.v_plus);
+  return out;
+}
+
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
                                     const std::vector<int>& candidates, Eigen::VectorXd& v, const EventLog& log,
                                     const LcpOptions& options) {
@@ -285,20 +351,13 @@ bool apply_impact_without_collision(const System& sys, const ContactData& data, 
   if (!r.ok) throw SimulationError(t, StopReason::impact_failed, "at t = " + format_time(t) + " s: " + r.diagnostic);
   const std::vector<int>* logged = &set;
   const char* law = "anitescu-potra";
-  std::vector<int> sticking = candidates;
-  while ((r.v_plus - v).cwiseAbs().maxCoeff() <= approach && !sticking.empty()) {
-    ImpactResult stick = solve_sticking_impact(
-        contact_space(sys.contacts, sys.contact, data.body, data.jac, sticking), v);
-    if (stick.ok) {
+  std::vector<int> sticking;
+  if ((r.v_plus - v).cwiseAbs().maxCoeff() <= approach && !candidates.empty()) {
+    if (ImpactResult stick = stick_where_possible(sys, data, candidates, v, sticking); stick.ok) {
       r = std::move(stick);
       logged = &sticking;
       law = "sticking";
-      break;
     }
-    // A contact it would have to pull shut is left out (it separates), as in consistent().
-    Eigen::Index pulling = 0;
-    if (stick.impulse_n.minCoeff(&pulling) >= 0) break;  // friction beyond a cone: no sticking jam
-    sticking.erase(sticking.begin() + pulling);
   }
   v = r.v_plus;
   Event e = impact_event(t, EventKind::iwc, *logged, law, r);

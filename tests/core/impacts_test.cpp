@@ -7,6 +7,7 @@
 
 #include "core/impacts.hpp"
 #include "impact/laws.hpp"
+#include "numerics/mass_factor.hpp"
 #include "scenes/scene.hpp"
 #include "tests/core/ball_event.hpp"
 
@@ -205,6 +206,71 @@ TEST(Impacts, AProjectionToRestIsTakenIslandByIsland) {
       EXPECT_EQ(impulse.segment(static_cast<Eigen::Index>(k) * r + 1, r - 1).norm(), 0.0) << k;
     }
   }
+}
+
+// three_boxes with eight more unit boxes falling far away: 66 velocities, enough for the sticking
+// impact to be taken island by island.
+std::string eleven_boxes() {
+  std::string text = three_boxes(false);
+  text = text.substr(0, text.find("materials:"));
+  for (int k = 0; k < 8; ++k)
+    text += "  - {name: d" + std::to_string(k) + ", joint: {type: free}, density: 1, shapes: [{name: d" +
+            std::to_string(k) + ", type: box, size: [1, 1, 1]}], initial: {x: " + std::to_string(-20 + 3 * k) +
+            ", z: 5}}\n";
+  return text + "materials: {mu: 1, e: 0}\ncollide: all\nsimulation: {t_end: 1}\n";
+}
+
+// stick_where_possible over the ground corners of three boxes (three islands) is each box's alone,
+// where each is a single island solved over every velocity: the same contacts left to stick, the
+// same velocities and impulses to rounding, the falling boxes untouched. Box a tips so that its -x
+// corners rise: stopping them would pull, so they are left out. Every contact that sticks ends at
+// rest, and no energy is gained.
+TEST(Impacts, TheStickingImpactIsTakenIslandByIsland) {
+  const Scene scene = load_scene_text(eleven_boxes(), "eleven_boxes");
+  const System& sys = scene.system;
+  ASSERT_GE(sys.model.nv, kBlockwiseFrom);
+  ContactData data(sys.model, sys.contacts);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+  v.head(18) << 0.005, 0, -0.004, 0, 0.01, 0,  // a tips about y: its +x corners sink, its -x corners rise
+      2e-4, -1e-4, -2e-3, 0, 0, 0,  // b and c slide slowly as they sink
+      1e-4, 0, -1e-3, 0, 0, 0;
+  v.tail(48).setConstant(-0.3);
+  compute_event_data(sys, ContactModes::all_open(sys.contacts.size()), scene.initial.q, v, data);
+  std::vector<int> corners, each[3];
+  for (int i = 0; i < sys.contacts.size(); ++i) {
+    const std::string& name = sys.contacts.contact(i).name;
+    if (name.find("-z@ground") == std::string::npos || name[0] > 'c') continue;  // d0..d7 fall far above
+    corners.push_back(i);
+    each[name[0] - 'a'].push_back(i);
+  }
+  ASSERT_EQ(corners.size(), 12u);
+  std::vector<int> sticking;
+  const ImpactResult all = stick_where_possible(sys, data, corners, v, sticking);
+  ASSERT_TRUE(all.ok) << all.diagnostic;
+  std::vector<int> joined;
+  Eigen::VectorXd v_each = v;
+  for (int b = 0; b < 3; ++b) {
+    std::vector<int> kept;
+    const ImpactResult one = stick_where_possible(sys, data, each[b], v, kept);
+    ASSERT_TRUE(one.ok) << b << " " << one.diagnostic;
+    v_each.segment(6 * b, 6) = one.v_plus.segment(6 * b, 6);
+    EXPECT_EQ(one.v_plus.tail(sys.model.nv - 6 * (b + 1)), v.tail(sys.model.nv - 6 * (b + 1))) << b;
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const size_t at = joined.size() + k;
+      ASSERT_LT(at, sticking.size());
+      EXPECT_NEAR(all.impulse_n[static_cast<Eigen::Index>(at)], one.impulse_n[static_cast<Eigen::Index>(k)], 1e-12);
+      EXPECT_LT((all.impulse_t.segment<2>(2 * at) - one.impulse_t.segment<2>(2 * k)).norm(), 1e-12);
+    }
+    joined.insert(joined.end(), kept.begin(), kept.end());
+  }
+  EXPECT_EQ(sticking, joined);
+  EXPECT_EQ(each[0].size() - 2, static_cast<size_t>(std::count_if(sticking.begin(), sticking.end(), [&](int i) {
+              return sys.contacts.contact(i).name[0] == 'a';
+            })));  // a's rising corners are left out
+  EXPECT_LT((all.v_plus - v_each).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_EQ(all.v_plus.tail(48), v.tail(48));  // the falling boxes
+  EXPECT_LE(all.kinetic_energy_plus, all.kinetic_energy_minus);
+  for (int i : sticking) EXPECT_LT((data.jac.of(i) * all.v_plus).norm(), 1e-12) << sys.contacts.contact(i).name;
 }
 
 // The Zeno rule is a plastic impact: it may stop slips as slow as the approach it ends, never a
