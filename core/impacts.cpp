@@ -1,6 +1,7 @@
 #include "core/impacts.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <Eigen/QR>
 
@@ -270,70 +271,59 @@ Eigen::VectorXd project_to_rest(const ContactData& data, const std::vector<int>&
   return impulse;
 }
 
-namespace {
-
-// stick_where_possible over the contacts `ids` (those left on return) and the space(ids) they span,
-// v over its velocities.
-template <class Space>
-ImpactResult stick_leaving_out_pulling(std::vector<int>& ids, const Eigen::VectorXd& v, Space space) {
-  ImpactResult stick;
-  stick.ok = false;
-  stick.v_plus = v;
-  while (!ids.empty()) {
-    stick = solve_sticking_impact(space(ids), v);
-    Eigen::Index pulling = 0;
-    if (stick.ok || stick.impulse_n.minCoeff(&pulling) >= 0) break;  // stuck, or friction beyond a cone: no jam
-    ids.erase(ids.begin() + pulling);
-  }
-  return stick;
-}
-
-}  // namespace
-
 ImpactResult stick_where_possible(const System& sys, const ContactData& data, const std::vector<int>& candidates,
                                   const Eigen::VectorXd& v, std::vector<int>& sticking) {
-  const ContactIslands islands = contact_islands(data.body, data.jac, candidates);
-  sticking = candidates;
-  if (sys.model.nv < kBlockwiseFrom || islands.contacts.size() <= 1)
-    return stick_leaving_out_pulling(sticking, v, [&](const std::vector<int>& ids) {
-      return contact_space(sys.contacts, sys.contact, data.body, data.jac, ids);
-    });
-  const int td = sys.contacts.tangent_dim();
-  ImpactResult out;
-  out.v_plus = v;
   std::vector<bool> kept(static_cast<size_t>(sys.contacts.size()), false);
-  Eigen::MatrixXd impulse(sys.contacts.size(), 1 + td);  // the kept contacts' normal and tangential impulses
-  for (size_t k = 0; k < islands.contacts.size(); ++k) {
-    std::vector<int> ids = members(candidates, islands.contacts[k]);
-    const std::vector<int> cols = block_columns(data.body, islands.blocks[k]);
-    const ImpactResult r = stick_leaving_out_pulling(ids, Eigen::VectorXd(v(cols)), [&](const std::vector<int>& in) {
-      return contact_space(sys.contacts, sys.contact, data.body, data.jac, in, islands.blocks[k]);
-    });
-    if (ids.empty()) continue;  // every contact of the island separates
-    if (!r.ok) {
-      ImpactResult failed;
-      failed.ok = false;
-      failed.v_plus = v;
-      failed.diagnostic = r.diagnostic;
-      return failed;
+  // The jam over the contacts of `space` that can stick, its impulses over all of them (zero where
+  // one is left out); ok where every contact of the space is left out, for the others' islands.
+  const auto stick = [&](ContactSpace& space, const Eigen::VectorXd& v_minus) {
+    std::vector<int> which(static_cast<size_t>(space.contacts()));
+    std::iota(which.begin(), which.end(), 0);
+    ImpactResult r;
+    r.v_plus = v_minus;
+    while (!which.empty()) {
+      r = solve_sticking_impact(contact_subspace(space, which), v_minus);
+      Eigen::Index pulling = 0;
+      if (r.ok || r.impulse_n.minCoeff(&pulling) >= 0) break;  // stuck, or friction beyond a cone: no jam
+      which.erase(which.begin() + pulling);
     }
-    out.v_plus(cols) = r.v_plus;
-    for (size_t a = 0; a < ids.size(); ++a) {
-      kept[ids[a]] = true;
-      impulse(ids[a], 0) = r.impulse_n[static_cast<Eigen::Index>(a)];
-      impulse.row(ids[a]).tail(td) = r.impulse_t.segment(static_cast<Eigen::Index>(a) * td, td).transpose();
+    if (which.empty()) {  // every contact separates
+      r = ImpactResult{};
+      r.v_plus = v_minus;
     }
+    if (!r.ok) return r;
+    const int td = space.tangent_dim;
+    Eigen::VectorXd impulse_n = Eigen::VectorXd::Zero(space.contacts());
+    Eigen::VectorXd impulse_t = Eigen::VectorXd::Zero(space.contacts() * td);
+    for (size_t a = 0; a < which.size(); ++a) {
+      kept[space.ids[which[a]]] = true;
+      impulse_n[which[a]] = r.impulse_n[static_cast<Eigen::Index>(a)];
+      impulse_t.segment(which[a] * td, td) = r.impulse_t.segment(static_cast<Eigen::Index>(a) * td, td);
+    }
+    r.impulse_n = impulse_n;
+    r.impulse_t = impulse_t;
+    return r;
+  };
+  ImpactResult r;
+  if (sys.model.nv >= kBlockwiseFrom) {
+    r = resolve_by_island(sys, data, candidates, v, stick);
+  } else {
+    ContactSpace space = contact_space(sys.contacts, sys.contact, data.body, data.jac, candidates);
+    r = stick(space, v);
   }
   sticking.clear();
-  for (int i : candidates)
-    if (kept[i]) sticking.push_back(i);
-  out.ok = !sticking.empty();
-  const Eigen::MatrixXd kept_impulse = impulse(sticking, Eigen::all);
-  out.impulse_n = kept_impulse.col(0);
-  out.impulse_t = Eigen::MatrixXd(kept_impulse.rightCols(td).transpose()).reshaped();
-  out.kinetic_energy_minus = kinetic_energy(data.body, v);
-  out.kinetic_energy_plus = kinetic_energy(data.body, out.v_plus);
-  return out;
+  std::vector<int> positions;  // of the contacts that stick, in candidates
+  for (size_t a = 0; a < candidates.size(); ++a)
+    if (kept[candidates[a]]) sticking.push_back(candidates[a]), positions.push_back(static_cast<int>(a));
+  if (!r.ok || sticking.empty()) {
+    r.ok = false;
+    r.v_plus = v;
+    return r;
+  }
+  const int td = sys.contacts.tangent_dim();
+  r.impulse_n = Eigen::VectorXd(r.impulse_n(positions));
+  r.impulse_t = Eigen::MatrixXd(r.impulse_t.reshaped(td, candidates.size())(Eigen::all, positions)).reshaped();
+  return r;
 }
 
 bool apply_impact_without_collision(const System& sys, const ContactData& data, double t, const std::vector<int>& set,
