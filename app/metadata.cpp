@@ -94,6 +94,7 @@ Json settings(const Metadata& m, const Scene& scene) {
                     {"broadphase_margin", c.broadphase_margin},   {"broadphase_horizon", c.broadphase_horizon},
                     {"friction_directions", c.friction_directions},
                     {"friction_cone", c.circular_cone ? "circular" : "polygon"}, {"painleve_step", c.painleve_step},
+                    {"painleve_step_max", c.painleve_step_max},
                     {"slow_slip_speed", c.slow_slip_speed}};
   out["seed"] = m.seed;
   return out;

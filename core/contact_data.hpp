@@ -36,6 +36,7 @@ struct ContactSettings {
   // until the slip reaches it; 0: every slide follows its slip.
   double slow_slip_speed = 1e-4;      // [m/s]
   double painleve_step = 1e-4;        // [s] time-step through an instant with no consistent modes, chattering guards or a collapsed step; 0: stop there
+  double painleve_step_max = 8e-4;    // [s] the longest such a step grows to where tries at consistent modes keep failing (core/chatter.hpp)
 };
 
 // M(q) vdot + C(q, v) = tau at one state, with its scratch.

@@ -92,11 +92,11 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   return chosen;
 }
 
-// One Painleve step from (t, x) (core/painleve_step.hpp), no further than t_end: logged, with the
-// rows of the output times it passes (x linear on the step, as the time-stepping integrator
-// reports them); t and x move to its end.
+// One Painleve step of at most h from (t, x) (core/painleve_step.hpp), no further than t_end:
+// logged, with the rows of the output times it passes (x linear on the step, as the time-stepping
+// integrator reports them); t and x move to its end.
 void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log, LoopData& d, double& t,
-                  Eigen::VectorXd& x, long& next, long last) {
+                  Eigen::VectorXd& x, long& next, long last, double h_asked) {
   const SimulationSettings& settings = sys.simulation;
   const int nq = sys.model.nq, nv = sys.model.nv;
   d.scratch.q = x.head(nq);
@@ -105,7 +105,7 @@ void step_through(const System& sys, const RunCallbacks& cb, const EventLog& log
   // the near set is selected again at its end.
   if (!d.contact.near.all) d.contact.near = d.contact.broadphase.everything(sys.contacts);
   wake_all(sys, d, t, d.scratch.q, d.scratch.v, log);
-  const double h = std::min(sys.contact.painleve_step, settings.t_end - t);
+  const double h = std::min(h_asked, settings.t_end - t);
   if (d.step_start.t != t) d.step_start.known.clear();  // not the last step's end: no start
   const PainleveStep s = painleve_step(sys, d.scratch.q, d.scratch.v, h, d.contact, &d.step_start);
   if (!s.ok)
@@ -202,14 +202,17 @@ class EventLoop {
 
  private:
   // Painleve steps carry the run on until the modes at their end are consistent (or t_end); at
-  // least `steps` of them, then tries spaced by retry_wait (core/chatter.hpp).
+  // least `steps` of them, then tries spaced by retry_wait, the steps growing while the tries keep
+  // failing (core/chatter.hpp).
   void step_on(int steps) {
+    StretchStep h(sys_.contact.painleve_step, sys_.contact.painleve_step_max);
     for (int wait = 1;;) {
-      step_through(sys_, cb_, log_, d_, t_, x_, next_, last_);
+      step_through(sys_, cb_, log_, d_, t_, x_, next_, last_, h.next());
       if (t_ >= sys_.simulation.t_end - eps_t_) return;
       if (--steps > 0) continue;
       if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return;
       steps = wait = retry_wait(wait);
+      h.try_failed(wait);
     }
   }
 

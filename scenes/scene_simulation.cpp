@@ -31,6 +31,7 @@ ContactSettings read_contact_settings(const Field& f) {
   }
   if (f.has("slow_slip_speed")) c.slow_slip_speed = f.child("slow_slip_speed").non_negative();
   if (f.has("painleve_step")) c.painleve_step = f.child("painleve_step").non_negative();
+  if (f.has("painleve_step_max")) c.painleve_step_max = f.child("painleve_step_max").non_negative();
   if (f.has("friction_cone")) {
     const std::string cone = f.child("friction_cone").text();
     if (cone != "circular" && cone != "polygon") f.child("friction_cone").fail("must be `circular` or `polygon`, not '" + cone + "'");

@@ -42,6 +42,7 @@ TEST(Metadata, ARunRecordsVersionSceneSettingsAndTime) {
   EXPECT_EQ(m["settings"]["rtol"], s.system.simulation.ode.rtol);
   EXPECT_EQ(m["settings"]["contact"]["v_zeno"], s.system.contact.v_zeno);
   EXPECT_EQ(m["settings"]["contact"]["painleve_step"], s.system.contact.painleve_step);
+  EXPECT_EQ(m["settings"]["contact"]["painleve_step_max"], s.system.contact.painleve_step_max);
   EXPECT_EQ(m["settings"]["contact"]["slow_slip_speed"], s.system.contact.slow_slip_speed);
   EXPECT_EQ(m["settings"]["contact"]["friction_cone"], s.system.contact.circular_cone ? "circular" : "polygon");
   EXPECT_EQ(m["status"], "ok");

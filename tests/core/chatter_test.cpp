@@ -1,6 +1,8 @@
 // When the event loop steps through chatter: kChatterEvents events without a collision within
 // painleve_step of the first, and more steps each time it comes back soon after; and the spacing
-// of the tries at consistent modes once stepping.
+// of the tries at consistent modes once stepping, and the steps' size while those keep failing.
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "core/chatter.hpp"
@@ -61,6 +63,44 @@ TEST(Chatter, TriesAtConsistentModesComeAtDoublingIntervals) {
   int wait = 1;
   for (int expected : {2, 4, 8, 16, 32, 64}) EXPECT_EQ(wait = retry_wait(wait), expected);
   EXPECT_EQ(retry_wait(wait), kMaxChatterSteps);  // bounded: a pile that settles is tried again soon
+}
+
+// A stretch whose every try fails: painleve_step for the first 63 steps (tries after 1, 2, ... 32
+// of them), then doubled at each failed try, 64 steps apart, up to painleve_step_max.
+TEST(Chatter, StepsGrowWhileTriesKeepFailingUpToTheLargest) {
+  StretchStep h(kStep, 8 * kStep);
+  int wait = 1, steps = 0;
+  std::vector<double> sizes;  // the size of each step
+  while (sizes.size() < 400) {
+    sizes.push_back(h.next());
+    if (++steps < wait) continue;
+    steps = 0;
+    wait = retry_wait(wait);
+    h.try_failed(wait);
+  }
+  for (size_t k = 0; k < 63; ++k) EXPECT_EQ(sizes[k], kStep) << k;
+  for (size_t k = 63; k < 127; ++k) EXPECT_EQ(sizes[k], 2 * kStep) << k;
+  for (size_t k = 127; k < 191; ++k) EXPECT_EQ(sizes[k], 4 * kStep) << k;
+  for (size_t k = 191; k < sizes.size(); ++k) EXPECT_EQ(sizes[k], 8 * kStep) << k;
+}
+
+TEST(Chatter, AStretchThatEndsSoonOrALargestAtTheStepKeepsItsSteps) {
+  StretchStep soon(kStep, 8 * kStep);
+  for (int wait = 1; wait < kMaxChatterSteps;) {
+    wait = retry_wait(wait);
+    if (wait < kMaxChatterSteps) soon.try_failed(wait);
+    EXPECT_EQ(soon.next(), kStep) << wait;
+  }
+  StretchStep fixed(kStep, kStep), below(kStep, 0.0);
+  for (int k = 0; k < 10; ++k) {
+    fixed.try_failed(kMaxChatterSteps);
+    below.try_failed(kMaxChatterSteps);
+  }
+  EXPECT_EQ(fixed.next(), kStep);
+  EXPECT_EQ(below.next(), kStep);
+  StretchStep odd(kStep, 5 * kStep);  // not a doubling of painleve_step: the last doubling stops at it
+  for (int k = 0; k < 10; ++k) odd.try_failed(kMaxChatterSteps);
+  EXPECT_EQ(odd.next(), 5 * kStep);
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ simulation:
   seed: 1
   contact: {distance_tolerance: 1.0e-6, velocity_tolerance: 1.0e-6, v_zeno: 0.001, detect_rest: true, sleep: true,
             max_events: 100, baumgarte: 20, broadphase_margin: 0.05, broadphase_horizon: 0.02, friction_directions: 8,
-            painleve_step: 1.0e-4, slow_slip_speed: 1.0e-4}
+            painleve_step: 1.0e-4, painleve_step_max: 8.0e-4, slow_slip_speed: 1.0e-4}
   routh: {h: 0.1, steps: 10, sampling: uniform, solution: lemke}
   sequential: {order: cyclic, start: c, list: [c], max_impacts: 10}
   propagative: {R: 0.5, order: random, max_reflections: 10}
