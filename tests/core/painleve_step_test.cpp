@@ -49,6 +49,37 @@ TEST(PainleveStep, ABallAtRestStaysAtRestOnItsWeight) {
   }
 }
 
+// A ball 3 um into the ground under a second ball that touches it 0.2 um deep. Lifting the lower
+// ball alone to half the tolerance would press the upper one 2.7 um into it, for a step of any
+// size, and the step failed at every halving; the upper ball's contact joins the push, and both
+// leave the step at half the tolerance, at rest, where they were sideways.
+TEST(PainleveStep, APushThatWouldSinkAnotherContactLiftsItToo) {
+  const Scene scene = load_scene_text(R"(
+world:
+  gravity: [0, 0, -9.81]
+  shapes: [{name: ground, type: halfspace, normal: [0, 0, 1]}]
+materials: {mu: 0.5, e: 0}
+collide: all
+simulation: {t_end: 1.0}
+bodies:
+  - {name: low, joint: {type: free}, density: 1000, shapes: [{name: a, type: sphere, radius: 0.1}], initial: {z: 0.099997}}
+  - {name: high, joint: {type: free}, density: 1000, shapes: [{name: b, type: sphere, radius: 0.1}], initial: {z: 0.2999968}}
+)",
+                                      "stacked_balls");
+  const System& sys = scene.system;
+  const double tol = sys.contact.distance_tolerance, h = 1e-3;
+  ContactData data{sys.model, sys.contacts};
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
+  const PainleveStep s = painleve_step(sys, scene.initial.q, v, h, data);
+  ASSERT_TRUE(s.ok) << s.diagnostic;
+  EXPECT_EQ(s.h, h);
+  EXPECT_EQ(s.active.size(), 2u);
+  EXPECT_NEAR(s.q1(2), 0.1 - 0.5 * tol, 1e-12);
+  EXPECT_NEAR(s.q1(9) - s.q1(2), 0.2 - 0.5 * tol, 1e-12);
+  EXPECT_LT(s.v1.norm(), 1e-12);
+  EXPECT_LT(std::abs(s.q1(0)) + std::abs(s.q1(1)) + std::abs(s.q1(7)) + std::abs(s.q1(8)), 1e-15);
+}
+
 // Sliding along x without spin: the polygon has the direction -x, so friction is exactly
 // -mu m g h along x. The ball slows by mu g h, spins up by (5/2) mu g h / r, and its contact
 // point slows by (7/2) mu g h.
