@@ -181,17 +181,19 @@ Eigen::VectorXd position_push(const System& sys, const ContactData& data, const 
   std::vector<double> depth;
   const auto predicted = [&](int i, const Eigen::VectorXd& u) { return phi0[i] + h * data.jac.normal_velocity(i, u); };
   for (int i : active) {
-    if (gated(sys.contacts, i) || !(predicted(i, y) < target)) continue;
+    const double phi1 = predicted(i, y);
+    if (gated(sys.contacts, i) || !(phi1 < target)) continue;
     if (!(phi0[i] >= -kPushDepth * tol)) return Eigen::VectorXd::Zero(y.size());
     set.push_back(i);
-    depth.push_back((target - predicted(i, y)) / h);
+    depth.push_back((target - phi1) / h);
   }
   Eigen::VectorXd push = Eigen::VectorXd::Zero(y.size());
   for (int round = 0; round < kPushRounds && !set.empty(); ++round) {
     push = push_of(data, set, depth);
+    const Eigen::VectorXd pushed = y + push;
     const size_t before = set.size();
     for (int i : active)
-      if (!gated(sys.contacts, i) && std::find(set.begin(), set.end(), i) == set.end() && predicted(i, y + push) < -tol) {
+      if (!gated(sys.contacts, i) && std::find(set.begin(), set.end(), i) == set.end() && predicted(i, pushed) < -tol) {
         set.push_back(i);
         depth.push_back((target - predicted(i, y)) / h);
       }
