@@ -107,39 +107,16 @@ TEST(Hybrid, AFrictionalSpherePileSettles) {
   EXPECT_LT(r.stats.steps, 50000);
 }
 
-// A run's events, and the rows just before and after each (the event loop's event_sample).
-struct LoggedRun {
-  struct Row {
-    double t, kinetic, potential;
-  };
-  std::vector<Event> events;
-  std::vector<Row> around;
-  double t_last = 0.0;
-  RunStats stats;
-};
-
-LoggedRun run_logged(const Scene& scene) {
-  const auto law = make_law(scene.law, scene.laws);
-  Rng rng(scene.seed);
-  LoggedRun r;
-  RunCallbacks cb;
-  cb.sample = [&](const Sample& s) { r.t_last = s.t; };
-  cb.event_sample = [&](const Sample& s) { r.around.push_back({s.t, s.kinetic_energy, s.potential_energy}); };
-  cb.event = [&](const Event& e) { r.events.push_back(e); };
-  r.stats = simulate_hybrid(scene.system, *law, scene.initial, rng, cb);
-  return r;
-}
-
 // Each step's length, from its rows: the state at its start, then at its end, at most h_max later
 // (each event logged before it wrote two). No step adds energy.
-std::vector<double> step_lengths(const LoggedRun& r, double h_max) {
+std::vector<double> step_lengths(const SceneRun& r, double h_max) {
   std::vector<double> out;
   for (const Event& e : r.events) {
     if (e.kind != EventKind::step) continue;
     EXPECT_EQ(e.law, "time-stepping");
     EXPECT_FALSE(e.contacts.empty());
-    const LoggedRun::Row* before = nullptr;
-    const LoggedRun::Row* after = nullptr;
+    const SceneRun::EventRow* before = nullptr;
+    const SceneRun::EventRow* after = nullptr;
     for (size_t a = 0; a + 1 < r.around.size(); ++a)
       if (r.around[a].t == e.t && r.around[a + 1].t > e.t && r.around[a + 1].t <= e.t + h_max) {
         before = &r.around[a];
@@ -176,11 +153,11 @@ TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
     EXPECT_LT(e.time(), 1.0);
     EXPECT_NE(std::string(e.what()).find("simulation.contact.painleve_step"), std::string::npos) << e.what();
   }
-  const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml");
-  const LoggedRun r = run_logged(scene);
-  EXPECT_EQ(r.t_last, scene.system.simulation.t_end);
-  EXPECT_GE(r.stats.min_phi, -scene.system.contact.distance_tolerance);
-  const std::vector<double> h = step_lengths(r, scene.system.contact.painleve_step);
+  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml"));
+  const ContactSettings& c = r.scene.system.contact;
+  EXPECT_EQ(r.t.back(), r.scene.system.simulation.t_end);
+  EXPECT_GE(r.stats.min_phi, -c.distance_tolerance);
+  const std::vector<double> h = step_lengths(r, c.painleve_step);
   EXPECT_GE(h.size(), 1u);
 }
 
@@ -188,12 +165,11 @@ TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
 // every try fails, and its steps grow, three doublings up to painleve_step_max (8e-4 s) by 0.3 s,
 // none longer. Each still adds no energy and sinks no contact beyond the distance tolerance.
 TEST(Hybrid, StepsGrowWhereTriesAtConsistentModesKeepFailing) {
-  const Scene scene = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/box_pile_50.yaml",
-                                 {parse_override("simulation.t_end=0.3")});
-  const ContactSettings& c = scene.system.contact;
+  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/box_pile_50.yaml",
+                                         {parse_override("simulation.t_end=0.3")}));
+  const ContactSettings& c = r.scene.system.contact;
   ASSERT_EQ(c.painleve_step_max, 8 * c.painleve_step);
-  const LoggedRun r = run_logged(scene);
-  EXPECT_EQ(r.t_last, 0.3);
+  EXPECT_EQ(r.t.back(), 0.3);
   EXPECT_GE(r.stats.min_phi, -c.distance_tolerance);
   const std::vector<double> h = step_lengths(r, c.painleve_step_max);
   const auto longest = std::max_element(h.begin(), h.end());

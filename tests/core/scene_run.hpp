@@ -14,17 +14,22 @@
 namespace impactsim::testing {
 
 struct SceneRun {
+  // A row written just before or after an event (the event loop's event_sample).
+  struct EventRow {
+    double t, kinetic, potential;
+  };
   Scene scene;
   std::vector<Event> events;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> q, v;
   std::vector<double> energy;  // kinetic plus potential per row [J]
+  std::vector<EventRow> around;
   RunStats stats;
 };
 
 // A run of `scene` under its own law, or under `other` where given.
 inline SceneRun simulate(Scene scene, const ImpactLaw* other = nullptr) {
-  SceneRun r{std::move(scene), {}, {}, {}, {}, {}, {}};
+  SceneRun r{std::move(scene), {}, {}, {}, {}, {}, {}, {}};
   const auto own = other ? nullptr : make_law(r.scene.law, r.scene.laws);
   const ImpactLaw& law = other ? *other : *own;
   Rng rng(r.scene.seed);
@@ -35,6 +40,7 @@ inline SceneRun simulate(Scene scene, const ImpactLaw* other = nullptr) {
     r.v.push_back(s.v);
     r.energy.push_back(s.kinetic_energy + s.potential_energy);
   };
+  cb.event_sample = [&](const Sample& s) { r.around.push_back({s.t, s.kinetic_energy, s.potential_energy}); };
   cb.event = [&](const Event& e) { r.events.push_back(e); };
   r.stats = simulate_hybrid(r.scene.system, law, r.scene.initial, rng, cb);
   return r;
