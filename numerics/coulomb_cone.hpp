@@ -26,6 +26,7 @@ struct ConeSolution {
   double residual = 0.0;   // |Phi|_inf
   int iterations = 0;
   int least_norm_steps = 0;  // Newton steps by the complete orthogonal decomposition (see newton())
+  int sparse_lu_steps = 0;   // Newton steps by the sparse LU of a large, sparse G (see newton())
   bool converged = false;  // residual <= tolerance, or <= kStallFactor tolerance where every round stalled
 };
 

@@ -104,6 +104,7 @@ TEST(CoulombCone, ManyDependentRowsAreSolvedByLu) {
   const ConeSolution sol = solve_coulomb_cone(W, b, mu, Eigen::VectorXd::Zero(3 * m), 1e-12);
   ASSERT_TRUE(sol.converged) << sol.residual;
   EXPECT_EQ(sol.least_norm_steps, 0);
+  EXPECT_GT(sol.sparse_lu_steps, 0);  // W's blocks of 12 rows: G holds 1/12 of its entries
   const Eigen::VectorXd u = W * sol.r + b;
   for (int k = 0; k < masses; ++k) {
     double total = 0;
@@ -114,6 +115,58 @@ TEST(CoulombCone, ManyDependentRowsAreSolvedByLu) {
     EXPECT_NEAR(u[12 * k], 0.0, 1e-11) << k;
     EXPECT_NEAR((u.segment<2>(12 * k + 1) - left * s.normalized()).norm(), 0.0, 1e-11) << k;
   }
+}
+
+// Forty unit point masses in a row on a rough floor, each touching the next (normal along x,
+// separating at v_x,k+1 - v_x,k): 79 contacts, 237 rows, each coupled only to the contacts of its
+// two masses, so Newton's steps go by the sparse LU. Every mass lands at v_z = -1 while the row
+// closes up (v_x,k = -0.1 k) and slips along y: the answer meets the cone's equations, and the
+// floor's normal impulses take the row's vertical momentum, 40 N s (the masses' friction on each
+// other is internal).
+TEST(CoulombCone, ARowOfMassesIsSolvedBySparseLu) {
+  const int masses = 40, m = 2 * masses - 1;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3 * m, 3 * masses);  // velocities (x, y, z) per mass
+  for (int k = 0; k < masses; ++k) {
+    J(3 * k, 3 * k + 2) = 1;      // floor: normal z, tangents x and y
+    J(3 * k + 1, 3 * k) = 1;
+    J(3 * k + 2, 3 * k + 1) = 1;
+  }
+  for (int k = 0; k + 1 < masses; ++k) {
+    const int row = 3 * (masses + k);
+    for (int axis = 0; axis < 3; ++axis) {  // normal x, tangents y and z: k + 1 relative to k
+      J(row + axis, 3 * (k + 1) + axis) = 1;
+      J(row + axis, 3 * k + axis) = -1;
+    }
+  }
+  const Eigen::MatrixXd W = J * J.transpose();
+  Eigen::VectorXd v(3 * masses);
+  for (int k = 0; k < masses; ++k) v.segment<3>(3 * k) << -0.1 * k, 0.05 * std::sin(k), -1.0;
+  const Eigen::VectorXd b = J * v;
+  const Eigen::VectorXd mu = Eigen::VectorXd::Constant(m, 0.3);
+  const ConeSolution sol = solve_coulomb_cone(W, b, mu, Eigen::VectorXd::Zero(3 * m), 1e-12);
+  ASSERT_TRUE(sol.converged) << sol.residual;
+  EXPECT_GT(sol.sparse_lu_steps, 0);
+  EXPECT_LE(coulomb_cone_residual(W, b, mu, sol.r), 1e-12);
+  const Eigen::VectorXd u = W * sol.r + b;
+  double floor_total = 0;
+  for (int i = 0; i < m; ++i) {
+    EXPECT_GE(sol.r[3 * i], 0.0) << i;
+    EXPECT_GE(u[3 * i], -1e-12) << i;
+    EXPECT_LE(sol.r.segment<2>(3 * i + 1).norm(), 0.3 * sol.r[3 * i] * (1 + 1e-12) + 1e-15) << i;
+    if (i < masses) floor_total += sol.r[3 * i];
+  }
+  EXPECT_NEAR(floor_total, masses, 1e-10);
+  // One mass under 40 contacts: W is dense, and the dense LU solves it.
+  Eigen::MatrixXd J1(3 * 40, 3);
+  for (int i = 0; i < 40; ++i) J1.middleRows(3 * i, 3).setIdentity();
+  const Eigen::VectorXd b1 = J1 * Eigen::Vector3d(-1.0, 0.5, 0.2);
+  const ConeSolution one = solve_coulomb_cone(J1 * J1.transpose(), b1, Eigen::VectorXd::Constant(40, 0.3),
+                                              Eigen::VectorXd::Zero(120), 1e-12);
+  ASSERT_TRUE(one.converged) << one.residual;
+  EXPECT_EQ(one.sparse_lu_steps, 0);
+  double total = 0;
+  for (int i = 0; i < 40; ++i) total += one.r[3 * i];
+  EXPECT_NEAR(total, 1.0, 1e-11);
 }
 
 }  // namespace
