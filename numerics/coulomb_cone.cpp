@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -16,49 +17,150 @@ double cap_of(const Eigen::VectorXd& upper, Eigen::Index i) {
   return upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
 }
 
-// Phi at r, and where G is given its generalized Jacobian (one element of Clarke's).
-Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
-                              const Eigen::VectorXd& upper, const Eigen::VectorXd& r, Eigen::MatrixXd* G) {
+// From kLuFrom rows on, Newton's step is by LU (see newton()).
+constexpr Eigen::Index kLuFrom = 96;
+
+// W = J M^-1 J^T couples only contacts that share a moving body, so a pile's W, and Newton's G
+// with it, is sparse: 8% of their entries in a 50-box pile's islands of 50 to 120 contacts. Where
+// W has kLuFrom rows or more and fewer than kSparseBelow of its 3 x 3 blocks hold an entry, the
+// solver works block by block: W r, G's assembly and Gauss-Seidel's rows over the blocks that
+// hold one, and Newton's step by a sparse LU. On those islands a sparse LU of G (COLAMD's order;
+// its factors hold 1.4 times G's entries) took 0.28 ms against the dense LU's 0.77 ms, and then
+// building the dense G (3m x 3m, row by row) took a fifth of the pile's run.
+constexpr double kSparseBelow = 0.25;
+
+// The contacts j whose block W_ij holds an entry (i among them), per contact i; empty: W is
+// treated as dense.
+struct Blocks {
+  std::vector<std::vector<int>> of;
+  bool sparse() const { return !of.empty(); }
+};
+
+Blocks sparse_blocks(const Eigen::MatrixXd& W) {
+  Blocks out;
+  const Eigen::Index m = W.rows() / 3;
+  if (W.rows() < kLuFrom) return out;
+  out.of.resize(static_cast<size_t>(m));
+  double held = 0;
+  for (Eigen::Index i = 0; i < m; ++i)
+    for (Eigen::Index j = 0; j < m; ++j)
+      if (i == j || (W.block<3, 3>(3 * i, 3 * j).array() != 0.0).any()) {
+        out.of[static_cast<size_t>(i)].push_back(static_cast<int>(j));
+        ++held;
+      }
+  if (held >= kSparseBelow * static_cast<double>(m * m)) out.of.clear();
+  return out;
+}
+
+// W r + b.
+Eigen::VectorXd velocities(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b,
+                           const Eigen::VectorXd& r) {
+  if (!blocks.sparse()) return W * r + b;
+  Eigen::VectorXd u = b;
+  for (size_t i = 0; i < blocks.of.size(); ++i) {
+    const Eigen::Index n = 3 * static_cast<Eigen::Index>(i);
+    for (int j : blocks.of[i]) u.segment<3>(n).noalias() += W.block<3, 3>(n, 3 * j) * r.segment<3>(3 * j);
+  }
+  return u;
+}
+
+// One contact's share of Phi at (r_i, u_i), and what its rows of G are made of.
+struct ContactTerms {
+  double rho = 1.0;
+  bool pressed = false;            // where the clamp passes xi on
+  Eigen::Matrix2d dproj_dy = Eigen::Matrix2d::Zero();
+  Eigen::Vector2d dproj_dR = Eigen::Vector2d::Zero();
+};
+
+ContactTerms contact_terms(double W_nn, double mu, double cap, const Eigen::Ref<const Eigen::Vector3d>& r,
+                           const Eigen::Ref<const Eigen::Vector3d>& u, Eigen::Ref<Eigen::Vector3d> phi) {
+  ContactTerms c;
+  c.rho = W_nn > 0 ? 1.0 / W_nn : 1.0;
+  const double xi = r[0] - c.rho * u[0];
+  const double held = std::clamp(xi, 0.0, cap);
+  c.pressed = xi > 0 && xi < cap;
+  phi[0] = r[0] - held;
+  const double R = mu * held;
+  const Eigen::Vector2d y = r.tail<2>() - c.rho * u.tail<2>();
+  const double ny = y.norm();
+  const bool inside = R > 0 && ny <= R;
+  const Eigen::Vector2d proj = inside ? y : (ny > 0 ? Eigen::Vector2d(R * y / ny) : Eigen::Vector2d::Zero());
+  phi.tail<2>() = r.tail<2>() - proj;
+  if (inside) {
+    c.dproj_dy.setIdentity();
+  } else if (ny > 0) {
+    const Eigen::Vector2d yhat = y / ny;
+    c.dproj_dy = R / ny * (Eigen::Matrix2d::Identity() - yhat * yhat.transpose());
+    c.dproj_dR = yhat;
+  }
+  return c;
+}
+
+// Phi at r, and where terms is given each contact's terms of G (one element of Clarke's
+// generalized Jacobian).
+Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b,
+                              const Eigen::VectorXd& mu, const Eigen::VectorXd& upper, const Eigen::VectorXd& r,
+                              std::vector<ContactTerms>* terms) {
   const Eigen::Index m = mu.size();
-  const Eigen::VectorXd u = W * r + b;
+  const Eigen::VectorXd u = velocities(W, blocks, b, r);
   Eigen::VectorXd phi(3 * m);
-  if (G) G->setIdentity(3 * m, 3 * m);
+  if (terms) terms->resize(static_cast<size_t>(m));
   for (Eigen::Index i = 0; i < m; ++i) {
     const Eigen::Index n = 3 * i;
-    const double rho = W(n, n) > 0 ? 1.0 / W(n, n) : 1.0;
-    const double xi = r[n] - rho * u[n];
-    const double cap = cap_of(upper, i);
-    const double held = std::clamp(xi, 0.0, cap);
-    const bool pressed = xi > 0 && xi < cap;  // where the clamp passes xi on
-    phi[n] = r[n] - held;
-    // d xi / d r = e_n - rho W_n
-    Eigen::RowVectorXd dxi = -rho * W.row(n);
-    dxi[n] += 1.0;
-    if (G && pressed) G->row(n) -= dxi;
-    const double R = mu[i] * held;
-    const Eigen::Vector2d y = r.segment<2>(n + 1) - rho * u.segment<2>(n + 1);
-    const double ny = y.norm();
-    const bool inside = R > 0 && ny <= R;
-    const Eigen::Vector2d proj = inside ? y : (ny > 0 ? Eigen::Vector2d(R * y / ny) : Eigen::Vector2d::Zero());
-    phi.segment<2>(n + 1) = r.segment<2>(n + 1) - proj;
-    if (!G) continue;
-    // d y / d r = E_t - rho W_t
-    Eigen::MatrixXd dy = -rho * W.middleRows(n + 1, 2);
-    dy(0, n + 1) += 1.0;
-    dy(1, n + 2) += 1.0;
-    Eigen::Matrix2d dproj_dy = Eigen::Matrix2d::Zero();
-    Eigen::Vector2d dproj_dR = Eigen::Vector2d::Zero();
-    if (inside) {
-      dproj_dy.setIdentity();
-    } else if (ny > 0) {
-      const Eigen::Vector2d yhat = y / ny;
-      dproj_dy = R / ny * (Eigen::Matrix2d::Identity() - yhat * yhat.transpose());
-      dproj_dR = yhat;
-    }
-    G->middleRows(n + 1, 2).noalias() -= dproj_dy.lazyProduct(dy);  // 2 x 2 times 2 x 3m: no GEMM packing per contact
-    if (pressed) G->middleRows(n + 1, 2) -= mu[i] * dproj_dR * dxi;
+    const ContactTerms c = contact_terms(W(n, n), mu[i], cap_of(upper, i), r.segment<3>(n), u.segment<3>(n), phi.segment<3>(n));
+    if (terms) (*terms)[static_cast<size_t>(i)] = c;
   }
   return phi;
+}
+
+Eigen::VectorXd alart_curnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
+                              const Eigen::VectorXd& upper, const Eigen::VectorXd& r) {
+  return alart_curnier(W, Blocks{}, b, mu, upper, r, nullptr);
+}
+
+// G, dense: with xi = r_n - rho u_n and y = r_t - rho u_t, d xi / d r = e_n - rho W_n and
+// d y / d r = E_t - rho W_t.
+void dense_jacobian(const Eigen::MatrixXd& W, const Eigen::VectorXd& mu, const std::vector<ContactTerms>& terms,
+                    Eigen::MatrixXd& G) {
+  const Eigen::Index m = mu.size();
+  G.setIdentity(3 * m, 3 * m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const Eigen::Index n = 3 * i;
+    const ContactTerms& c = terms[static_cast<size_t>(i)];
+    Eigen::RowVectorXd dxi = -c.rho * W.row(n);
+    dxi[n] += 1.0;
+    if (c.pressed) G.row(n) -= dxi;
+    Eigen::MatrixXd dy = -c.rho * W.middleRows(n + 1, 2);
+    dy(0, n + 1) += 1.0;
+    dy(1, n + 2) += 1.0;
+    G.middleRows(n + 1, 2).noalias() -= c.dproj_dy.lazyProduct(dy);  // 2 x 2 times 2 x 3m: no GEMM packing per contact
+    if (c.pressed) G.middleRows(n + 1, 2) -= mu[i] * c.dproj_dR * dxi;
+  }
+}
+
+// G + delta I, block by block (every block of `blocks` stored, zeros too, so that its pattern
+// stays that of the first iteration's).
+void sparse_jacobian(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
+                     const std::vector<ContactTerms>& terms, double delta, Eigen::SparseMatrix<double>& G) {
+  std::vector<Eigen::Triplet<double>> entries;
+  for (size_t i = 0; i < blocks.of.size(); ++i) {
+    const Eigen::Index n = 3 * static_cast<Eigen::Index>(i);
+    const ContactTerms& c = terms[i];
+    for (int j : blocks.of[i]) {
+      const Eigen::Matrix3d W_ij = W.block<3, 3>(n, 3 * j);
+      const Eigen::Matrix3d E = (static_cast<int>(i) == j ? 1.0 : 0.0) * Eigen::Matrix3d::Identity();
+      const Eigen::RowVector3d dxi = E.row(0) - c.rho * W_ij.row(0);
+      const Eigen::Matrix<double, 2, 3> dy = E.bottomRows<2>() - c.rho * W_ij.bottomRows<2>();
+      Eigen::Matrix3d G_ij = E + delta * E;
+      if (c.pressed) G_ij.row(0) -= dxi;
+      G_ij.bottomRows<2>() -= c.dproj_dy * dy;
+      if (c.pressed) G_ij.bottomRows<2>() -= mu[static_cast<Eigen::Index>(i)] * c.dproj_dR * dxi;
+      for (int a = 0; a < 3; ++a)
+        for (int k = 0; k < 3; ++k) entries.emplace_back(n + a, 3 * j + k, G_ij(a, k));
+    }
+  }
+  G.resize(W.rows(), W.cols());
+  G.setFromTriplets(entries.begin(), entries.end());
 }
 
 }  // namespace
@@ -72,7 +174,7 @@ double impulse_scale(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const E
 
 double coulomb_cone_residual(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                              const Eigen::VectorXd& r, const Eigen::VectorXd& upper) {
-  return r.size() ? alart_curnier(W, b, mu, upper, r, nullptr).cwiseAbs().maxCoeff() : 0.0;
+  return r.size() ? alart_curnier(W, b, mu, upper, r).cwiseAbs().maxCoeff() : 0.0;
 }
 
 namespace {
@@ -84,7 +186,7 @@ void zero_frictionless(const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
 
 // Armijo on |Phi|^2 / 2 along `step` from r: the step length t taken (a semismooth Newton step
 // is taken whole near the answer), or 0 where no length descends.
-double line_search(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
+double line_search(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                    const Eigen::VectorXd& upper, const Eigen::VectorXd& r, const Eigen::VectorXd& phi,
                    const Eigen::VectorXd& step) {
   if (!step.allFinite()) return 0.0;
@@ -92,11 +194,30 @@ double line_search(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eig
   double t = 1.0;
   Eigen::VectorXd trial_phi;
   for (int j = 0; j < 40; ++j, t *= 0.5) {
-    trial_phi = alart_curnier(W, b, mu, upper, r + t * step, nullptr);
+    trial_phi = alart_curnier(W, blocks, b, mu, upper, r + t * step, nullptr);
     if (0.5 * trial_phi.squaredNorm() <= (1.0 - 1e-4 * t) * merit) return t;
   }
   return 0.5 * trial_phi.squaredNorm() < merit ? t : 0.0;  // (the last length halved once more)
 }
+
+// The Levenberg-Marquardt shift of Newton's LU steps (see newton()).
+constexpr double kShift = 1e-9;
+
+// The step by LU of G + kShift I (NaN where the sparse factorization fails: no descent).
+struct LuStep {
+  Eigen::SparseMatrix<double> G;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
+  bool analyzed = false;
+  Eigen::VectorXd sparse(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
+                         const std::vector<ContactTerms>& terms, const Eigen::VectorXd& phi) {
+    sparse_jacobian(W, blocks, mu, terms, kShift, G);
+    if (!analyzed) lu.analyzePattern(G);
+    analyzed = true;
+    lu.factorize(G);
+    if (lu.info() != Eigen::Success) return Eigen::VectorXd::Constant(phi.size(), NAN);
+    return lu.solve(-phi);
+  }
+};
 
 // Damped semismooth Newton from s.r until the residual is within tolerance, the step gives no
 // descent, or max_iterations. Dependent contact rows make G singular where they press: the
@@ -105,68 +226,70 @@ double line_search(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eig
 // solution of G x = -Phi as delta -> 0 where one exists) by LU is tried first, and the least-norm
 // step only where it gives no descent: a blocked LU costs a quarter of the column-pivoting QR on
 // 360 rows (a 50-box pile's island of 120 contacts, whose steps spent 74% of their time there).
+// A sparse W's G is factored by a sparse LU (Blocks), its column order found once per call.
 // The equations and their tolerance are unchanged; only the path to them is.
-constexpr Eigen::Index kLuFrom = 96;
-
-// G's rows couple only contacts that share a moving body (W = J M^-1 J^T), so a pile's G is
-// sparse: 8% of its entries in a 50-box pile's islands of 50 to 120 contacts, where a sparse LU
-// (COLAMD's column order; its factors hold 1.4 times G's entries) took 0.28 ms against the dense
-// LU's 0.77 ms. A G denser than kSparseBelow (one body's many contacts) keeps the dense LU.
-constexpr double kSparseBelow = 0.25;
-Eigen::VectorXd lu_step(const Eigen::MatrixXd& G, const Eigen::VectorXd& phi, ConeSolution& s) {
-  const Eigen::MatrixXd shifted = G + 1e-9 * Eigen::MatrixXd::Identity(G.rows(), G.cols());
-  const Eigen::Index nonzeros = (shifted.array() != 0.0).count();
-  if (static_cast<double>(nonzeros) >= kSparseBelow * static_cast<double>(shifted.size()))
-    return Eigen::PartialPivLU<Eigen::MatrixXd>(shifted).solve(-phi);
-  ++s.sparse_lu_steps;
-  const Eigen::SparseMatrix<double> sparse = shifted.sparseView();
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  lu.analyzePattern(sparse);
-  lu.factorize(sparse);
-  if (lu.info() != Eigen::Success) return Eigen::VectorXd::Constant(phi.size(), NAN);  // no descent: least-norm
-  return lu.solve(-phi);
-}
-
-void newton(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu, const Eigen::VectorXd& upper,
-            double tolerance, int max_iterations, ConeSolution& s) {
+void newton(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
+            const Eigen::VectorXd& upper, double tolerance, int max_iterations, ConeSolution& s) {
+  std::vector<ContactTerms> terms;
   Eigen::MatrixXd G;
-  Eigen::VectorXd phi = alart_curnier(W, b, mu, upper, s.r, &G);
+  LuStep lu;
+  Eigen::VectorXd phi = alart_curnier(W, blocks, b, mu, upper, s.r, &terms);
   for (int k = 0;; ++k, ++s.iterations) {
     s.residual = phi.cwiseAbs().maxCoeff();
     s.converged = s.residual <= tolerance;
     if (s.converged || k == max_iterations) return;
     Eigen::VectorXd step;
     double t = 0.0;
-    if (G.rows() >= kLuFrom) {
-      step = lu_step(G, phi, s);
-      t = line_search(W, b, mu, upper, s.r, phi, step);
+    if (blocks.sparse()) {
+      step = lu.sparse(W, blocks, mu, terms, phi);
+      ++s.sparse_lu_steps;
+      t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
+    } else {
+      dense_jacobian(W, mu, terms, G);
+      if (G.rows() >= kLuFrom) {
+        const Eigen::PartialPivLU<Eigen::MatrixXd> dense(G + kShift * Eigen::MatrixXd::Identity(G.rows(), G.cols()));
+        step = dense.solve(-phi);
+        t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
+      }
     }
     if (t == 0.0) {
+      if (blocks.sparse()) dense_jacobian(W, mu, terms, G);
       step = G.completeOrthogonalDecomposition().solve(-phi);
-      t = line_search(W, b, mu, upper, s.r, phi, step);
+      t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
       ++s.least_norm_steps;
     }
     if (t == 0.0) return;  // no descent left
     s.r += t * step;
     zero_frictionless(mu, s.r);
-    phi = alart_curnier(W, b, mu, upper, s.r, &G);
+    phi = alart_curnier(W, blocks, b, mu, upper, s.r, &terms);
   }
+}
+
+// Rows k .. k + K - 1 of a sparse W (contact i's) times r, over the blocks that hold entries.
+template <int K>
+Eigen::Matrix<double, K, 1> block_rows_times(const Eigen::MatrixXd& W, const Blocks& blocks, Eigen::Index k,
+                                             Eigen::Index i, const Eigen::VectorXd& r) {
+  Eigen::Matrix<double, K, 1> out = Eigen::Matrix<double, K, 1>::Zero();
+  for (int j : blocks.of[static_cast<size_t>(i)]) out.noalias() += W.block<K, 3>(k, 3 * j) * r.segment<3>(3 * j);
+  return out;
 }
 
 // Projected Gauss-Seidel (Jean and Moreau's nonsmooth contact dynamics): contact by contact, the
 // normal impulse projected on [0, upper], then the friction on its disc, each with the latest
 // impulses of the others. Slow but steady where Newton's merit has a false minimum.
-void gauss_seidel(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
+void gauss_seidel(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                   const Eigen::VectorXd& upper, int sweeps, Eigen::VectorXd& r) {
   const Eigen::Index m = mu.size();
   for (int sweep = 0; sweep < sweeps; ++sweep)
     for (Eigen::Index i = 0; i < m; ++i) {
       const Eigen::Index n = 3 * i;
       if (W(n, n) <= 0) continue;
-      r[n] = std::clamp(r[n] - (W.row(n).dot(r) + b[n]) / W(n, n), 0.0, cap_of(upper, i));
+      const double Wr_n = blocks.sparse() ? block_rows_times<1>(W, blocks, n, i, r)[0] : W.row(n).dot(r);
+      r[n] = std::clamp(r[n] - (Wr_n + b[n]) / W(n, n), 0.0, cap_of(upper, i));
       const double Wt = std::max(W(n + 1, n + 1), W(n + 2, n + 2));
       if (mu[i] == 0 || Wt <= 0) continue;
-      const Eigen::Vector2d u = W.middleRows<2>(n + 1) * r + b.segment<2>(n + 1);
+      const Eigen::Vector2d u = blocks.sparse() ? Eigen::Vector2d(block_rows_times<2>(W, blocks, n + 1, i, r) + b.segment<2>(n + 1))
+                                                : Eigen::Vector2d(W.middleRows<2>(n + 1) * r + b.segment<2>(n + 1));
       const Eigen::Vector2d y = r.segment<2>(n + 1) - u / Wt;
       const double R = mu[i] * r[n];
       r.segment<2>(n + 1) = y.norm() <= R ? y : Eigen::Vector2d(y.norm() > 0 ? Eigen::Vector2d(R * y.normalized()) : Eigen::Vector2d::Zero());
@@ -195,11 +318,12 @@ ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd&
     s.converged = true;
     return s;
   }
-  newton(W, b, mu, upper, tolerance, max_iterations, s);
+  const Blocks blocks = sparse_blocks(W);
+  newton(W, blocks, b, mu, upper, tolerance, max_iterations, s);
   // Each round sweeps twice as long: a false minimum's basin can need thousands of sweeps to leave.
   for (int sweeps = 250; sweeps <= 4000 && !s.converged; sweeps *= 2) {
-    gauss_seidel(W, b, mu, upper, sweeps, s.r);
-    newton(W, b, mu, upper, tolerance, max_iterations, s);
+    gauss_seidel(W, blocks, b, mu, upper, sweeps, s.r);
+    newton(W, blocks, b, mu, upper, tolerance, max_iterations, s);
   }
   // Dependent rows (a coin's curved contact beside its rim points) can leave Newton and the sweeps
   // stalled just above the tolerance: within kStallFactor of it the answer is taken.
