@@ -60,7 +60,7 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
 // before and just after are written only when something was logged. False where no contact modes
 // are consistent (choose_modes) or an impact failed where the loop steps (resolve_impacts): the
-// caller steps through. A large model's Lemke runs stop at 5 n + 100 pivots (first answers at a try after steps).
+// caller steps through. A large model's Lemke runs stop at 2 n + 100 pivots (first answers at a try after steps).
 bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
                   LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired, bool retry) {
   d.scratch.x_before = x;

@@ -197,8 +197,8 @@ TEST(Lcp, ThePivotLimitGrowsWithTheProblem) {
   EXPECT_GE(full.pivots, n);
   LcpOptions starved = first_answer_only();
   EXPECT_FALSE(starved.retry);
-  EXPECT_EQ(starved.pivots_per_variable, 5);
-  EXPECT_TRUE(solve_lemke(W, w, starved).ok());  // 5 n + 100 is enough for it
+  EXPECT_EQ(starved.pivots_per_variable, 2);
+  EXPECT_TRUE(solve_lemke(W, w, starved).ok());  // 2 n + 100 is enough for it
   starved.pivots_per_variable = 0;
   const LcpSolution cut = solve_lemke(W, w, starved);
   EXPECT_EQ(cut.status, LcpSolution::Status::pivot_limit);
