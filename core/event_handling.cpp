@@ -172,7 +172,8 @@ void log_mode_changes(double t, const NearModes& before, const ContactModes& aft
 
 bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
-                  const std::vector<bool>& resting_open, const std::vector<bool>& settled, const LcpOptions& lcp) {
+                  const std::vector<bool>& resting_open, const std::vector<bool>& settled, const ChoiceLimits& limits) {
+  const LcpOptions& lcp = limits.lcp;
   const Eigen::VectorXd q = data.body.q;
   const NearModes before(modes, data.near.contacts);  // modes changes only when the choice is made
   std::vector<bool> kept = settled;  // cleared once an impact without collision changes v
@@ -210,7 +211,7 @@ bool choose_modes(const System& sys, double t, const std::vector<FiredGuard>& fi
       std::swap(modes, chosen);
       break;
     }
-    if (attempt > 2) {
+    if (attempt >= limits.impacts_without_collision) {
       if (sys.contact.painleve_step > 0) return false;
       throw SimulationError(t, StopReason::no_contact_forces, "no contact forces at t = " + format_time(t) + " s (" + why +
                                                                   "; simulation.contact.painleve_step > 0 would step through)");

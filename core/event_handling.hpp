@@ -7,10 +7,18 @@
 
 #include "core/event_locate.hpp"
 #include "core/event_sets.hpp"
+#include "numerics/lcp.hpp"
 #include "core/impacts.hpp"
 #include "core/system.hpp"
 
 namespace impactsim {
+
+// What one mode choice may spend: Lemke's options for its LCPs, and how many impacts without
+// collision it may take before it gives up (each followed by another choice).
+struct ChoiceLimits {
+  LcpOptions lcp;
+  int impacts_without_collision = 3;
+};
 
 // The modes of the phase after an event at (q, v) in which `fired` guards fired (none at the
 // start); an impact without collision (changing v) where no consistent contact forces exist.
@@ -26,11 +34,11 @@ namespace impactsim {
 // (core/settled_islands.hpp): they keep their modes and their slow slips, and only the other
 // candidates' modes are chosen and judged, unless an impact without collision changes every
 // touching velocity. `forces` holds the chosen contacts' forces (every closed contact's where
-// nothing was kept); the kept ones' are not computed.
+// nothing was kept); the kept ones' are not computed. `limits`: what the choice may spend.
 bool choose_modes(const System& system, double t, const std::vector<FiredGuard>& fired, const std::vector<bool>& deferred,
                   Eigen::VectorXd& v, ContactModes& modes, ContactData& data, ModeForces& forces, const EventLog& log,
                   const std::vector<bool>& resting_open = {}, const std::vector<bool>& settled = {},
-                  const LcpOptions& lcp = {});
+                  const ChoiceLimits& limits = {});
 
 // Rest: with v = 0 and vdot = 0 in the current mode the state is a fixed point of the phase's ODE,
 // and every guard (phi, lambda, friction margin) is a function of the state alone, so nothing

@@ -60,7 +60,8 @@ EventLog event_log(const System& sys, LoopData& d, const RunCallbacks& cb) {
 // An event at (t, x): impacts, then the next phase's modes; x's velocity is updated. Rows just
 // before and just after are written only when something was logged. False where no contact modes
 // are consistent (choose_modes) or an impact failed where the loop steps (resolve_impacts): the
-// caller steps through. A large model's Lemke runs stop at 2 n + 100 pivots (first answers at a try after steps).
+// caller steps through. A large model's Lemke runs stop at 2 n + 100 pivots; its try after steps
+// (`retry` false) takes first answers and no impact without collision (an island's LCP, mostly failing).
 bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, const EventLog& log,
                   LoopData& d, double t, Eigen::VectorXd& x, const std::vector<FiredGuard>& fired, bool retry) {
   d.scratch.x_before = x;
@@ -78,9 +79,10 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
       settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
-  const LcpOptions lcp = sys.model.nv < kBlockwiseFrom ? LcpOptions{} : bounded_lemke(retry);
+  const bool large = sys.model.nv >= kBlockwiseFrom;
+  const ChoiceLimits limits{large ? bounded_lemke(retry) : LcpOptions{}, large && !retry ? 0 : 3};
   chosen = chosen && choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
-                                  settled, lcp);
+                                  settled, limits);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
   wake_reached_islands(sys, d, t, settled, chosen, d.scratch.v, log);
   closed_flags(d.phase.modes, d.phase.closed);

@@ -1,5 +1,6 @@
 // An event's mode choice and rest: a ball at rest on the ground sticks and rests, a loaded contact
-// lifts off when its guard fired.
+// lifts off when its guard fired, a Painleve rod takes an impact without collision where its
+// limits allow one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "impact/laws.hpp"
 #include "scenes/scene.hpp"
 #include "tests/core/ball_event.hpp"
+#include "tests/core/sliding_rod.hpp"
 
 namespace impactsim {
 namespace {
@@ -77,6 +79,43 @@ TEST(EventHandling, ASettledContactKeepsItsModeAndReferences) {
     // Chosen, its force is the mode's; kept, it is not judged again (nor computed).
     EXPECT_NEAR(b.forces.lambda_n[0], settled ? 0.0 : weight, 1e-9);
     EXPECT_TRUE(b.events.empty());
+  }
+}
+
+// A Painleve rod (mu = 3.5, sliding towards its lower side): the impact without collision stops
+// the end (losing energy) and it sticks; with none allowed the choice gives up, v untouched, for
+// the caller to step through.
+TEST(EventHandling, AChoiceTakesImpactsWithoutCollisionOnlyWithinItsLimits) {
+  for (const int allowed : {3, 0}) {
+    const Scene scene = load_scene_text(sliding_rod(3.5, -1.0), "painleve_rod.yaml");
+    const System& sys = scene.system;
+    ContactData data{sys.model, sys.contacts};
+    ModeForces forces;
+    ContactModes modes = ContactModes::all_open(1);
+    std::vector<Event> events;
+    Eigen::VectorXd v = scene.initial.v;
+    compute_event_data(sys, modes, scene.initial.q, v, data);
+    ChoiceLimits limits;
+    limits.impacts_without_collision = allowed;
+    const bool chosen = choose_modes(sys, 0.0, {}, {}, v, modes, data, forces,
+                                     [&](const Event& e) { events.push_back(e); }, {}, {}, limits);
+    EXPECT_EQ(chosen, allowed > 0);
+    if (allowed == 0) {
+      EXPECT_EQ(v, scene.initial.v);
+      EXPECT_TRUE(events.empty());
+      continue;
+    }
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events[0].kind, EventKind::iwc);
+    EXPECT_LT(events[0].kinetic_after, events[0].kinetic_before);
+    EXPECT_EQ(modes.mode[0], ContactMode::stick);
+    // The end, at r = (sin theta, -cos theta) from the centre, stops (v + omega x r = 0), to within
+    // the velocity tolerance the ground does not approach.
+    const double theta = scene.initial.q[2];
+    const Eigen::Vector2d r(std::sin(theta), -std::cos(theta));
+    EXPECT_NEAR(v[0] - v[2] * r.y(), 0.0, 1e-9);
+    EXPECT_GE(v[1] + v[2] * r.x(), 0.0);
+    EXPECT_LE(v[1] + v[2] * r.x(), 1e-8);
   }
 }
 

@@ -22,6 +22,7 @@
 #include "tests/bench/pile_scene.hpp"
 #include "tests/core/ball_row.hpp"
 #include "tests/core/scene_run.hpp"
+#include "tests/core/sliding_rod.hpp"
 
 namespace impactsim {
 namespace {
@@ -114,25 +115,6 @@ simulation: {t_end: 1, rtol: 1.0e-10, atol: 1.0e-12}
   EXPECT_NEAR(v_end.norm(), 5.0 / 7 * v0, 1e-8);
   EXPECT_NEAR(v_end.x() / v_end.y(), 3.0, 1e-8);  // friction acted straight against the slip
   EXPECT_NEAR(r.q.back()[2], 0.1, 1e-9);
-}
-
-// A uniform rod (length 2 m, 1 kg) at 30 degrees to the ground, its lower end sliding at 1 m/s.
-std::string sliding_rod(double mu, double vx) {
-  return R"(
-world:
-  planar: true
-  shapes: [{name: ground, type: halfspace, normal: [0, 1, 0]}]
-bodies:
-  - name: rod
-    joint: {type: planar}
-    mass: 1
-    inertia: [0.3333333333333333, 0.0001, 0.3333333333333333]
-    initial: {y: 0.5, theta_deg: -60, vx: )" + std::to_string(vx) + R"(}
-materials: {mu: )" + std::to_string(mu) + R"(}
-contacts:
-  - {name: end, body: rod, point: [0, -1, 0], with: ground}
-simulation: {t_end: 1.5, rtol: 1.0e-10, atol: 1.0e-12}
-)";
 }
 
 // Painleve: with mu = 3.5 > 2.5, sliding towards the rod's lower side has no consistent contact
