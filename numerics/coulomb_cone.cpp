@@ -138,11 +138,11 @@ void dense_jacobian(const Eigen::MatrixXd& W, const Eigen::VectorXd& mu, const s
   }
 }
 
-// G + delta I, block by block (every block of `blocks` stored, zeros too, so that its pattern
-// stays that of the first iteration's).
+// The entries of G + delta I, block by block, handed to put(row, column, value) in one fixed order:
+// every block of `blocks`, zeros too, so that G's pattern is the same at every iteration.
+template <class Put>
 void sparse_jacobian(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
-                     const std::vector<ContactTerms>& terms, double delta, Eigen::SparseMatrix<double>& G) {
-  std::vector<Eigen::Triplet<double>> entries;
+                     const std::vector<ContactTerms>& terms, double delta, Put&& put) {
   for (size_t i = 0; i < blocks.of.size(); ++i) {
     const Eigen::Index n = 3 * static_cast<Eigen::Index>(i);
     const ContactTerms& c = terms[i];
@@ -156,11 +156,9 @@ void sparse_jacobian(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen
       G_ij.bottomRows<2>() -= c.dproj_dy * dy;
       if (c.pressed) G_ij.bottomRows<2>() -= mu[static_cast<Eigen::Index>(i)] * c.dproj_dR * dxi;
       for (int a = 0; a < 3; ++a)
-        for (int k = 0; k < 3; ++k) entries.emplace_back(n + a, 3 * j + k, G_ij(a, k));
+        for (int k = 0; k < 3; ++k) put(n + a, 3 * j + k, G_ij(a, k));
     }
   }
-  G.resize(W.rows(), W.cols());
-  G.setFromTriplets(entries.begin(), entries.end());
 }
 
 }  // namespace
@@ -203,20 +201,47 @@ double line_search(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::
 // The Levenberg-Marquardt shift of Newton's LU steps (see newton()).
 constexpr double kShift = 1e-9;
 
-// The step by LU of G + kShift I (NaN where the sparse factorization fails: no descent).
-struct LuStep {
-  Eigen::SparseMatrix<double> G;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  bool analyzed = false;
-  Eigen::VectorXd sparse(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
-                         const std::vector<ContactTerms>& terms, const Eigen::VectorXd& phi) {
-    sparse_jacobian(W, blocks, mu, terms, kShift, G);
-    if (!analyzed) lu.analyzePattern(G);
-    analyzed = true;
-    lu.factorize(G);
-    if (lu.info() != Eigen::Success) return Eigen::VectorXd::Constant(phi.size(), NAN);
-    return lu.solve(-phi);
+// The step by sparse LU of G + kShift I (NaN where the factorization fails: no descent). G's
+// pattern is that of `blocks`, the same in every Newton run of one solve: it is built, and
+// COLAMD's order found, at the first step; later steps write their values into it in place
+// (rebuilding G from triplets took a sixth of a 50-box pile's Painleve steps).
+class SparseLuStep {
+ public:
+  Eigen::VectorXd step(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
+                       const std::vector<ContactTerms>& terms, const Eigen::VectorXd& phi) {
+    if (slot_.empty()) {
+      build(W, blocks, mu, terms);
+    } else {
+      double* value = G_.valuePtr();
+      size_t e = 0;
+      sparse_jacobian(W, blocks, mu, terms, kShift, [&](Eigen::Index, Eigen::Index, double x) { value[slot_[e++]] = x; });
+    }
+    lu_.factorize(G_);
+    if (lu_.info() != Eigen::Success) return Eigen::VectorXd::Constant(phi.size(), NAN);
+    return lu_.solve(-phi);
   }
+
+ private:
+  // G from triplets, and where each of sparse_jacobian's entries, in its order, lies in G's values.
+  void build(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& mu,
+             const std::vector<ContactTerms>& terms) {
+    std::vector<Eigen::Triplet<double>> entries;
+    sparse_jacobian(W, blocks, mu, terms, kShift,
+                    [&](Eigen::Index r, Eigen::Index c, double x) { entries.emplace_back(r, c, x); });
+    G_.resize(W.rows(), W.cols());
+    G_.setFromTriplets(entries.begin(), entries.end());
+    slot_.reserve(entries.size());
+    for (const Eigen::Triplet<double>& t : entries) {
+      const int* begin = G_.innerIndexPtr() + G_.outerIndexPtr()[t.col()];
+      const int* end = G_.innerIndexPtr() + G_.outerIndexPtr()[t.col() + 1];
+      slot_.push_back(static_cast<Eigen::Index>(std::lower_bound(begin, end, t.row()) - G_.innerIndexPtr()));
+    }
+    lu_.analyzePattern(G_);
+  }
+
+  Eigen::SparseMatrix<double> G_;  // column-major, compressed
+  std::vector<Eigen::Index> slot_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
 };
 
 // Damped semismooth Newton from s.r until the residual is within tolerance, the step gives no
@@ -226,13 +251,12 @@ struct LuStep {
 // solution of G x = -Phi as delta -> 0 where one exists) by LU is tried first, and the least-norm
 // step only where it gives no descent: a blocked LU costs a quarter of the column-pivoting QR on
 // 360 rows (a 50-box pile's island of 120 contacts, whose steps spent 74% of their time there).
-// A sparse W's G is factored by a sparse LU (Blocks), its column order found once per call.
+// A sparse W's G is factored by a sparse LU (Blocks, SparseLuStep).
 // The equations and their tolerance are unchanged; only the path to them is.
 void newton(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
-            const Eigen::VectorXd& upper, double tolerance, int max_iterations, ConeSolution& s) {
+            const Eigen::VectorXd& upper, double tolerance, int max_iterations, SparseLuStep& lu, ConeSolution& s) {
   std::vector<ContactTerms> terms;
   Eigen::MatrixXd G;
-  LuStep lu;
   Eigen::VectorXd phi = alart_curnier(W, blocks, b, mu, upper, s.r, &terms);
   for (int k = 0;; ++k, ++s.iterations) {
     s.residual = phi.cwiseAbs().maxCoeff();
@@ -241,7 +265,7 @@ void newton(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorX
     Eigen::VectorXd step;
     double t = 0.0;
     if (blocks.sparse()) {
-      step = lu.sparse(W, blocks, mu, terms, phi);
+      step = lu.step(W, blocks, mu, terms, phi);
       ++s.sparse_lu_steps;
       t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
     } else {
@@ -319,11 +343,12 @@ ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd&
     return s;
   }
   const Blocks blocks = sparse_blocks(W);
-  newton(W, blocks, b, mu, upper, tolerance, max_iterations, s);
+  SparseLuStep lu;
+  newton(W, blocks, b, mu, upper, tolerance, max_iterations, lu, s);
   // Each round sweeps twice as long: a false minimum's basin can need thousands of sweeps to leave.
   for (int sweeps = 250; sweeps <= 4000 && !s.converged; sweeps *= 2) {
     gauss_seidel(W, blocks, b, mu, upper, sweeps, s.r);
-    newton(W, blocks, b, mu, upper, tolerance, max_iterations, s);
+    newton(W, blocks, b, mu, upper, tolerance, max_iterations, lu, s);
   }
   // Dependent rows (a coin's curved contact beside its rim points) can leave Newton and the sweeps
   // stalled just above the tolerance: within kStallFactor of it the answer is taken.

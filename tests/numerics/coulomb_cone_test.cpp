@@ -145,7 +145,7 @@ TEST(CoulombCone, ARowOfMassesIsSolvedBySparseLu) {
   const Eigen::VectorXd mu = Eigen::VectorXd::Constant(m, 0.3);
   const ConeSolution sol = solve_coulomb_cone(W, b, mu, Eigen::VectorXd::Zero(3 * m), 1e-12);
   ASSERT_TRUE(sol.converged) << sol.residual;
-  EXPECT_GT(sol.sparse_lu_steps, 0);
+  EXPECT_GE(sol.sparse_lu_steps, 2);  // the steps after the first write into its G's pattern
   EXPECT_LE(coulomb_cone_residual(W, b, mu, sol.r), 1e-12);
   const Eigen::VectorXd u = W * sol.r + b;
   double floor_total = 0;
