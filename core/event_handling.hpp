@@ -7,9 +7,9 @@
 
 #include "core/event_locate.hpp"
 #include "core/event_sets.hpp"
-#include "numerics/lcp.hpp"
 #include "core/impacts.hpp"
 #include "core/system.hpp"
+#include "numerics/lcp.hpp"
 
 namespace impactsim {
 

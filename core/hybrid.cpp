@@ -79,8 +79,8 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
                       d.phase.phi_start[i] <= sys.contact.distance_tolerance;
   const std::vector<bool> settled =
       settled_contacts(sys, d.phase.modes, c, deferred, fired, d.scratch.x_before.tail(sys.model.nv), d.scratch.v, d.sleep);
-  const bool large = sys.model.nv >= kBlockwiseFrom;
-  const ChoiceLimits limits{large ? bounded_lemke(retry) : LcpOptions{}, large && !retry ? 0 : 3};
+  ChoiceLimits limits;
+  if (sys.model.nv >= kBlockwiseFrom) limits = {bounded_lemke(retry), retry ? limits.impacts_without_collision : 0};
   chosen = chosen && choose_modes(sys, t, fired, deferred, d.scratch.v, d.phase.modes, c, d.forces, log, resting_open,
                                   settled, limits);
   if (!chosen) d.phase.modes = ContactModes::all_open(sys.contacts.size());
