@@ -51,7 +51,7 @@ ImpactResult solve_anitescu_potra(const ContactSpace& contacts, const MassFactor
                                   bool kinetic_energies = true);
 
 // Whether a space's impact is solved in the circular cone without the polygon's LCP first: one of
-// kBlockwiseFrom velocities or more (a pile's island of a dozen bodies) in the circular cone.
+// kBlockwiseFrom velocities or more (a pile's island of eight bodies or more) in the circular cone.
 // Its polygon has 10 LCP variables per frictional contact, and Lemke's pivots, O(n^2) each, ran
 // for minutes on a 50-box pile's island of 120 contacts; Newton in the cone takes a few
 // iterations. Where the answer is not unique (dependent rows) it may be another of them.

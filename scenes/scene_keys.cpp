@@ -166,7 +166,7 @@ const std::vector<SceneKey> kKeys = {
      "anything by more than the two tolerances before `t_end`, log `rest` and skip to `t_end` (the remaining rows equal the resting state); false "
      "integrates to the end", ""},
     {"simulation.contact", "sleep", "bool", "true",
-     "in a model of 64 velocities or more (11 free bodies), a contact island that passes the `detect_rest` test on its own (and again with its velocities zeroed) falls asleep: its velocities are set to zero, its contacts keep their modes, and nothing about it is computed until an event reaches it (a guard of a contact with one of its bodies fires, an impact changes its velocities, or a contact joins it to an island the event reached) or a `step` moves every body; logged as `sleep` and `wake`; needs `detect_rest`; false integrates every island to the end", ""},
+     "in a model of 48 velocities or more (8 free bodies), a contact island that passes the `detect_rest` test on its own (and again with its velocities zeroed) falls asleep: its velocities are set to zero, its contacts keep their modes, and nothing about it is computed until an event reaches it (a guard of a contact with one of its bodies fires, an impact changes its velocities, or a contact joins it to an island the event reached) or a `step` moves every body; logged as `sleep` and `wake`; needs `detect_rest`; false integrates every island to the end", ""},
     {"simulation.contact", "max_events", "integer 1..1e15", "100000", "events after which the run stops with an error", ""},
     {"simulation.contact", "baumgarte", "number >= 0", "20",
      "1/s; rate at which the drift of closed contacts (phi and their velocities) decays", ""},
