@@ -306,6 +306,21 @@ bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& bo
   return dvdot.allFinite();
 }
 
+void force_response(const BodyDynamics& body, const ModeForces& forces, const Eigen::VectorXd& f,
+                    Eigen::VectorXd& dvdot, Eigen::VectorXd& dlambda) {
+  const ModeForceScratch& w = forces.scratch;
+  dvdot = f;
+  body.M_llt.solveInPlace(dvdot);
+  if (w.closed.empty()) {
+    dlambda.resize(0);
+    return;
+  }
+  const Eigen::VectorXd wv = w.Jc.topRows(w.A.rows()) * dvdot;
+  solve_factored(w, body.v.size() >= kBlockwiseFrom, wv, dlambda);
+  dlambda = -dlambda;
+  add_force_acceleration(body, w, dlambda, dvdot);
+}
+
 double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x) {
   const ModeForceScratch& w = forces.scratch;
   if (w.solver == ModeForceScratch::Solver::definite) return std::numeric_limits<double>::infinity();

@@ -146,6 +146,15 @@ double painleve_margin(const ModeForces& forces, int i, Eigen::VectorXd& x);
 bool slip_turn_acceleration(const ContactModel& contacts, const BodyDynamics& body, const ContactJacobians& jac,
                             const ContactModes& modes, int i, const ModeForces& forces, Eigen::VectorXd& dvdot);
 
+// d vdot [units of v per s^2 per unit of f] for a generalized force f added to the mode `forces`
+// holds (computed by constrained_acceleration at the state of `body`), the closed contacts kept in
+// their modes: d lambda = -A^-1 J_c M^-1 f (A^+ where A is singular: the least-norm forces are
+// affine in the target) and d vdot = M^-1 f + M^-1 G^T d lambda. One solve with the factor at
+// hand; the response is linear in f. dlambda: d lambda in the rows of A (forces.scratch.lambda's
+// order).
+void force_response(const BodyDynamics& body, const ModeForces& forces, const Eigen::VectorXd& f,
+                    Eigen::VectorXd& dvdot, Eigen::VectorXd& dlambda);
+
 // vdot and forces in `modes` at the state of `body`, with the frames and Jacobians (and Jdot v) of
 // its closed contacts; baumgarte [1/s] is the drift correction rate. False if M is singular.
 // `closed`, where given, must be closed_list(modes): a caller that keeps it (the event loop's

@@ -234,4 +234,36 @@ void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted,
   else x = cod.solve(unit);
 }
 
+namespace {
+
+// One factor's solve; a definite A's factor is the LDL^T (small models) or the pivoted one.
+void solve_one(ModeForceScratch::Solver solver, bool blockwise, const Eigen::LDLT<Eigen::MatrixXd>& ldlt,
+               const PivotedLdlt& pivoted, const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
+               const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& rhs,
+               Eigen::VectorXd& x) {
+  using Solver = ModeForceScratch::Solver;
+  if (solver == Solver::definite && !blockwise) x = ldlt.solve(rhs);
+  else if (solver == Solver::definite) pivoted.solve(rhs, x);
+  else solve_unit(solver, pivoted, lu, cod, rhs, x);
+}
+
+}  // namespace
+
+void solve_factored(const ModeForceScratch& w, bool blockwise, const Eigen::VectorXd& rhs, Eigen::VectorXd& x) {
+  if (w.solver != ModeForceScratch::Solver::islands) {
+    solve_one(w.solver, blockwise, w.ldlt, w.pivoted, w.lu, w.cod, rhs, x);
+    return;
+  }
+  x.setZero(rhs.size());
+  Eigen::VectorXd part, island_x;
+  for (size_t j = 0; j < w.island_rows.size(); ++j) {
+    const std::vector<int>& rows = w.island_rows[j];
+    part = rhs(rows);
+    if (part.isZero(0.0)) continue;
+    // Islands are always large-model factors: a definite one is the pivoted LDL^T.
+    solve_one(w.island_solver[j], true, w.ldlt, w.island_pivoted[j], w.island_lu[j], w.island_cod[j], part, island_x);
+    x(rows) = island_x;
+  }
+}
+
 }  // namespace impactsim

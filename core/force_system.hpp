@@ -22,4 +22,9 @@ void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted, con
                 const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& unit,
                 Eigen::VectorXd& x);
 
+// x = A^-1 rhs (A^+ rhs where singular) over every row of A, by the factors solve_force_system
+// left in w (island by island where it solved so: an island whose rows of rhs are zero gets x = 0
+// there). blockwise: the model has kBlockwiseFrom velocities or more.
+void solve_factored(const ModeForceScratch& w, bool blockwise, const Eigen::VectorXd& rhs, Eigen::VectorXd& x);
+
 }  // namespace impactsim

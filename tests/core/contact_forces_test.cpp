@@ -186,5 +186,52 @@ TEST(ContactForces, ClosedFlagsAndCounts) {
   EXPECT_EQ(m.closed(), 1);
 }
 
+// The response to a generalized force added to a mode is the difference it makes to the mode's
+// forces solved again with that force in the bias, to rounding, for each way the forces were
+// solved: Eigen's LDL^T (a box pinned at one sticking corner), the decomposition (at two: singular,
+// or sliding on four), island by island by the pivoted LDL^T (eleven boxes pinned at one corner or
+// two), by LU (sliding on three) or the decomposition (on four). The closed rows' accelerations
+// stay as they were. Returns the solver (the first island's where solved island by island).
+ModeForceScratch::Solver expect_response_as_solved_again(int bodies, const std::vector<ContactMode>& corners) {
+  SCOPED_TRACE(std::to_string(bodies) + " bodies on " + std::to_string(corners.size()) + " corners, first " +
+               std::to_string(static_cast<int>(corners[0])));
+  const int n = static_cast<int>(corners.size());
+  const SlidingBoxes boxes(bodies, n, Vec3::Zero(), 0.0, 0.0, 0.0);
+  ContactModes modes = boxes.modes;
+  for (int c = 0; c < boxes.contacts.size(); ++c) modes.mode[c] = corners[c % n];
+  ModeForces before, after;
+  EXPECT_TRUE(boxes.forces(modes, before));
+  Eigen::VectorXd f(boxes.model.nv);
+  for (Eigen::Index k = 0; k < f.size(); ++k) f[k] = 10 * std::sin(1.0 + 0.7 * static_cast<double>(k));
+  Eigen::VectorXd dvdot, dlambda;
+  force_response(boxes.data->body, before, f, dvdot, dlambda);
+  BodyDynamics pushed = boxes.data->body;
+  pushed.C -= f;
+  EXPECT_TRUE(constrained_acceleration(boxes.contacts, 0.0, pushed, boxes.data->frames, boxes.data->jac, modes, after));
+  const Eigen::VectorXd expected = after.vdot - before.vdot;
+  EXPECT_GT(expected.norm(), 0.1);  // the force moves the mode
+  const Eigen::VectorXd expected_dlambda = after.scratch.lambda - before.scratch.lambda;
+  EXPECT_LT((dlambda - expected_dlambda).cwiseAbs().maxCoeff(), 1e-9 * (1 + expected_dlambda.norm()));
+  EXPECT_LT((dvdot - expected).cwiseAbs().maxCoeff(), 1e-9 * expected.norm());
+  const Eigen::Index rows = before.scratch.A.rows();
+  EXPECT_LT((before.scratch.Jc.topRows(rows) * dvdot).cwiseAbs().maxCoeff(), 1e-9 * expected.norm());
+  const ModeForceScratch& w = before.scratch;
+  return w.solver == ModeForceScratch::Solver::islands ? w.island_solver.at(0) : w.solver;
+}
+
+TEST(ContactForces, AForcesResponseIsTheDifferenceItMakesSolvedAgain) {
+  using Solver = ModeForceScratch::Solver;
+  using M = ContactMode;
+  const std::vector<M> pinned{M::stick, M::open, M::open, M::open}, hinged{M::stick, M::stick, M::open, M::open};
+  const std::vector<M> three(3, M::slide), four(4, M::slide);
+  EXPECT_EQ(expect_response_as_solved_again(1, pinned), Solver::definite);
+  EXPECT_EQ(expect_response_as_solved_again(1, hinged), Solver::cod);
+  EXPECT_EQ(expect_response_as_solved_again(1, four), Solver::cod);
+  EXPECT_EQ(expect_response_as_solved_again(11, pinned), Solver::definite);
+  EXPECT_EQ(expect_response_as_solved_again(11, hinged), Solver::pivoted);
+  EXPECT_EQ(expect_response_as_solved_again(11, three), Solver::lu);
+  EXPECT_EQ(expect_response_as_solved_again(11, four), Solver::cod);
+}
+
 }  // namespace
 }  // namespace impactsim
