@@ -1,8 +1,11 @@
 #include "core/slip_start.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/QR>
+
+#include "numerics/coulomb_cone.hpp"
 
 namespace impactsim {
 namespace {
@@ -83,6 +86,82 @@ class SlipResidual {
 
 }  // namespace
 
+bool cone_slips(const System& sys, const ContactData& data, const std::vector<int>& from_rest,
+                const ModeForces& stuck_forces, const std::vector<int>* closed, ContactModes& modes,
+                std::vector<int>& sliding, std::vector<int>& stuck, Eigen::VectorXd& theta) {
+  const auto m = static_cast<Eigen::Index>(from_rest.size());
+  ContactModes open = modes;
+  for (int i : from_rest) open.mode[i] = ContactMode::open;
+  std::vector<int> kept;
+  if (closed)
+    for (int i : *closed)
+      if (open.is_closed(i)) kept.push_back(i);
+  ModeForces base;
+  if (!accelerate(sys, data, open, base, closed ? &kept : nullptr)) return false;
+  const ModeForceScratch& w = base.scratch;
+  const auto rows = static_cast<Eigen::Index>(w.closed.empty() ? 0 : w.lambda.size());
+  Eigen::MatrixXd W(3 * m, 3 * m), J_R(3 * m, data.jac.nv), D(rows, 3 * m);
+  Eigen::VectorXd b(3 * m), mu(m), start(3 * m), f, dvdot, dlambda;
+  for (Eigen::Index a = 0; a < m; ++a) {
+    const int i = from_rest[a];
+    J_R.middleRows(3 * a, 3) = data.jac.of(i);
+    b.segment(3 * a, 3) = data.jac.of(i) * base.vdot + data.jac.jdot_v_of(i);
+    mu[a] = sys.contacts.contact(i).mu;
+    const Eigen::Vector2d p = stuck_forces.lambda_t.row(i).transpose();
+    const double lambda = std::max(0.0, stuck_forces.lambda_n[i]), edge = mu[a] * lambda;
+    start.segment(3 * a, 3) << lambda, p.norm() > edge ? Eigen::Vector2d(p * (edge / p.norm())) : p;
+  }
+  for (Eigen::Index c = 0; c < 3 * m; ++c) {
+    f = J_R.row(c).transpose();
+    force_response(data.body, base, f, dvdot, dlambda);
+    W.col(c) = J_R * dvdot;
+    if (rows > 0) D.col(c) = dlambda;
+  }
+  const ConeSolution cone = solve_coulomb_cone(W, b, mu, start, 1e-10 * impulse_scale(W, b, start));
+  if (!cone.converged) return false;
+  // The answer's forces, every closed contact's, become the references: where redundant contacts
+  // leave a mode's forces undetermined, the mode's are then the cone's, not a distribution that
+  // puts a stuck contact's friction outside its cone.
+  const int contacts = sys.contacts.size();
+  if (static_cast<int>(modes.reference_n.size()) != contacts) {
+    modes.reference_n.assign(static_cast<size_t>(contacts), 0.0);
+    modes.reference_t.assign(static_cast<size_t>(contacts), Eigen::Vector2d::Zero());
+  }
+  if (rows > 0) {
+    const Eigen::VectorXd lambda = w.lambda + D * cone.r;
+    Eigen::Index row = static_cast<Eigen::Index>(w.closed.size());
+    for (size_t k = 0; k < w.closed.size(); ++k) {
+      const int i = w.closed[k];
+      modes.reference_n[i] = lambda[static_cast<Eigen::Index>(k)];
+      if (open.mode[i] != ContactMode::stick) continue;
+      modes.reference_t[i] = lambda.segment(row, 2);
+      row += 2;
+    }
+  }
+  const Eigen::VectorXd acceleration = W * cone.r + b;
+  const double negligible = 1e-6 * (1.0 + b.cwiseAbs().maxCoeff());
+  std::vector<double> angles;
+  for (Eigen::Index a = 0; a < m; ++a) {
+    const int i = from_rest[a];
+    modes.reference_n[i] = cone.r[3 * a];
+    modes.reference_t[i] = cone.r.segment(3 * a + 1, 2);
+    const Eigen::Vector2d a_t = acceleration.segment(3 * a + 1, 2), p = cone.r.segment(3 * a + 1, 2);
+    if (a_t.norm() > negligible) {
+      sliding.push_back(i);
+      angles.push_back(std::atan2(a_t[1], a_t[0]));
+    } else if (cone.r[3 * a] > 0 && p.norm() >= mu[a] * cone.r[3 * a] * (1 - 1e-7)) {
+      sliding.push_back(i);  // on the cone's edge with a_t = 0: k = 0, step 3's case
+      angles.push_back(std::atan2(-p[1], -p[0]));
+    } else if (cone.r[3 * a] > 0) {
+      stuck.push_back(i);
+    } else {
+      return false;  // unloaded and at rest: no slip to start, no friction to stick with
+    }
+  }
+  theta = Eigen::Map<const Eigen::VectorXd>(angles.data(), static_cast<Eigen::Index>(angles.size()));
+  return true;
+}
+
 bool solve_slip_angles(SlipAngleResidual residual, SlipAngleJacobian jacobian_of, Eigen::VectorXd& theta,
                        Eigen::VectorXd& r, Eigen::VectorXd& k, double tolerance) {
   const Eigen::Index m = theta.size();
@@ -124,6 +203,72 @@ void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::V
                     data.jac.rows_times(i, 1, td, v).norm() < 0.5 * sys.contact.slow_slip_speed;
 }
 
+namespace {
+
+// The end of a search that found slips with every k >= 0 (r, k at theta over `sliding`, `stuck`
+// held strictly inside their cones): steps 2 and 3 of start_slip_from_rest.
+bool finish_slips(const System& sys, const std::vector<bool>& slip_fired, const ContactData& data,
+                  const std::vector<int>& sliding, const std::vector<int>& stuck, const Eigen::VectorXd& k,
+                  double tolerance, ContactModes& modes, ModeForces& forces, const std::vector<int>* closed) {
+  for (int i : stuck) {  // the distribution they stick at, for the phase's redundant contacts
+    modes.reference_n[i] = forces.lambda_n[i];
+    modes.reference_t[i] = forces.lambda_t.row(i).transpose();
+  }
+  if (k.minCoeff() > tolerance) return true;
+  for (int i : sliding)
+    if (i < static_cast<int>(slip_fired.size()) && slip_fired[i]) return true;
+  for (int i : sliding) {
+    modes.mode[i] = ContactMode::stick;
+    modes.reference_n[i] = forces.lambda_n[i];
+    modes.reference_t[i] = -sys.contacts.contact(i).mu * forces.lambda_n[i] * modes.slip[i];
+  }
+  return accelerate(sys, data, modes, forces, closed);
+}
+
+// Step 3 for contacts that all stick: each strictly inside its cone, or on its edge (to 1e-9)
+// where its slip guard did not fire.
+bool held_at_edges(const System& sys, const std::vector<bool>& slip_fired, const std::vector<int>& stuck,
+                   const ModeForces& forces) {
+  for (int i : stuck) {
+    const double friction = forces.lambda_t.row(i).norm(), edge = sys.contacts.contact(i).mu * forces.lambda_n[i];
+    const bool fired = i < static_cast<int>(slip_fired.size()) && slip_fired[i];
+    if (!(friction < edge * (1 - 1e-9)) && (fired || !(friction <= edge * (1 + 1e-9)))) return false;
+  }
+  return true;
+}
+
+bool consistent(const System& sys, const std::vector<int>& stuck, const ModeForces& forces, const Eigen::VectorXd& r,
+                const Eigen::VectorXd& k, double tolerance) {
+  return r.norm() <= tolerance && k.minCoeff() >= -tolerance && inside_cones(sys, stuck, forces);
+}
+
+// Step 2 from the cone's answer (cone_slips: `coned`, sliding at theta, stuck): true where that
+// answer holds, with `done` what start_slip_from_rest returns and modes and forces its result;
+// false where it does not (modes and forces then hold neither the chosen modes nor their forces).
+bool settle_cone_slips(const System& sys, const std::vector<bool>& slip_fired, const ContactData& data,
+                       const std::vector<int>& sliding, const std::vector<int>& stuck, Eigen::VectorXd& theta,
+                       double tolerance, const ContactModes& coned, ContactModes& modes, ModeForces& forces,
+                       const std::vector<int>* closed, bool& done) {
+  modes = coned;
+  for (int i : stuck) modes.mode[i] = ContactMode::stick;
+  if (sliding.empty()) {  // all stick: strictly inside their cones, or on an edge (step 3)
+    done = accelerate(sys, data, modes, forces, closed);
+    return !done || held_at_edges(sys, slip_fired, stuck, forces);
+  }
+  SlipResidual residual(sys, data, sliding, modes, forces, closed);
+  const auto jacobian = [&residual](const Eigen::VectorXd& k_at, Eigen::MatrixXd& out) {
+    return residual.jacobian(k_at, out);
+  };
+  Eigen::VectorXd r(theta.size()), k(theta.size());
+  done = solve_slip_angles(residual, jacobian, theta, r, k, tolerance);
+  if (done && !(r.norm() <= tolerance && k.minCoeff() >= -tolerance && held_at_edges(sys, slip_fired, stuck, forces)))
+    return false;
+  if (done) done = finish_slips(sys, slip_fired, data, sliding, stuck, k, tolerance, modes, forces, closed);
+  return true;
+}
+
+}  // namespace
+
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces,
                           const std::vector<int>* closed) {
@@ -134,23 +279,42 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   if (!accelerate(sys, data, modes, forces, closed)) return false;
   if (inside_cones(sys, from_rest, forces)) return true;
 
-  // Slip starts against the friction that sticking would need: the limit as that friction reaches
-  // the cone's edge.
-  modes = chosen;
+  // The search's start (below): slips against the friction that sticking would need, the limit as
+  // that friction reaches the cone's edge.
   const auto m = static_cast<Eigen::Index>(from_rest.size());
-  Eigen::VectorXd theta(m), r(m), k(m);
+  Eigen::VectorXd against(m);
   for (Eigen::Index a = 0; a < m; ++a) {
     const Eigen::Vector2d f = forces.lambda_t.row(from_rest[a]).transpose();
-    const Eigen::Vector2d s = f.norm() > 0 ? Eigen::Vector2d(-f.normalized()) : modes.slip[from_rest[a]];
-    theta[a] = std::atan2(s[1], s[0]);
+    const Eigen::Vector2d s = f.norm() > 0 ? Eigen::Vector2d(-f.normalized()) : chosen.slip[from_rest[a]];
+    against[a] = std::atan2(s[1], s[0]);
   }
-  std::vector<int> sliding = from_rest, stuck;
+  // First the slips the circular cone gives (with its forces as the references), polished by
+  // Newton's method on their angles.
+  std::vector<int> sliding, stuck;
+  Eigen::VectorXd theta, r, k;
+  ContactModes coned = chosen;
+  const bool cone = cone_slips(sys, data, from_rest, forces, closed, coned, sliding, stuck, theta);
+  modes = chosen;
+  if (!accelerate(sys, data, modes, forces, closed)) return false;
+  const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
+  bool done = false;
+  if (cone) {
+    if (settle_cone_slips(sys, slip_fired, data, sliding, stuck, theta, tolerance, coned, modes, forces, closed, done))
+      return done;
+    modes = chosen;
+    if (!accelerate(sys, data, modes, forces, closed)) return false;
+  }
+
+  // Else a search from `against`: contacts stick one by one until the rest are consistent.
+  theta = against;
+  r.resize(m);
+  k.resize(m);
+  sliding = from_rest;
+  stuck.clear();
   SlipResidual residual(sys, data, sliding, modes, forces, closed);
   const auto jacobian = [&residual](const Eigen::VectorXd& k_at, Eigen::MatrixXd& out) {
     return residual.jacobian(k_at, out);
   };
-  if (!accelerate(sys, data, modes, forces, closed)) return false;
-  const double tolerance = 1e-9 * (1.0 + forces.vdot.cwiseAbs().maxCoeff());
   if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   // Slips that run against their acceleration (k < 0) while the others slide, or no consistent
   // slips at all: the contact with the most negative k (else the largest residual) sticks and the
@@ -171,23 +335,11 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     k.resize(n);
     if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   }
-  if (!(r.norm() <= tolerance) || k.minCoeff() < -tolerance || !inside_cones(sys, stuck, forces)) {
+  if (!consistent(sys, stuck, forces, r, k, tolerance)) {
     modes = chosen;  // no consistent slip found
     return accelerate(sys, data, modes, forces, closed);
   }
-  for (int i : stuck) {  // the distribution they stick at, for the phase's redundant contacts
-    modes.reference_n[i] = forces.lambda_n[i];
-    modes.reference_t[i] = forces.lambda_t.row(i).transpose();
-  }
-  if (k.minCoeff() > tolerance) return true;
-  for (int i : sliding)
-    if (i < static_cast<int>(slip_fired.size()) && slip_fired[i]) return true;
-  for (int i : sliding) {
-    modes.mode[i] = ContactMode::stick;
-    modes.reference_n[i] = forces.lambda_n[i];
-    modes.reference_t[i] = -sys.contacts.contact(i).mu * forces.lambda_n[i] * modes.slip[i];
-  }
-  return accelerate(sys, data, modes, forces, closed);
+  return finish_slips(sys, slip_fired, data, sliding, stuck, k, tolerance, modes, forces, closed);
 }
 
 }  // namespace impactsim

@@ -21,13 +21,17 @@ namespace impactsim {
 
 // For the contacts `modes` starts sliding from rest (3-D, mu > 0, |J_t v| <= velocity tolerance):
 //   1. if they all stick strictly inside the cone, |lambda_t| < mu lambda_n, they stick;
-//   2. else Newton's method on the angles of their slips s (started against the friction a stick
-//      would need) solves s x a_t(s) = 0 to 1e-9 of the accelerations' scale, with k = s . a_t >= 0;
-//      with every k > 0 they slide along those s. Where some k < 0 (that slip runs against its own
-//      acceleration while the others slide: a pile's contacts starting together) or Newton does
-//      not converge, one contact sticks (the most negative k, else the largest residual) and the
-//      rest are solved again, until the slips are consistent with every k >= 0 or one slides; the
-//      stuck ones must then hold strictly inside their cones;
+//   2. else the circular cone says which of them slide and along which s (cone_slips), its
+//      forces becoming the references. Where none slides they stick (strictly inside their
+//      cones, or on an edge as in 3.); else Newton's method on the angles of those slips (the
+//      others sticking) solves s x a_t(s) = 0 to 1e-9 of the accelerations' scale, and with every
+//      k = s . a_t >= 0 and the others inside their cones (or on an edge as in 3.) these are the
+//      slips. Where the cone's answer does not hold so, a search: Newton's method on all their
+//      angles (started against the friction a stick would need) and, where some k < 0 (that slip
+//      runs against its own acceleration while the others slide) or Newton does not converge,
+//      one contact sticks (the most negative k, else the largest residual) and the rest are
+//      solved again, until the slips are consistent with every k >= 0 or one slides; the stuck
+//      ones must then hold strictly inside their cones;
 //   3. with some k = 0 (friction on the cone's edge, a_t = 0) they stick at those forces (redundant
 //      contacts, such as an edge's two ends, with a friction distribution the LCP did not pick),
 //      unless slip_fired[i] for one of them: the friction a stick needs is then growing past the
@@ -45,6 +49,22 @@ void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::V
 bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired, const Eigen::VectorXd& v,
                           const ContactData& data, ContactModes& modes, ModeForces& forces,
                           const std::vector<int>* closed = nullptr);
+
+// Step 2's first answer: which of the contacts `from_rest` slide (with the angles theta [rad] of
+// their slips in tangent coordinates) and which stick, as the circular cone has it at the
+// acceleration level. With those contacts open and the others held in their modes (`modes` as
+// chosen), the accelerations of their rows are affine in their forces r, a = W r + b (one force
+// solve, then one solve with its factor per row: force_response), and the slip start's law is the
+// frictional contact problem of numerics/coulomb_cone.hpp on (W, b): friction inside the cone, on
+// its edge against a_t where a_t != 0 (a_t = k s, k > 0). One cone solve, started from the forces
+// a stick needs (stuck_forces, drawn into the cone), stands for a search over which contacts
+// stick. A contact slides where |a_t| exceeds 1e-6 of the accelerations' scale, or along -p where
+// its friction p is on the cone's edge with a_t = 0 (k = 0: step 3 decides). The answer's
+// forces, every closed contact's, go into modes' references (its modes are left as they came).
+// False where the cone gives nothing to try: not converged, or an unloaded contact at rest.
+bool cone_slips(const System& sys, const ContactData& data, const std::vector<int>& from_rest,
+                const ModeForces& stuck_forces, const std::vector<int>* closed, ContactModes& modes,
+                std::vector<int>& sliding, std::vector<int>& stuck, Eigen::VectorXd& theta);
 
 // Step 2's search: (angles [rad]) -> r = s x a_t and k = s . a_t per slip; false if the forces fail.
 using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k)>;

@@ -25,7 +25,7 @@ TEST(Run, ZenoClosesOverNearlyDependentContactsAreWarnedAbout) {
   const std::string all = r.out + r.err;
   EXPECT_NE(all.find("1 Zeno close(s) " + RunTally::dependent_close_meaning("summary.json")), std::string::npos) << all;
   EXPECT_NE(all.find(RunTally::kDependentCloseReadme), std::string::npos) << all;
-  EXPECT_NE(all.find("the first at t = 0.600619119528 s on coin_shape@ground, coin_shape.rim-z2@ground"), std::string::npos)
+  EXPECT_NE(all.find("the first at t = 0.600619219822 s on coin_shape@ground, coin_shape.rim-z2@ground"), std::string::npos)
       << all;
   EXPECT_EQ(nlohmann::json::parse(read_all(coin / "summary.json")).at("dependent_closes"), 1);
   const fs::path block = fresh_dir("run_no_dependent_closes");

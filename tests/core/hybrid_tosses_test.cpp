@@ -298,12 +298,12 @@ TEST(Hybrid, ZenoClosesOverNearlyDependentContactsAreFlagged) {
   EXPECT_GE(block_closes, 1);
 }
 
-// Under the Routh law (seed 7) the coin, spun tilted 9 degrees, rolls flat on its rim before the
+// Under the Routh law (seed 5) the coin, spun tilted 9 degrees, rolls flat on its rim before the
 // slap, and the step size collapses as its contact point whirls ever faster (Euler's disk), at
-// t = 2.6466 s. M is
-// well conditioned there, so the run steps through instead of stopping (painleve_step: 0 restores
-// the stop), and the face still lands. (Whether a run reaches the collapse depends on its path to
-// rounding: the shipped coin under seed 9 reached it until the Zeno rule's closes stopped pulling.)
+// t = 2.6364 s. M is well conditioned there, so the run steps through instead of stopping
+// (painleve_step: 0 restores the stop), and the face still lands. (Whether a run reaches the
+// collapse depends on its path to rounding: the shipped coin under seed 9 reached it until the
+// Zeno rule's closes stopped pulling, and seed 7 until slips from rest took the cone's answer.)
 // (Found with every slide following its slip: slow_slip_speed 0.)
 TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
   std::vector<SceneOverride> tilted;
@@ -313,7 +313,7 @@ TEST(Hybrid, ACollapsingStepWithAWellConditionedMassIsSteppedThrough) {
     tilted.push_back(parse_override(o));
   Scene coin = load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/coin_spin.yaml", tilted);
   coin.law = "routh";
-  coin.seed = 7;
+  coin.seed = 5;
   const SceneRun r = simulate(coin);
   expect_invariants(r);
   EXPECT_DOUBLE_EQ(r.t.back(), r.scene.system.simulation.t_end);

@@ -101,41 +101,63 @@ TEST(SlipStart, ABallThatTheCircularConeHoldsRolls) {
   EXPECT_LT(a_t.norm(), 1e-9);
 }
 
-// A box on four corners of different mu (0.05 to 0.2) under gravity tilted as above: too little
-// friction to hold it, and unequal friction turns it as it goes, so each corner slips its own way.
-// Four slips from rest in one search, from the guess the sticking forces give (every corner along
-// g_t). Each corner must come out sliding with its contact acceleration along its slip
-// (s x a_t = 0, s . a_t > 0), friction -mu lambda_n s, and the weight carried.
-TEST(SlipStart, AFourCornerSlideFromRestTurnsEachSlipToItsAcceleration) {
-  const double mu[4] = {0.1, 0.2, 0.15, 0.05};
-  const char* corners[4] = {"[0.2, 0.15, -0.1]", "[-0.2, 0.15, -0.1]", "[-0.2, -0.15, -0.1]", "[0.2, -0.15, -0.1]"};
-  std::string text =
-      "name: four_corners\n"
-      "world:\n"
-      "  gravity: [0, 0, -9.81]\n"
-      "  shapes:\n"
-      "    - {name: ground, type: halfspace, normal: [0, 0, 1]}\n"
-      "bodies:\n"
-      "  - {name: box, joint: {type: free}, density: 500, shapes: [{name: box_shape, type: box, size: [0.4, 0.3, "
-      "0.2]}], initial: {z: 0.1}}\n"
-      "contacts:\n";
-  for (int i = 0; i < 4; ++i)
-    text += "  - {name: c" + std::to_string(i) + ", body: box, point: " + corners[i] + ", with: ground, mu: " +
-            std::to_string(mu[i]) + "}\n";
-  text += "simulation: {t_end: 1.0}\n";
-  Scene scene = load_scene_text(text, "four_corners");
-  const double g_n = 9.81, g_t = 0.35 * 9.81, beta = 10 * kPi / 180;
-  scene.system.model.gravity = g_t * Vec3(std::cos(beta), std::sin(beta), 0) - g_n * Vec3::UnitZ();
-  const System& sys = scene.system;
-  ASSERT_EQ(sys.contacts.size(), 4);
-  ContactData data(sys.model, sys.contacts);
+// A 0.4 x 0.3 x 0.2 m box (500 kg/m^3) on its four bottom corners with friction mu[i], at rest on
+// the ground under gravity tilted 0.35 g towards 10 degrees from x.
+struct FourCorners {
+  explicit FourCorners(const double (&mu)[4]) : scene(scene_of(mu)), sys(scene.system) {
+    compute_event_data(sys, modes, scene.initial.q, v, data);
+  }
+  static Scene scene_of(const double (&mu)[4]) {
+    const char* corners[4] = {"[0.2, 0.15, -0.1]", "[-0.2, 0.15, -0.1]", "[-0.2, -0.15, -0.1]",
+                              "[0.2, -0.15, -0.1]"};
+    std::string text =
+        "name: four_corners\n"
+        "world:\n"
+        "  gravity: [0, 0, -9.81]\n"
+        "  shapes:\n"
+        "    - {name: ground, type: halfspace, normal: [0, 0, 1]}\n"
+        "bodies:\n"
+        "  - {name: box, joint: {type: free}, density: 500, shapes: [{name: box_shape, type: box, size: [0.4, 0.3, "
+        "0.2]}], initial: {z: 0.1}}\n"
+        "contacts:\n";
+    for (int i = 0; i < 4; ++i)
+      text += "  - {name: c" + std::to_string(i) + ", body: box, point: " + corners[i] + ", with: ground, mu: " +
+              std::to_string(mu[i]) + "}\n";
+    text += "simulation: {t_end: 1.0}\n";
+    Scene out = load_scene_text(text, "four_corners");
+    const double beta = 10 * kPi / 180;
+    out.system.model.gravity = g_t * Vec3(std::cos(beta), std::sin(beta), 0) - g_n * Vec3::UnitZ();
+    return out;
+  }
+  static constexpr double g_n = 9.81, g_t = 0.35 * 9.81;
+  Scene scene;
+  const System& sys;
+  ContactData data{sys.model, sys.contacts};
   ModeForces forces;
   ContactModes modes = ContactModes::all_open(4);
   Eigen::VectorXd v = Eigen::VectorXd::Zero(sys.model.nv);
-  compute_event_data(sys, modes, scene.initial.q, v, data);
   std::vector<Event> events;
-  choose_modes(sys, 0.0, {}, {}, v, modes, data, forces, [&](const Event& e) { events.push_back(e); });
-  const double weight = sys.model.bodies[0].mass * g_n;
+  double weight() const { return sys.model.bodies[0].mass * g_n; }
+  void choose() {
+    choose_modes(sys, 0.0, {}, {}, v, modes, data, forces, [&](const Event& e) { events.push_back(e); });
+  }
+};
+
+// A box on four corners of different mu (0.05 to 0.2): too little friction to hold it, and unequal
+// friction turns it as it goes, so each corner slips its own way, none along g_t (where the
+// sticking forces point). Each corner must come out sliding with its contact acceleration along
+// its slip (s x a_t = 0, s . a_t > 0), friction -mu lambda_n s, and the weight carried.
+TEST(SlipStart, AFourCornerSlideFromRestTurnsEachSlipToItsAcceleration) {
+  const double mu[4] = {0.1, 0.2, 0.15, 0.05};
+  FourCorners box(mu);
+  const System& sys = box.sys;
+  ASSERT_EQ(sys.contacts.size(), 4);
+  box.choose();
+  const ContactModes& modes = box.modes;
+  const ModeForces& forces = box.forces;
+  const ContactData& data = box.data;
+  const double g_n = FourCorners::g_n;
+  const double weight = box.weight();
   double spread = 0;  // the largest angle between two corners' slips
   for (int i = 0; i < 4; ++i) {
     ASSERT_EQ(modes.mode[i], ContactMode::slide) << i;
@@ -148,6 +170,53 @@ TEST(SlipStart, AFourCornerSlideFromRestTurnsEachSlipToItsAcceleration) {
   }
   EXPECT_NEAR(forces.lambda_n.sum(), weight, 1e-9 * weight);
   EXPECT_GT(spread, 0.01);  // the box turns: the slips are not one direction
+}
+
+// The same box with one corner (3, at x 0.2, y -0.15) of mu 2 and three of 0.05: the tilt cannot
+// slide the rough corner, so the box turns about it while the others slide, each at right angles
+// to its arm from the rough corner (corner 0 along x, corner 1 along (0.3, 0.4) / 0.5, corner 2
+// along y). From all four sliding from rest, the cone says in one solve which stick and which
+// slide, and along those directions. The event's choice then has the rough corner stick with
+// a_t = 0 strictly inside its cone and corners 0 and 1 slide along their accelerations (s x a_t
+// = 0, k > 0) with friction -mu lambda_n s, the weight carried (corner 2 is redundant: the
+// acceleration LCP opens it).
+TEST(SlipStart, ABoxTurnsAboutTheCornerTheConeHolds) {
+  const double mu[4] = {0.05, 0.05, 0.05, 2.0};
+  const double expected[3] = {0.0, std::atan2(0.4, 0.3), kPi / 2};
+  FourCorners box(mu);
+  ContactModes sliding_modes = box.modes, stuck_modes = box.modes;
+  for (int i = 0; i < 4; ++i) {
+    sliding_modes.mode[i] = ContactMode::slide;
+    stuck_modes.mode[i] = ContactMode::stick;
+  }
+  compute_contact_jdot_v(box.sys.model, box.sys.contacts, box.data.body, box.data.frames, std::vector<bool>(4, true),
+                         box.data.jac);
+  ModeForces stuck_forces;
+  ASSERT_TRUE(constrained_acceleration(box.sys.contacts, 0.0, box.data.body, box.data.frames, box.data.jac,
+                                       stuck_modes, stuck_forces));
+  std::vector<int> sliding, stuck;
+  Eigen::VectorXd theta;
+  ASSERT_TRUE(cone_slips(box.sys, box.data, {0, 1, 2, 3}, stuck_forces, nullptr, sliding_modes, sliding, stuck, theta));
+  EXPECT_EQ(stuck, std::vector<int>{3});
+  ASSERT_EQ(sliding, (std::vector<int>{0, 1, 2}));
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(theta[a], expected[a], 1e-9) << a;
+
+  box.choose();
+  const double weight = box.weight();
+  ASSERT_EQ(box.modes.mode[3], ContactMode::stick);
+  EXPECT_LT(tangential_acceleration(box.data.jac, 3, box.forces.vdot).norm(), 1e-9 * FourCorners::g_n);
+  EXPECT_LT(box.forces.lambda_t.row(3).norm(), 0.99 * mu[3] * box.forces.lambda_n[3]);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(box.modes.mode[i], ContactMode::slide) << i;
+    const Eigen::Vector2d s = box.modes.slip[i];
+    EXPECT_NEAR(std::atan2(s[1], s[0]), expected[i], 1e-9) << i;
+    const Eigen::Vector2d a_t = tangential_acceleration(box.data.jac, i, box.forces.vdot);
+    EXPECT_NEAR(s[0] * a_t[1] - s[1] * a_t[0], 0.0, 1e-8 * FourCorners::g_n) << i;
+    EXPECT_GT(s.dot(a_t), 1e-3) << i;
+    EXPECT_NEAR((box.forces.lambda_t.row(i).transpose() + mu[i] * box.forces.lambda_n[i] * s).norm(), 0.0,
+                1e-9 * weight) << i;
+  }
+  EXPECT_NEAR(box.forces.lambda_n.sum(), weight, 1e-9 * weight);
 }
 
 TEST(SlipStart, ContactsAlreadySlidingAndPlanarOnesAreLeftAsChosen) {
