@@ -81,7 +81,9 @@ TEST(CircularCone, ASphereStruckObliquelySlidesOnAtAnyAngle) {
     // The 8-edge polygon misses the closed form between its directions.
     const ImpactResult polygon = anitescu_potra(on_floor(m, c.M.bottomRightCorner<3, 3>(), {Vector3d(0, 0, -a)}, mu, false),
                                                 body_velocity(slip * s + Vector3d(0, 0, vz), Vector3d::Zero()));
-    if (degrees == 22.5) EXPECT_GT((c.J_t * polygon.v_plus - (slip - 3.5 * mu) * s.head<2>()).norm(), 1e-3);
+    if (degrees == 22.5) {
+      EXPECT_GT((c.J_t * polygon.v_plus - (slip - 3.5 * mu) * s.head<2>()).norm(), 1e-3);
+    }
   }
 }
 
@@ -167,7 +169,9 @@ void expect_coulomb(const ContactSpace& c, const ImpactResult& r) {
     EXPECT_LT(std::abs(pn * vn), 1e-9 * scale * scale);
     const Eigen::Vector2d P = r.impulse_t.segment<2>(2 * i), u = c.J_t.middleRows(2 * i, 2) * r.v_plus;
     EXPECT_LE(P.norm(), c.mu[i] * pn + 1e-9 * scale);
-    if (u.norm() > 1e-8) EXPECT_NEAR((P + c.mu[i] * pn * u.normalized()).norm(), 0.0, 1e-9 * scale);
+    if (u.norm() > 1e-8) {
+      EXPECT_NEAR((P + c.mu[i] * pn * u.normalized()).norm(), 0.0, 1e-9 * scale);
+    }
   }
 }
 
