@@ -237,9 +237,9 @@ bool held_at_edges(const System& sys, const std::vector<bool>& slip_fired, const
   return true;
 }
 
-bool consistent(const System& sys, const std::vector<int>& stuck, const ModeForces& forces, const Eigen::VectorXd& r,
-                const Eigen::VectorXd& k, double tolerance) {
-  return r.norm() <= tolerance && k.minCoeff() >= -tolerance && inside_cones(sys, stuck, forces);
+// Slips solved (|r| within tolerance) with none against its acceleration (every k >= -tolerance).
+bool slips_solved(const Eigen::VectorXd& r, const Eigen::VectorXd& k, double tolerance) {
+  return r.norm() <= tolerance && k.minCoeff() >= -tolerance;
 }
 
 // Step 2 from the cone's answer (cone_slips: `coned`, sliding at theta, stuck): true where that
@@ -261,7 +261,7 @@ bool settle_cone_slips(const System& sys, const std::vector<bool>& slip_fired, c
   };
   Eigen::VectorXd r(theta.size()), k(theta.size());
   done = solve_slip_angles(residual, jacobian, theta, r, k, tolerance);
-  if (done && !(r.norm() <= tolerance && k.minCoeff() >= -tolerance && held_at_edges(sys, slip_fired, stuck, forces)))
+  if (done && !(slips_solved(r, k, tolerance) && held_at_edges(sys, slip_fired, stuck, forces)))
     return false;
   if (done) done = finish_slips(sys, slip_fired, data, sliding, stuck, k, tolerance, modes, forces, closed);
   return true;
@@ -301,8 +301,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
   if (cone) {
     if (settle_cone_slips(sys, slip_fired, data, sliding, stuck, theta, tolerance, coned, modes, forces, closed, done))
       return done;
-    modes = chosen;
-    if (!accelerate(sys, data, modes, forces, closed)) return false;
+    modes = chosen;  // the search's first residual solves its forces
   }
 
   // Else a search from `against`: contacts stick one by one until the rest are consistent.
@@ -335,7 +334,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     k.resize(n);
     if (!solve_slip_angles(residual, jacobian, theta, r, k, tolerance)) return false;
   }
-  if (!consistent(sys, stuck, forces, r, k, tolerance)) {
+  if (!(slips_solved(r, k, tolerance) && inside_cones(sys, stuck, forces))) {
     modes = chosen;  // no consistent slip found
     return accelerate(sys, data, modes, forces, closed);
   }
