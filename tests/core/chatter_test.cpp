@@ -45,16 +45,16 @@ TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
   ChatterWatch w;
   double t = 0.2;
   int expected = 1;
-  for (int round = 0; round < 8; ++round) {
+  for (int round = 0; round < 12; ++round) {
     EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
     EXPECT_EQ(w.chattering(t, false, kStep), expected) << round;
     t += expected * kStep;  // the steps taken
     w.stepped(t);
-    expected = std::min(2 * expected, kMaxChatterSteps);
+    expected = std::min(2 * expected, kMaxChatterStretch);
   }
-  EXPECT_EQ(expected, kMaxChatterSteps);
+  EXPECT_EQ(expected, kMaxChatterStretch);
   // Chatter long after the last stepping is new: one step again.
-  t += 2 * kChatterRecurs * kMaxChatterSteps * kStep;
+  t += 2 * kChatterRecurs * kMaxChatterStretch * kStep;
   EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
   EXPECT_EQ(w.chattering(t, false, kStep), 1);
 }
