@@ -10,6 +10,7 @@
 #include "numerics/solve_columns.hpp"
 #include "numerics/coulomb_lcp.hpp"
 #include "numerics/friction_cone.hpp"
+#include "numerics/lcp_support.hpp"
 #include "numerics/mass_factor.hpp"
 
 namespace impactsim {
@@ -52,10 +53,27 @@ double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::Vect
   return s.residual;
 }
 
+// The step's LCP; psd: W is symmetric positive semi-definite and the model large, so a guessed
+// support is tried first (see solve_velocity_step).
+LcpSolution solve_step_lcp(const CoulombLcp& lcp, bool psd, const std::vector<int>* pressed, const LcpOptions& options) {
+  if (psd) {
+    std::vector<int> guess;
+    if (pressed) {
+      guess = *pressed;
+    } else {
+      for (Eigen::Index i = 0; i < lcp.w.size(); ++i)
+        if (lcp.w[i] < 0) guess.push_back(static_cast<int>(i));
+    }
+    LcpSolution s;
+    if (solve_at_support(lcp.W, lcp.w, std::move(guess), s, options.accept_tolerance)) return s;
+  }
+  return solve_lemke(lcp.W, lcp.w, options);
+}
+
 }  // namespace
 
 VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
-                                 const LcpOptions& options) {
+                                 const LcpOptions& options, const std::vector<int>* pressed) {
   VelocityStep out;
   const int m = c.contacts(), td = c.tangent_dim, nv = static_cast<int>(b.size());
   const MassFactor M_llt = mass_factor(c);
@@ -99,7 +117,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   if (m > 0) {
     if (!blockwise) W.noalias() = J * PJT;
     const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(W, J * Pb, layout);
-    const LcpSolution s = solve_lemke(lcp.W, lcp.w, options);
+    const LcpSolution s = solve_step_lcp(lcp, blockwise && layout.blocks() == 0, pressed, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
     out.residual = s.residual;
     if (!s.ok()) {

@@ -12,6 +12,7 @@
 // (N s); signs as in impact_law.hpp. The joint impulses are eliminated with the projected inverse
 // P = M^-1 - M^-1 nu^T (nu M^-1 nu^T)^-1 nu M^-1, so nu must have full row rank.
 #include <string>
+#include <vector>
 
 #include "impact/circular_cone.hpp"
 #include "impact/impact_law.hpp"
@@ -30,8 +31,15 @@ struct VelocityStep {
   std::string diagnostic;
 };
 
+// A large model's frictionless step without joints (kBlockwiseFrom velocities or more: W symmetric
+// positive semi-definite) is first solved at a guessed support (numerics/lcp_support.hpp): the
+// contacts `pressed` (positions in the space), or where none are given those that would sink
+// without an impulse (J P b < 0); Lemke only where that guess is not made good. In a frictionless
+// 50-sphere pile that steps through its chatter, Lemke took 60% of each step. Its impulses may
+// then differ from Lemke's where W is singular (least norm on the support, not a vertex); the
+// velocity y does not: every solution of a PSD LCP has the same W z, and J^T z with it.
 VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
-                                 const LcpOptions& options = {});
+                                 const LcpOptions& options = {}, const std::vector<int>* pressed = nullptr);
 
 // The same step in the circular cone (a space that uses_circular_cone, no joints) without the
 // polygon's LCP: the cone's semismooth Newton starts from each contact's normal impulse alone,

@@ -2,7 +2,9 @@
 // one) and the dissipation identity y^T J^T f <= 0 on random problems.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
+#include <vector>
 
 #include "numerics/mass_factor.hpp"
 #include "core/velocity_step.hpp"
@@ -156,6 +158,53 @@ TEST(VelocityStep, BlockwiseDelassusMatchesTheDenseProduct) {
     const Eigen::VectorXd y = llt.solve(b) + Minv_JT * z.z;
     EXPECT_LT((s.y - y).norm(), 1e-10 * (1 + y.norm())) << trial;
     EXPECT_LT((s.c_n - z.z).norm(), 1e-10 * (1 + z.z.norm())) << trial;
+  }
+}
+
+// A large frictionless step is solved first at a guessed support (the contacts `pressed`); any
+// guess, right, empty, every contact or a random one, must end at Lemke's step. With each contact
+// doubled (W singular, z not unique) the velocity and J_n^T z still must: every solution of a PSD
+// LCP has the same W z.
+TEST(VelocityStep, AnyGuessedSupportEndsAtLemkesStep) {
+  std::mt19937 gen(13);
+  for (int trial = 0; trial < 20; ++trial) {
+    ContactSpace c = row_of_blocks(gen, 0.0);
+    const bool doubled = trial % 2 == 1;
+    if (doubled) {
+      const Eigen::MatrixXd J_n = c.J_n, J_t = c.J_t;
+      c.J_n.resize(2 * J_n.rows(), J_n.cols());
+      c.J_n << J_n, J_n;
+      c.J_t.resize(2 * J_t.rows(), J_t.cols());
+      c.J_t << J_t, J_t;
+      c.mu = Eigen::VectorXd::Zero(c.J_n.rows());
+      c.e = Eigen::VectorXd::Zero(c.J_n.rows());
+    }
+    const int nv = static_cast<int>(c.M.rows()), m = c.contacts();
+    const Eigen::VectorXd b = normal_matrix(gen, nv, 1);
+    const Eigen::LLT<Eigen::MatrixXd> llt(c.M);
+    const Eigen::MatrixXd Minv_JT = llt.solve(c.J_n.transpose());
+    const LcpSolution z = solve_lemke(c.J_n * Minv_JT, c.J_n * llt.solve(b));
+    ASSERT_TRUE(z.ok());
+    const Eigen::VectorXd y = llt.solve(b) + Minv_JT * z.z;
+    std::vector<int> right, all, random;
+    for (int i = 0; i < m; ++i) {
+      if (z.z[i] > 0) right.push_back(i);
+      all.push_back(i);
+      if (gen() % 2) random.push_back(i);
+    }
+    const std::vector<int> none;
+    const std::array<const std::vector<int>*, 5> guesses{&right, &none, &all, &random, nullptr};
+    for (const std::vector<int>* pressed : guesses) {
+      const VelocityStep s = solve_velocity_step(c, Eigen::MatrixXd(0, nv), b, {}, pressed);
+      ASSERT_TRUE(s.ok) << s.diagnostic;
+      EXPECT_LT(s.residual, 1e-9);
+      EXPECT_GE(s.c_n.minCoeff(), 0.0);
+      EXPECT_LT((s.y - y).norm(), 1e-9 * (1 + y.norm())) << trial;
+      EXPECT_LT((c.J_n.transpose() * (s.c_n - z.z)).norm(), 1e-9 * (1 + z.z.norm())) << trial;
+      if (!doubled) {
+        EXPECT_LT((s.c_n - z.z).norm(), 1e-9 * (1 + z.z.norm())) << trial;
+      }
+    }
   }
 }
 
