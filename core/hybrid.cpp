@@ -203,15 +203,15 @@ class EventLoop {
   }
 
  private:
-  // Painleve steps carry the run on until the modes at their end are consistent (or t_end); at
-  // least `steps` of them, then tries spaced by retry_wait, the steps growing while the tries keep
-  // failing (core/chatter.hpp).
+  // Painleve steps carry the run on until the modes at their end are consistent (or t_end): over
+  // at least `steps` steps' time, then tries spaced by retry_wait, the steps growing through a
+  // long span and while the tries keep failing (core/chatter.hpp).
   void step_on(int steps) {
     StretchStep h(sys_.contact.painleve_step, sys_.contact.painleve_step_max);
-    for (int wait = 1;;) {
+    for (int wait = 1;;) {  // wait 1: the first `steps`, a span whose steps grow (StretchStep::span_step)
       step_through(sys_, cb_, log_, d_, t_, x_, next_, last_, h.next());
       if (t_ >= sys_.simulation.t_end - eps_t_) return;
-      if (--steps > 0) continue;
+      if ((steps -= wait == 1 ? h.span_step(steps) : 1) > 0) continue;
       if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return;
       steps = wait = retry_wait(wait);
       h.try_failed(wait);

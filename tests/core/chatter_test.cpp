@@ -84,6 +84,39 @@ TEST(Chatter, StepsGrowWhileTriesKeepFailingUpToTheLargest) {
   for (size_t k = 191; k < sizes.size(); ++k) EXPECT_EQ(sizes[k], 8 * kStep) << k;
 }
 
+// The steps of a span of `steps` steps of kStep, as the event loop takes them (StretchStep::span_step).
+std::vector<double> span_sizes(StretchStep& h, int steps) {
+  std::vector<double> sizes;
+  do sizes.push_back(h.next());
+  while ((steps -= h.span_step(steps)) > 0);
+  return sizes;
+}
+
+// A long span of chatter doubles its step every 64 steps up to the largest, and covers the same
+// time: 1024 steps of kStep are 64 + 64 + 64 + 72 steps of 1, 2, 4 and 8 kStep.
+TEST(Chatter, ALongSpanGrowsItsStepsOverTheSameTime) {
+  StretchStep h(kStep, 8 * kStep);
+  const std::vector<double> sizes = span_sizes(h, kMaxChatterStretch);
+  ASSERT_EQ(sizes.size(), 264u);
+  for (size_t k = 0; k < sizes.size(); ++k) EXPECT_EQ(sizes[k], kStep * (k < 64 ? 1 : k < 128 ? 2 : k < 192 ? 4 : 8)) << k;
+  double spanned = 0.0;
+  for (double s : sizes) spanned += s;
+  EXPECT_NEAR(spanned, kMaxChatterStretch * kStep, 1e-15);
+}
+
+// A span of at most 64 steps takes them all at painleve_step, and the tries after it start there
+// too; a largest step at painleve_step keeps every span's steps at it.
+TEST(Chatter, AShortSpanOrALargestAtTheStepKeepsItsSteps) {
+  for (int steps : {1, 2, 32, kMaxChatterSteps}) {
+    StretchStep h(kStep, 8 * kStep);
+    const std::vector<double> sizes = span_sizes(h, steps);
+    EXPECT_EQ(sizes, std::vector<double>(static_cast<size_t>(steps), kStep)) << steps;
+    EXPECT_EQ(h.next(), kStep) << steps;
+  }
+  StretchStep fixed(kStep, kStep);
+  EXPECT_EQ(span_sizes(fixed, kMaxChatterStretch), std::vector<double>(kMaxChatterStretch, kStep));
+}
+
 TEST(Chatter, AStretchThatEndsSoonOrALargestAtTheStepKeepsItsSteps) {
   StretchStep soon(kStep, 8 * kStep);
   for (int wait = 1; wait < kMaxChatterSteps;) {
