@@ -154,12 +154,13 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
   }
   sinks.flush();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sinks.tally.finished(stats);
   write_text_file(std::filesystem::path(dir) / "summary.json", run_summary_json(active, sinks.tally, "", ""));
   spdlog::info("wrote {} rows to {} and {} events ({} impacts) to {}", sinks.files.trajectory().rows(),
                (std::filesystem::path(dir) / "trajectory.csv").string(), sinks.files.events().rows(), stats.impacts,
                (std::filesystem::path(dir) / "events.csv").string());
   const System& system = scene.system;
-  if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", std::max(0.0, -stats.min_phi));
+  if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", sinks.tally.deepest_penetration());
   warn_dependent_closes(active, sinks.tally);
   if (sinks.tally.time_steps() > 0)
     spdlog::warn("{} of this run's events were steps: it {} (time_steps in summary.json, `step` in events.csv)",

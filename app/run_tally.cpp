@@ -1,5 +1,8 @@
 #include "app/run_tally.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "core/dynamics.hpp"
@@ -46,6 +49,10 @@ void RunTally::sample(const Sample& s) {
   t_final_ = s.t;
   q_ = s.q;
   v_ = s.v;
+}
+
+void RunTally::finished(const RunStats& stats) {
+  deepest_penetration_ = scene_.system.contacts.size() > 0 ? std::max(0.0, -stats.min_phi) : 0.0;
 }
 
 double RunTally::kinetic_energy() const { return energies(scene_.system.model, q_, v_).first; }
@@ -97,6 +104,8 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["dependent_closes"] = tally.dependent_closes();
   j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
   j["final_kinetic_energy"] = tally.kinetic_energy();
+  const double depth = tally.deepest_penetration();
+  j["deepest_penetration"] = std::isnan(depth) ? Json(nullptr) : Json(depth);
   const std::vector<bool> flags = tally.closed();
   j["closed"] = closed_object(scene.system.contacts, flags);
   Json outcomes = Json::object();

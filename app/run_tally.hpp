@@ -2,6 +2,7 @@
 // How a run ended, as a batch's runs.csv row and a run's summary.json report it: events and impacts
 // (per contact too), the time it came to rest, the last state reached, which contacts are closed
 // there, and the scene's outcome columns. Fed by the run's callbacks.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ class RunTally {
   // contacts and removed energy ... (dependent_closes in <file>)", and where the docs explain it.
   static std::string dependent_close_meaning(const std::string& file);
   static const char* const kDependentCloseReadme;
+  // The run's deepest penetration [m, >= 0] from its statistics, once it has ended (NaN before, and
+  // for a run that stopped early: its statistics end with it).
+  void finished(const RunStats& stats);
+  double deepest_penetration() const { return deepest_penetration_; }
   double t_final() const { return t_final_; }
   double t_rest() const { return t_rest_; }  // < 0: never came to rest
   const Eigen::VectorXd& q() const { return q_; }
@@ -42,6 +47,7 @@ class RunTally {
   long impacts_ = 0, events_ = 0, time_steps_ = 0, dependent_closes_ = 0;
   Event first_dependent_close_;
   double t_final_ = 0, t_rest_ = -1;
+  double deepest_penetration_ = std::nan("");
   std::vector<long> contact_impacts_;
   std::vector<long> contact_lifts_;  // impacts that left the contact separating
   std::vector<int> first_lift_;      // per contact: -1 before its first impact, then 1 if that one lifted it, else 0
@@ -50,7 +56,8 @@ class RunTally {
 
 // DIR/summary.json of `run`: status ("ok" or "failed"), the stop reason's code and message of a
 // failed run, t_final, impacts, events, time_steps, dependent_closes, t_rest (null if never at rest), the final kinetic energy,
-// each contact's closed flag and each outcome's value.
+// the deepest penetration (null where not known: a run that stopped early), each contact's closed
+// flag and each outcome's value.
 std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,
                              const std::string& message);
 

@@ -56,8 +56,13 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
   // tilt; first_lift A, B; lifts A, B; impacts A, B
   EXPECT_EQ(tally.outcome_values(tally.closed()), (std::vector<double>{0.0, 1.0, 0.0, 1.0, 1.0, 2.0, 3.0}));
 
+  EXPECT_TRUE(std::isnan(tally.deepest_penetration()));  // not known until the run has ended
+  RunStats stats;
+  stats.min_phi = -3.5e-7;
+  tally.finished(stats);
+  EXPECT_EQ(tally.deepest_penetration(), 3.5e-7);
   const std::string json = run_summary_json(scene, tally, "", "");
-  for (const char* expected : {"\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"dependent_closes\": 0", "\"t_rest\": 0.3",
+  for (const char* expected : {"\"deepest_penetration\": 3.5e-07", "\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"dependent_closes\": 0", "\"t_rest\": 0.3",
                                "\"final_kinetic_energy\": 0.0", "\"first_lift_A\": 1", "\"lifts_B\": 1", "\"impacts_B\": 3", "\"A\": 1"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
   EXPECT_EQ(json.find("reason"), std::string::npos) << json;
@@ -109,7 +114,8 @@ TEST(RunTally, OutcomesAreMeasuredAtTheLastStateAndFailuresSayWhy) {
   EXPECT_NEAR(tally.kinetic_energy(), 0.5 * 5.0 / 12 * 4, 1e-12);
   const std::string json = run_summary_json(scene, tally, "step_limit", "more than 50 steps");
   for (const char* expected : {"\"status\": \"failed\"", "\"reason\": \"step_limit\"",
-                               "\"message\": \"more than 50 steps\"", "\"t_rest\": null", "\"t_final\": 0.5"})
+                               "\"message\": \"more than 50 steps\"", "\"t_rest\": null", "\"t_final\": 0.5",
+                               "\"deepest_penetration\": null"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
 }
 

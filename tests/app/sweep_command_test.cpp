@@ -37,6 +37,9 @@ TEST(Sweep, RunSweepOfFrictionMatchesTheClosedFormOfTheSlidingBox) {
     EXPECT_NEAR(std::stod(rows[k].at("final_kinetic_energy")), 0.5 * 12 * v * v, 1e-6 * (1 + 0.5 * 12 * v * v))
         << "mu = " << mu;
     EXPECT_EQ(rows[k].at("corner.-x-y-z.closed"), "1");
+    const double depth = std::stod(rows[k].at("deepest_penetration"));  // resting on the slope: rigid contact
+    EXPECT_GE(depth, 0.0);
+    EXPECT_LE(depth, 1e-6);
     // A sticking box is at rest from the start: one rest event at t = 0.
     EXPECT_EQ(rows[k].at("events"), mu > std::tan(a) ? "1" : "0");
   }
