@@ -153,6 +153,7 @@ py::dict run_scene(const Scene& base, const RunRequest& request, py::object on_e
   });
   callback.rethrow();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (reason.empty()) tally.finished(stats);  // a failed run's statistics end with it: no depth (summary.json's null)
   py::dict result = result_dict(active, rec, run_summary_json(active, tally, reason, message), stats_dict(stats, wall));
   result["seed"] = seed;
   result["law"] = law_name;
