@@ -119,6 +119,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
     const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(W, J * Pb, layout);
     const LcpSolution s = solve_step_lcp(lcp, blockwise && layout.blocks() == 0, pressed, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
+    out.lcp_method = s.method;
     out.residual = s.residual;
     if (!s.ok()) {
       out.ok = false;

@@ -26,6 +26,7 @@ struct VelocityStep {
   Eigen::VectorXd c_n;       // per contact, >= 0
   Eigen::VectorXd c_t;       // per contact, tangent coordinates
   int lcp_variables = 0;
+  LcpSolution::Method lcp_method = LcpSolution::Method::lemke;  // how its LCP was solved (support: the guess held)
   double residual = 0.0;     // lcp_residual of the solution (0 without contacts); in_cone: the cone's [N s]
   bool ok = true;
   std::string diagnostic;

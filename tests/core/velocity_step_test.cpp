@@ -204,6 +204,10 @@ TEST(VelocityStep, AnyGuessedSupportEndsAtLemkesStep) {
       if (!doubled) {
         EXPECT_LT((s.c_n - z.z).norm(), 1e-9 * (1 + z.z.norm())) << trial;
       }
+      // The right support is solved at once, without Lemke.
+      if (pressed == &right) {
+        EXPECT_EQ(s.lcp_method, LcpSolution::Method::support) << trial;
+      }
     }
   }
 }
