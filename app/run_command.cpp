@@ -163,8 +163,9 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
   if (system.contacts.size() > 0) spdlog::info("deepest penetration {:.3g} m", sinks.tally.deepest_penetration());
   warn_dependent_closes(active, sinks.tally);
   if (sinks.tally.time_steps() > 0)
-    spdlog::warn("{} of this run's events were steps: it {} (time_steps in summary.json, `step` in events.csv)",
-                 sinks.tally.time_steps(), kTimeStepMeaning);
+    spdlog::warn("{} of this run's events were steps, {:.3g} s of its time: it {} (time_steps and stepped_time in "
+                 "summary.json, `step` in events.csv)",
+                 sinks.tally.time_steps(), sinks.tally.stepped_time(), kTimeStepMeaning);
   report_timing(system, stats, wall);
   if (options.plot && !plot_run(dir, scene)) return kExitOutput;
   if (options.view && !run_view_tool(dir)) return kExitOutput;

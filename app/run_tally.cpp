@@ -29,7 +29,7 @@ RunTally::RunTally(const Scene& scene, const State& initial)
 void RunTally::event(const Event& e) {
   ++events_;
   if (e.kind == EventKind::rest) t_rest_ = e.t;
-  if (e.kind == EventKind::step) ++time_steps_;
+  if (e.kind == EventKind::step) ++time_steps_, stepped_time_ += e.duration;
   if (closes_dependent_rows(e) && dependent_closes_++ == 0) first_dependent_close_ = e;
   if (!is_impact(e.kind)) return;
   ++impacts_;
@@ -101,6 +101,7 @@ std::string run_summary_json(const Scene& scene, const RunTally& tally, const st
   j["impacts"] = tally.impacts();
   j["events"] = tally.events();
   j["time_steps"] = tally.time_steps();
+  j["stepped_time"] = tally.stepped_time();
   j["dependent_closes"] = tally.dependent_closes();
   j["t_rest"] = tally.t_rest() >= 0 ? Json(tally.t_rest()) : Json(nullptr);
   j["final_kinetic_energy"] = tally.kinetic_energy();

@@ -20,6 +20,7 @@ class RunTally {
   long impacts() const { return impacts_; }
   long events() const { return events_; }
   long time_steps() const { return time_steps_; }  // `step` events: where the run left the exact path
+  double stepped_time() const { return stepped_time_; }  // their lengths summed [s]
   // Zeno closes that held nearly dependent contacts (closes_dependent_rows), and the first of them
   // (meaningful where the count is above 0).
   long dependent_closes() const { return dependent_closes_; }
@@ -46,7 +47,7 @@ class RunTally {
   const Scene& scene_;
   long impacts_ = 0, events_ = 0, time_steps_ = 0, dependent_closes_ = 0;
   Event first_dependent_close_;
-  double t_final_ = 0, t_rest_ = -1;
+  double t_final_ = 0, t_rest_ = -1, stepped_time_ = 0;
   double deepest_penetration_ = std::nan("");
   std::vector<long> contact_impacts_;
   std::vector<long> contact_lifts_;  // impacts that left the contact separating
@@ -55,7 +56,7 @@ class RunTally {
 };
 
 // DIR/summary.json of `run`: status ("ok" or "failed"), the stop reason's code and message of a
-// failed run, t_final, impacts, events, time_steps, dependent_closes, t_rest (null if never at rest), the final kinetic energy,
+// failed run, t_final, impacts, events, time_steps, stepped_time, dependent_closes, t_rest (null if never at rest), the final kinetic energy,
 // the deepest penetration (null where not known: a run that stopped early), each contact's closed
 // flag and each outcome's value.
 std::string run_summary_json(const Scene& scene, const RunTally& tally, const std::string& reason,

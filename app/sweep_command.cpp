@@ -33,7 +33,7 @@ std::vector<std::string> statistic_columns(const std::string& command, const Sce
   std::vector<std::string> c;
   const auto& contacts = scene.system.contacts.contacts();
   if (command == "run") {
-    c = {"failed", "t_final", "impacts", "events", "time_steps", "dependent_closes", "t_rest",
+    c = {"failed", "t_final", "impacts", "events", "time_steps", "stepped_time", "dependent_closes", "t_rest",
          "final_kinetic_energy", "deepest_penetration"};
     for (const ContactDef& d : contacts) c.push_back(d.name + ".closed");
     for (const OutcomeDef& o : scene.outcomes) c.push_back(o.name);
@@ -85,8 +85,8 @@ Statistics point_statistics(const std::string& command, const fs::path& dir) {
   if (j.empty()) return s;
   if (command == "run") {
     s["failed"] = member(j, "status") == "ok" ? 0 : 1;
-    for (const char* k : {"t_final", "impacts", "events", "time_steps", "dependent_closes", "t_rest", "final_kinetic_energy",
-                          "deepest_penetration"})
+    for (const char* k : {"t_final", "impacts", "events", "time_steps", "stepped_time", "dependent_closes", "t_rest",
+                          "final_kinetic_energy", "deepest_penetration"})
       put(s, k, member(j, k));
     for (const auto& [name, v] : object_member(j, "closed").items()) put(s, name + ".closed", v);
     for (const auto& [name, v] : object_member(j, "outcomes").items()) put(s, name, v);

@@ -55,6 +55,7 @@ struct Event {
   // A Zeno `close` (a projection to rest): the kinetic energy stopping each of its rows alone would
   // remove, the sum over rows of b_k^2 / (2 W_kk) [J]; 0 for every other event.
   double rowwise_loss = 0.0;
+  double duration = 0.0;  // a `step`'s length [s], the time it crossed off the exact path; 0 for every other event
 };
 
 // A Zeno close whose projection removed more than this many times its rowwise_loss held nearly

@@ -269,7 +269,8 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
 Event painleve_step_event(double t, const PainleveStep& step, const Eigen::VectorXd& v, const ContactData& data) {
   return Event{.t = t, .kind = EventKind::step, .contacts = step.active, .law = "time-stepping",
                .kinetic_before = kinetic_energy(data.body, v), .kinetic_after = kinetic_energy(data.body, step.v1),
-               .impulse_n = std::vector<double>(step.impulse_n.data(), step.impulse_n.data() + step.impulse_n.size())};
+               .impulse_n = std::vector<double>(step.impulse_n.data(), step.impulse_n.data() + step.impulse_n.size()),
+               .duration = step.h};
 }
 
 }  // namespace impactsim

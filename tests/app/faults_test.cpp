@@ -188,6 +188,11 @@ TEST(Faults, FixedStepFallbacksAreAnnouncedAndCounted) {
   EXPECT_GT(steps, 0);
   EXPECT_NE(run.err.find("[warning] " + std::to_string(steps) + " of this run's events were steps"), std::string::npos)
       << run.err;
+  // Their lengths summed: each at most painleve_step (dominoes' steps are single ones, not a long
+  // stretch of chatter), none empty.
+  const double stepped = nlohmann::json::parse(read_all(out / "summary.json")).at("stepped_time");
+  EXPECT_GT(stepped, 0.0);
+  EXPECT_LE(stepped, static_cast<double>(steps) * 1e-4 * (1 + 1e-12));
   const fs::path runs = fresh_path("fallback_batch");
   const Result batch = impactsim("batch " + kScenes + "dominoes.yaml --runs 1 -q -o " + runs.string());
   EXPECT_EQ(batch.code, 0) << batch.err;

@@ -42,13 +42,16 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
   tally.event(event(EventKind::liftoff, 0.046, {1}));
   tally.event(event(EventKind::impact, 0.2, {1}, {1e-7}));  // below the velocity tolerance: not lifting
   tally.event(event(EventKind::impact, 0.25, {0, 1}, {-1e-9, 0.05}));
-  tally.event(event(EventKind::step, 0.26, {0, 1}));  // a time-step: counted apart, not an impact
+  Event step = event(EventKind::step, 0.26, {0, 1});  // a time-step: counted apart, not an impact
+  step.duration = 2.5e-5;
+  tally.event(step);
   tally.event(event(EventKind::rest, 0.3));
   const Eigen::VectorXd q = Eigen::Vector3d(0.2, 1.0, 0.0), v = Eigen::Vector3d::Zero();
   tally.sample({1.0, q, v, 0.0, 0.0});
   EXPECT_EQ(tally.impacts(), 3);
   EXPECT_EQ(tally.events(), 6);
   EXPECT_EQ(tally.time_steps(), 1);
+  EXPECT_EQ(tally.stepped_time(), 2.5e-5);
   EXPECT_EQ(tally.t_rest(), 0.3);
   EXPECT_EQ(tally.t_final(), 1.0);
   EXPECT_EQ(tally.kinetic_energy(), 0.0);
@@ -62,7 +65,7 @@ TEST(RunTally, CountsImpactsAndLiftsPerContactAndTheRestTime) {
   tally.finished(stats);
   EXPECT_EQ(tally.deepest_penetration(), 3.5e-7);
   const std::string json = run_summary_json(scene, tally, "", "");
-  for (const char* expected : {"\"deepest_penetration\": 3.5e-07", "\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"dependent_closes\": 0", "\"t_rest\": 0.3",
+  for (const char* expected : {"\"deepest_penetration\": 3.5e-07", "\"stepped_time\": 2.5e-05", "\"status\": \"ok\"", "\"impacts\": 3", "\"events\": 6", "\"time_steps\": 1", "\"dependent_closes\": 0", "\"t_rest\": 0.3",
                                "\"final_kinetic_energy\": 0.0", "\"first_lift_A\": 1", "\"lifts_B\": 1", "\"impacts_B\": 3", "\"A\": 1"})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << "\n" << json;
   EXPECT_EQ(json.find("reason"), std::string::npos) << json;
