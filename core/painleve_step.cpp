@@ -24,10 +24,7 @@ constexpr int kHalvings = 20;  // 2^-20 ~ 1e-6 of the step asked for
 constexpr double kSinkSlack = 1e-3;
 int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data) {
   update_kinematics(sys.model, q1, data.body.kin);
-  data.broadphase.update(sys.contacts, event_margin(sys.contact), data.body.kin.R, data.body.kin.p, data.frames);
-  for (int i = 0; i < sys.contacts.size(); ++i)  // a gated contact's behind() reads its gate's tangent
-    if (const int j = sys.contacts.contact(i).only_ahead_of; j >= 0)
-      data.frames[j] = sys.contacts.frame(data.body.kin.R, data.body.kin.p, j);
+  data.broadphase.update(sys.contacts, sys.contact.broadphase_margin, data.body.kin.R, data.body.kin.p, data.frames);
   int deepest = -1;
   for (int i = 0; i < sys.contacts.size(); ++i) {
     const double phi = data.frames[i].phi;
