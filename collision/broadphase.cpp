@@ -10,23 +10,6 @@
 namespace impactsim {
 namespace {
 
-double bounding_radius(const Shape& s) {
-  switch (s.type) {
-    case ShapeType::sphere: return s.radius;
-    case ShapeType::box: return s.size.norm() / 2;
-    case ShapeType::capsule: return s.radius + s.length / 2;
-    case ShapeType::cylinder:
-    case ShapeType::cone: return std::hypot(s.radius, s.length / 2);
-    case ShapeType::halfspace: return 0.0;
-    case ShapeType::convex: {
-      double r = 0.0;
-      for (const Vec3& v : s.hull->vertices) r = std::max(r, v.norm());
-      return r;
-    }
-  }
-  return 0.0;
-}
-
 Vec3 world_point(const std::vector<Mat3>& R, const std::vector<Vec3>& p, int body, const Vec3& x) {
   return body < 0 ? x : Vec3(p[body] + R[body] * x);
 }

@@ -57,6 +57,23 @@ std::string_view shape_type_name(ShapeType type) {
   return "?";
 }
 
+double bounding_radius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::sphere: return s.radius;
+    case ShapeType::box: return s.size.norm() / 2;
+    case ShapeType::capsule: return s.radius + s.length / 2;
+    case ShapeType::cylinder:
+    case ShapeType::cone: return std::hypot(s.radius, s.length / 2);
+    case ShapeType::halfspace: return 0.0;
+    case ShapeType::convex: {
+      double r = 0.0;
+      for (const Vec3& v : s.hull->vertices) r = std::max(r, v.norm());
+      return r;
+    }
+  }
+  return 0.0;
+}
+
 double shape_volume(const Shape& s) {
   const double r = s.radius;
   switch (s.type) {

@@ -56,6 +56,8 @@ struct MassProperties {
 };
 
 std::string_view shape_type_name(ShapeType type);
+// The radius of a sphere about the shape's origin that holds it [m]; 0 for a halfspace.
+double bounding_radius(const Shape& shape);
 // Volume [m^3]; infinity for a halfspace.
 double shape_volume(const Shape& shape);
 // Mass properties of the solid shape at uniform density [kg/m^3], in its body's frame.
