@@ -87,6 +87,7 @@ Json settings(const Metadata& m, const Scene& scene) {
   out["max_step"] = sim.ode.max_step;
   out["max_steps"] = sim.max_steps;
   out["stall_window"] = sim.stall_window;
+  if (sim.island_clocks != IslandClocks::automatic) out["island_clocks"] = sim.island_clocks == IslandClocks::on;
   out["contact"] = {{"distance_tolerance", c.distance_tolerance}, {"velocity_tolerance", c.velocity_tolerance},
                     {"baumgarte", c.baumgarte},                   {"v_zeno", c.v_zeno},
                     {"detect_rest", c.detect_rest},               {"sleep", c.sleep},

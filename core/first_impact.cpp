@@ -43,7 +43,9 @@ bool find_first_impact(const System& sys, const State& initial, ImpactState& out
   };
   cb.stop = [&] { return found; };
   Rng rng(0);
-  simulate_hybrid(sys, AnitescuPotraLaw(), initial, rng, cb);
+  System one_clock = sys;  // the rows at events come from one loop over every body
+  one_clock.simulation.island_clocks = IslandClocks::off;
+  simulate_hybrid(one_clock, AnitescuPotraLaw(), initial, rng, cb);
   return found && impact_at(sys, out.t, out.q, out.v_minus, out.space);
 }
 

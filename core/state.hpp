@@ -14,6 +14,10 @@
 
 namespace impactsim {
 
+// Whether the event loop runs islands on their own clocks (core/island_clocks.hpp), where they
+// apply: always, never, or in models of at least kBlockwiseFrom velocities (automatic).
+enum class IslandClocks { off, on, automatic };
+
 struct SimulationSettings {
   double t_end = 1.0;             // [s]
   double output_interval = 0.01;  // [s] between output rows
@@ -21,6 +25,7 @@ struct SimulationSettings {
   long max_steps = 10'000'000;    // accepted plus rejected steps before giving up
   long stall_window = 10'000;     // event loop: steps that must advance time by 1e-6 t_end (0: never stall)
   bool energy_check = true;       // fixed-step: stop where the rows gain energy (core/fixed_step.hpp)
+  IslandClocks island_clocks = IslandClocks::automatic;
 };
 
 struct State {

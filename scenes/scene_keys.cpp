@@ -149,6 +149,11 @@ const std::vector<SceneKey> kKeys = {
      "the start's by more than the system had to move with (its kinetic energy at the start and the potential energy "
      "lost since) plus the work of lifting every body by `distance_tolerance`: the step is too long for the scene; "
      "false lets such a run go on (to look at a scheme's artifact)", ""},
+    {"simulation", "island_clocks", "bool or `auto`", "`auto`",
+     "event-driven: islands on their own clocks (docs/guide.md): where every body is a free body above a ground "
+     "halfspace, groups of bodies that cannot meet before a sync time (a bound from their energy) each run their own "
+     "event loop; trajectory.csv then holds the output rows only, no rows at events, and an event's energies are its "
+     "group's. `auto`: in models of at least 48 velocities (8 free bodies)", ""},
     {"simulation", "law", "", "`anitescu-potra`", "the impact law (`--law` overrides it)", ""},
     {"simulation", "seed", "integer 0..9e15", "0", "seed of every random choice (`--seed` overrides it)", ""},
     {"simulation", "contact", "map", "", "the event loop's settings, below", ""},

@@ -86,6 +86,10 @@ SimulationSettings read_simulation(const Field& f) {
     s.stall_window = f.child("stall_window").integer_in(0, kMaxCount);
   }
   if (f.has("energy_check")) s.energy_check = f.child("energy_check").boolean();
+  if (f.has("island_clocks")) {
+    const Field clocks = f.child("island_clocks");
+    s.island_clocks = clocks.text() == "auto" ? IslandClocks::automatic : clocks.boolean() ? IslandClocks::on : IslandClocks::off;
+  }
   // Steps no longer than max_step that cannot reach t_end within max_steps would leave the event
   // loop to stall, or to step through with fixed steps: refused here instead.
   if (s.ode.max_step > 0 && !(s.t_end / s.ode.max_step <= static_cast<double>(s.max_steps)))

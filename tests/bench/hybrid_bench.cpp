@@ -113,13 +113,15 @@ BENCHMARK(BM_FrictionalSpherePile)->Unit(benchmark::kSecond)->Iterations(1);
 // the first layer lands on the ground (the same 529 events for every n) while the layers above
 // fall without touching. What those falling bodies add to each event is what the near set keeps
 // linear in the bodies while their pairs grow as n^2 (98,650 contacts for n = 200).
-// horizon:0 follows every contact (broadphase_horizon 0), horizon:1 the default near set.
+// horizon:0 follows every contact (broadphase_horizon 0), horizon:1 the default near set;
+// islands:1 runs groups of bodies on their own clocks (core/island_clocks.hpp).
 void BM_BoxPileLanding(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   Scene scene = load_scene_text(tilted_pile_scene(n), "pile");
   System& system = scene.system;
   system.simulation.output_interval = system.simulation.t_end;
   if (state.range(1) == 0) system.contact.broadphase_horizon = 0.0;
+  system.simulation.island_clocks = state.range(2) == 1 ? IslandClocks::on : IslandClocks::off;
   const auto law = make_law(scene.law, scene.laws);
   long events = 0;
   for (auto _ : state) {
@@ -132,19 +134,22 @@ void BM_BoxPileLanding(benchmark::State& state) {
                                                                                     benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_BoxPileLanding)
-    ->ArgNames({"bodies", "horizon"})
-    ->ArgsProduct({{25, 50, 100, 200}, {0, 1}})
+    ->ArgNames({"bodies", "horizon", "islands"})
+    ->ArgsProduct({{25, 50, 100, 200}, {0, 1}, {0}})
+    ->ArgsProduct({{25, 50, 100, 200}, {1}, {1}})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
 // One layer of n boxes and spheres landing and settling on the ground of a bin grown to fit them
 // (spread_pile_scene), run to t = 1 s: the same work per body at every n, so wall seconds (here
 // seconds per simulated second) growing faster than n is cost the scene's size adds to each event.
+// islands 1: on their own clocks (core/island_clocks.hpp).
 void BM_SettlingPile(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   Scene scene = load_scene_text(spread_pile_scene(n), "spread_pile");
   System& system = scene.system;
   system.simulation.output_interval = system.simulation.t_end;
+  system.simulation.island_clocks = state.range(1) == 1 ? IslandClocks::on : IslandClocks::off;
   const auto law = make_law(scene.law, scene.laws);
   RunStats result;
   for (auto _ : state) {
@@ -158,7 +163,11 @@ void BM_SettlingPile(benchmark::State& state) {
   state.counters["per_event"] = benchmark::Counter(static_cast<double>(result.events),
                                                    benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_SettlingPile)->ArgName("bodies")->Arg(25)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_SettlingPile)
+    ->ArgNames({"bodies", "islands"})
+    ->ArgsProduct({{25, 50, 100, 200}, {0, 1}})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 // The impacts of a shipped scene's run, as its law received them (contact space and v-).
 struct RecordedImpacts : ImpactLaw {

@@ -154,7 +154,9 @@ TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
     EXPECT_LT(e.time(), 1.0);
     EXPECT_NE(std::string(e.what()).find("simulation.contact.painleve_step"), std::string::npos) << e.what();
   }
-  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml"));
+  // One loop over the pile: its rows at events are the steps' ends.
+  const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictional_pile_12.yaml",
+                                         {parse_override("simulation.island_clocks=false")}));
   const ContactSettings& c = r.scene.system.contact;
   EXPECT_EQ(r.t.back(), r.scene.system.simulation.t_end);
   EXPECT_GE(r.stats.min_phi, -c.distance_tolerance);
@@ -168,7 +170,7 @@ TEST(Hybrid, InstantsTheEventLoopCannotPassAreSteppedThrough) {
 // none longer. Each still adds no energy and sinks no contact beyond the distance tolerance.
 TEST(Hybrid, StepsGrowWhereTriesAtConsistentModesKeepFailing) {
   const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/box_pile_50.yaml",
-                                         {parse_override("simulation.t_end=0.3")}));
+                                         {parse_override("simulation.t_end=0.3"), parse_override("simulation.island_clocks=false")}));
   const ContactSettings& c = r.scene.system.contact;
   ASSERT_EQ(c.painleve_step_max, 8 * c.painleve_step);
   EXPECT_EQ(r.t.back(), 0.3);
@@ -315,7 +317,8 @@ class FailingLaw : public ImpactLaw {
 // no impact logged, and no contact sunk beyond what a step's h g h allows. With painleve_step = 0
 // the failure ends the run at the landing.
 TEST(Hybrid, AFailedImpactInALargeModelIsSteppedThrough) {
-  Scene scene = load_scene_text(pile_scene(12), "pile", {parse_override("simulation.t_end=0.1")});
+  Scene scene = load_scene_text(pile_scene(12), "pile",
+                                {parse_override("simulation.t_end=0.1"), parse_override("simulation.island_clocks=false")});
   ASSERT_GE(scene.system.model.nv, kBlockwiseFrom);
   const FailingLaw law;
   const SceneRun r = simulate(scene, &law);

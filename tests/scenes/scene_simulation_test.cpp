@@ -25,6 +25,7 @@ simulation: {t_end: 1}
   EXPECT_EQ(s.output.precision, 12);
   EXPECT_EQ(s.system.contact.slow_slip_speed, 1e-4);
   EXPECT_TRUE(s.system.contact.sleep);
+  EXPECT_EQ(s.system.simulation.island_clocks, IslandClocks::automatic);
   EXPECT_EQ(s.initial.q, Eigen::Vector3d::Zero());
 }
 
@@ -56,6 +57,22 @@ output: {precision: 9}
   EXPECT_EQ(s.system.contact.slow_slip_speed, 0.0);
   EXPECT_FALSE(s.system.contact.sleep);
   EXPECT_EQ(s.output.precision, 9);
+}
+
+TEST(SceneSimulation, IslandClocksAreOnOffOrAutomatic) {
+  const auto clocks = [](const std::string& value) {
+    return load_scene_text(std::string(kPuck) + "simulation: {t_end: 1, island_clocks: " + value + "}\n", "clocks.yaml")
+        .system.simulation.island_clocks;
+  };
+  EXPECT_EQ(clocks("true"), IslandClocks::on);
+  EXPECT_EQ(clocks("false"), IslandClocks::off);
+  EXPECT_EQ(clocks("auto"), IslandClocks::automatic);
+  try {
+    clocks("sometimes");
+    FAIL() << "not a bool";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("island_clocks"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SceneSimulation, AnUnknownLawListsTheKnownOnes) {
