@@ -36,9 +36,10 @@ BENCHMARKS = {
     "BM_SpherePile50": "`tests/scenes/contact/frictionless_pile_50.yaml` (50 frictionless spheres) run to 1 s",
     "BM_FrictionalSpherePile": "`sphere_pile` with mu = 0.3 run to 1 s (stick, slip, slips from rest together)",
     "BM_BoxPileLanding": "a pile of n boxes and spheres (layers of 25) to t = 0.1 s, the first layer landing; "
-                         "horizon 0 follows every contact, 1 the near set",
+                         "horizon 0 follows every contact, 1 the near set; islands 1 on their own clocks",
     "BM_SettlingPile": "one layer of n boxes and spheres landing and settling in a bin grown to fit them, run to "
-                       "1 s: the same work per body at every n (per_body: seconds per body per simulated second)",
+                       "1 s: the same work per body at every n (per_body: seconds per body per simulated second); "
+                       "islands 1 on their own clocks",
     "BM_BroadphasePile": "one broadphase pass over a pile of n bodies (`collide: all`)",
     "BM_BroadphasePileNear": "the event loop's pass over the same pile: its near set, checked and updated",
     "BM_PileLoad": "that pile's scene read and checked, its closed contacts found: what a run pays once",
