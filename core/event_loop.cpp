@@ -102,7 +102,7 @@ void EventLoop::step_on(int steps) {
   for (int wait = 1;;) {  // wait 1: the first `steps`, a span whose steps grow (StretchStep::span_step)
     const double t0 = t_;
     step_through(sys_, cb_, log_, d_, t_, x_, next_, last_, h.next());
-    if (std::isfinite(until_)) path_.push_back({t0, t_, false, d_.scratch.x_before, x_});
+    if (until_ < sys_.simulation.t_end) path_.push_back({t0, t_, false, d_.scratch.x_before, x_});
     if (t_ >= sys_.simulation.t_end - eps_t_) return;
     if ((steps -= wait == 1 ? h.span_step(steps) : 1) > 0) continue;
     if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return;
@@ -190,7 +190,7 @@ EventLoop::PhaseEnd EventLoop::run_phase() {
       ode_.dense(output_time(settings, next_), d_.scratch.x_tmp);
       emit(sys_, d_, cb_.sample, output_time(settings, next_), d_.scratch.x_tmp);
     }
-    if (std::isfinite(until_)) path_.push_back({ode_.t_prev(), t_until, true, {}, {}});
+    if (until_ < sys_.simulation.t_end) path_.push_back({ode_.t_prev(), t_until, true, {}, {}});
     if (event && event->t > until_) {
       pending_ = *event;
       return PhaseEnd::paused;

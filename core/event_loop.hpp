@@ -77,7 +77,7 @@ class EventLoop {
   std::optional<LocatedEvent> pending_;
   double until_ = 0.0;
   // The progress since the loop last moved on from a pause: steps, each on the dense output (the
-  // integrator's last step) or a Painleve step's ends. Kept only where until_ is finite.
+  // integrator's last step) or a Painleve step's ends. Kept only where until_ comes before t_end.
   struct Segment {
     double t0, t1;
     bool dense;

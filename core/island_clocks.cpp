@@ -50,9 +50,10 @@ class IslandRun {
       t_ = h_;
       flush(t_, t_);
       if (stopped_) break;
-      // An island that reached t_end ahead of the others may still be met: the run ends at t_end,
-      // or where every island rests.
-      const bool all_rest = std::all_of(islands_.begin(), islands_.end(), [](const auto& i) { return i->run->loop.rested(); });
+      // An island that ran ahead of the sync (to t_end, or to a rest beyond it) may still be met: the
+      // run ends at t_end, or where every island has come to rest by the sync.
+      const bool all_rest = std::all_of(islands_.begin(), islands_.end(),
+                                        [&](const auto& i) { return i->run->loop.rested() && i->run->t <= t_; });
       if (t_ >= sys_.simulation.t_end || all_rest) {
         log_rest();
         flush(std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
