@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "core/dynamics.hpp"
 #include "core/event_loop.hpp"
@@ -21,6 +22,7 @@ namespace {
 constexpr double kSyncWindow = 5e-4;
 
 struct Island {
+  Island(SystemSlice s, Rng r) : slice(std::move(s)), rng(r) {}
   SystemSlice slice;
   Rng rng;
   RunCallbacks cb;
@@ -71,7 +73,7 @@ class IslandRun {
     const Eigen::VectorXd q = x_.head(model.nq), v = x_.tail(model.nv);
     update_kinematics(model, q, kin_);
     update_velocities(model, q, v, kin_);
-    const Partition p = partition_islands(sys_, im_, kin_, group_, kSyncWindow);
+    const Partition p = partition_islands(sys_, im_, kin_, group_, kSyncWindow, sys_.simulation.t_end - t_);
     h_ = std::min(t_ + p.horizon, sys_.simulation.t_end);
     if (sys_.simulation.t_end - h_ <= eps_t_) h_ = sys_.simulation.t_end;
     std::map<int, std::vector<int>> groups;
@@ -95,7 +97,7 @@ class IslandRun {
   }
 
   std::unique_ptr<Island> start_island(const std::vector<int>& bodies) {
-    auto island = std::make_unique<Island>(Island{.slice = slice_system(sys_, bodies, by_body_), .rng = Rng(rng_())});
+    auto island = std::make_unique<Island>(slice_system(sys_, bodies, by_body_), Rng(rng_()));
     Island* self = island.get();
     island->cb.sample = [this, self](const Sample& s) { write_row(*self, s); };
     island->cb.event = [this, self](const Event& e) { note_event(*self, e); };

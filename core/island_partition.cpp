@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "collision/shape_pair.hpp"
+#include "collision/sphere_sweep.hpp"
 
 namespace impactsim {
 namespace {
@@ -34,6 +35,14 @@ std::vector<std::vector<int>> body_geometries(const System& sys) {
   for (size_t g = 0; g < geometries.size(); ++g)
     if (geometries[g].body >= 0 && geometries[g].shape.type != ShapeType::halfspace) out[geometries[g].body].push_back(g);
   return out;
+}
+
+// The least t >= 0 at which a distance covered at speed u + g t first reaches d (u, g >= 0, d >= 0):
+// u t + g t^2 / 2 = d.
+double first_reach(double u, double g, double d) {
+  if (d <= 0) return 0.0;
+  if (g == 0) return u > 0 ? d / u : std::numeric_limits<double>::infinity();
+  return 2 * d / (u + std::sqrt(u * u + 2 * g * d));  // the root without cancellation
 }
 
 struct UnionFind {
@@ -97,76 +106,187 @@ std::optional<IslandModel> island_model(const System& sys) {
   return im;
 }
 
-Partition partition_islands(const System& sys, const IslandModel& im, const Kinematics& kin,
-                            const std::vector<int>& previous, double window) {
-  const int n = static_cast<int>(im.bodies.size());
-  const double margin = std::max(1e-5, 10 * sys.contact.distance_tolerance);
-  const std::vector<std::vector<int>> shapes = body_geometries(sys);
-  std::vector<Vec3> centre(n);
-  std::vector<double> energy(n);  // kinetic, and potential above the lowest it can reach [J]
-  for (int b = 0; b < n; ++b) {
-    const BodyReach& r = im.bodies[b];
-    centre[b] = kin.p[b] + kin.R[b] * sys.model.bodies[b].com;
-    energy[b] = 0.5 * kin.v[b].dot(kin.I_body[b] * kin.v[b]) +
-                r.mass * im.g * (im.up.dot(centre[b]) - im.ground - r.inscribed);
-  }
-  UnionFind groups(n);
-  std::unordered_map<long, double> exact;  // b * n + a -> the bodies' distance less the margin
-  std::vector<double> speed(n);
-  const auto speeds = [&] {
-    std::vector<double> group_energy(n, 0.0);
-    for (int b = 0; b < n; ++b) group_energy[groups.find(b)] += energy[b];
-    for (int b = 0; b < n; ++b) {
+namespace {
+
+// The partition's working state at one pose: bodies' centres, energies and speed bounds, the
+// groups so far, and the exact distances measured (each pair once).
+class Partitioner {
+ public:
+  Partitioner(const System& sys, const IslandModel& im, const Kinematics& kin)
+      : sys_(sys), im_(im), kin_(kin), n_(static_cast<int>(im.bodies.size())), shapes_(body_geometries(sys)),
+        margin_(std::max(1e-5, 10 * sys.contact.distance_tolerance)), centre_(n_), energy_(n_), speed_(n_), groups_(n_) {
+    for (int b = 0; b < n_; ++b) {
       const BodyReach& r = im.bodies[b];
-      const double e = std::max(0.0, group_energy[groups.find(b)]);
-      speed[b] = kSpeedMargin * std::sqrt(2 * e * (1 / r.mass + r.radius * r.radius / r.inertia_min));
+      centre_[b] = kin.p[b] + kin.R[b] * sys.model.bodies[b].com;
+      energy_[b] = 0.5 * kin.v[b].dot(kin.I_body[b] * kin.v[b]) +
+                   r.mass * im.g * (im.up.dot(centre_[b]) - im.ground - r.inscribed);
     }
-  };
-  // A lower bound on the bodies' distance less the margin: their bounding spheres' where that is
-  // beyond reach, else the shapes' own (once computed, always). A horizon from the spheres' alone
-  // would shrink without end where they close long before the shapes touch (a ball rolling at a
-  // box's face).
-  const auto spheres = [&](int a, int b) {
-    return (centre[a] - centre[b]).norm() - im.bodies[a].radius - im.bodies[b].radius - margin;
-  };
-  const auto shapes_apart = [&](int a, int b) {
-    const auto [it, added] = exact.try_emplace(static_cast<long>(b) * n + a, 0.0);
-    if (added) it->second = body_distance(sys, shapes, kin, a, b) - margin;
-    return it->second;
-  };
-  const auto distance = [&](int a, int b, double reach) {
-    if (const auto it = exact.find(static_cast<long>(b) * n + a); it != exact.end()) return it->second;
-    const double bound = spheres(a, b);
-    return bound > reach ? bound : shapes_apart(a, b);
-  };
-  for (bool joined = true; joined;) {
-    joined = false;
-    speeds();
-    for (int a = 0; a < n; ++a)
-      for (int b = a + 1; b < n; ++b) {
-        if (groups.find(a) == groups.find(b)) continue;
+  }
+
+  // Joins the pairs within reach until none is left: every join raises its group's energy bound.
+  void join(const std::vector<int>& previous, double window) {
+    for (bool joined = true; joined;) {
+      joined = false;
+      speeds();
+      for (const auto& [a, b] : pairs_within(2 * window)) {
+        if (groups_.find(a) == groups_.find(b)) continue;
         const bool together = !previous.empty() && previous[a] == previous[b];
-        const double reach = (speed[a] + speed[b]) * window * (together ? 2 : 1);
-        if (distance(a, b, reach) > reach) continue;
-        groups.join(a, b);
+        const double reach = (speed_[a] + speed_[b]) * window * (together ? 2 : 1);
+        if (spheres(a, b) > reach || shapes_apart(a, b) > reach) continue;
+        groups_.join(a, b);
         joined = true;
       }
+    }
   }
+
+  // The least time to touch over the pairs of different groups (infinity where none can, or where
+  // it is beyond `longest`): the shapes' own distance where the bounding spheres overlap, then
+  // wherever the spheres' bound comes under the least so far, over the pairs that a time t_try
+  // can bring within reach, t_try growing until the least is found within it.
+  double horizon(double window, double longest) {
+    flights();
+    double h = std::numeric_limits<double>::infinity();
+    const auto closer = [&](int a, int b, bool overlapping) {
+      const double s = speed_[a] + speed_[b];
+      if (groups_.find(a) == groups_.find(b) || s == 0) return;
+      const double bound = spheres(a, b);
+      if (overlapping ? bound > 0 : bound / s >= h) return;
+      h = std::min(h, time_to_touch(a, b));
+    };
+    for (const auto& [a, b] : pairs_within(0)) closer(a, b, true);
+    for (double t_try = window;; t_try *= 4) {
+      const double t = std::isfinite(h) ? h : t_try;
+      for (const auto& [a, b] : pairs_within(t)) closer(a, b, false);
+      if (h <= t || everyone_within(t)) return h;
+      if (t >= longest) return std::numeric_limits<double>::infinity();
+    }
+  }
+
+  std::vector<int> groups() {
+    std::vector<int> group(n_);
+    for (int b = 0; b < n_; ++b) group[b] = groups_.find(b);  // the root is the group's smallest body
+    return group;
+  }
+
+ private:
+  void speeds() {
+    std::vector<double> group_energy(n_, 0.0);
+    for (int b = 0; b < n_; ++b) group_energy[groups_.find(b)] += energy_[b];
+    for (int b = 0; b < n_; ++b) {
+      const BodyReach& r = im_.bodies[b];
+      const double e = std::max(0.0, group_energy[groups_.find(b)]);
+      speed_[b] = kSpeedMargin * std::sqrt(2 * e * (1 / r.mass + r.radius * r.radius / r.inertia_min));
+    }
+  }
+
+  // The pairs whose spheres' bound (below) their speed bounds can close within t: a superset, each
+  // body's extent loosened by far more than the rounding that separates the two tests.
+  std::vector<std::pair<int, int>> pairs_within(double t) const {
+    std::vector<double> extent(n_);
+    for (int b = 0; b < n_; ++b) extent[b] = (im_.bodies[b].radius + margin_ / 2 + speed_[b] * std::max(t, 0.0)) * (1 + 1e-9);
+    return overlapping_spheres(centre_, extent);
+  }
+
+  // Whether every moving body reaches every other within t: then pairs_within(t) holds every pair
+  // that could set a horizon.
+  bool everyone_within(double t) const {
+    Vec3 lo = centre_[0], hi = centre_[0];
+    for (const Vec3& c : centre_) {
+      lo = lo.cwiseMin(c);
+      hi = hi.cwiseMax(c);
+    }
+    const double span = (hi - lo).norm();
+    return std::all_of(speed_.begin(), speed_.end(), [&](double s) { return s == 0 || s * t >= span; });
+  }
+
+  // Which bodies fly alone (a group of one, clear of the world's shapes: gravity alone moves it),
+  // and until when that lasts at least: the time its bounding sphere needs to cross the gap to the
+  // nearest world shape (less the margin) at its centre's speed, gravity's g t^2 / 2 and the
+  // fastest turn of a torque-free body, |w| <= sqrt(2 E_rot / I_min).
+  void flights() {
+    const std::vector<int> group = groups();
+    std::vector<int> members(n_, 0);
+    for (int b = 0; b < n_; ++b) ++members[group[b]];
+    velocity_.assign(n_, Vec3::Zero());
+    spin_.assign(n_, 0.0);
+    flies_until_.assign(n_, 0.0);
+    const std::vector<Geometry>& geometries = sys_.contacts.geometries();
+    for (int b = 0; b < n_; ++b) {
+      const Body& body = sys_.model.bodies[b];
+      const Vec3 w = kin_.v[b].head<3>();
+      velocity_[b] = kin_.R[b] * (kin_.v[b].tail<3>() + w.cross(body.com));
+      spin_[b] = std::sqrt(std::max(0.0, w.dot(body.inertia * w)) / im_.bodies[b].inertia_min) * im_.bodies[b].radius;
+      if (members[group[b]] > 1) continue;
+      double gap = std::numeric_limits<double>::infinity();
+      for (int g : shapes_[b])
+        for (const Geometry& world : geometries) {
+          if (world.body >= 0) continue;
+          const PairDistance d = shape_pair_distance(geometries[g].shape, geometry_pose(geometries[g], kin_.R, kin_.p),
+                                                     world.shape, geometry_pose(world, kin_.R, kin_.p));
+          gap = std::min(gap, d.ok ? d.distance : 0.0);
+        }
+      flies_until_[b] = gap > margin_ ? first_reach(velocity_[b].norm() + spin_[b], im_.g, gap - margin_) : 0.0;
+    }
+  }
+
+  // The least time for two bodies of different groups to touch, from their distance less the margin
+  // E: E / (s_a + s_b) from the energy bound, or where one or both fly, while they fly, from their
+  // motion: two flying bodies fall alike, so E closes at most at |v_a - v_b| plus their turns; a
+  // flying body against another, at its own speed, turn and g t plus the other's bound.
+  double time_to_touch(int a, int b) {
+    const double gap = shapes_apart(a, b);
+    const double by_energy = gap / (speed_[a] + speed_[b]);
+    const bool fa = flies_until_[a] > 0, fb = flies_until_[b] > 0;
+    if ((!fa && !fb) || gap <= 0) return by_energy;
+    double flight;
+    if (fa && fb) {
+      const double rate = (velocity_[a] - velocity_[b]).norm() + spin_[a] + spin_[b];
+      flight = std::min(gap / rate, std::min(flies_until_[a], flies_until_[b]));
+    } else {
+      const int f = fa ? a : b, other = fa ? b : a;
+      flight = std::min(first_reach(speed_[other] + velocity_[f].norm() + spin_[f], im_.g, gap), flies_until_[f]);
+    }
+    return std::max(by_energy, flight);
+  }
+
+  // A lower bound on the bodies' distance less the margin: their bounding spheres' where that is
+  // beyond reach, else the shapes' own (computed once per pair). A horizon from the spheres' alone
+  // would shrink without end where they close long before the shapes touch (a ball rolling at a
+  // box's face).
+  double spheres(int a, int b) const {
+    return (centre_[a] - centre_[b]).norm() - im_.bodies[a].radius - im_.bodies[b].radius - margin_;
+  }
+  double shapes_apart(int a, int b) {
+    const auto [it, added] = exact_.try_emplace(static_cast<long>(b) * n_ + a, 0.0);
+    if (added) it->second = body_distance(sys_, shapes_, kin_, a, b) - margin_;
+    return it->second;
+  }
+
+  const System& sys_;
+  const IslandModel& im_;
+  const Kinematics& kin_;
+  const int n_;
+  const std::vector<std::vector<int>> shapes_;
+  const double margin_;
+  std::vector<Vec3> centre_;
+  std::vector<double> energy_;  // kinetic, and potential above the lowest it can reach [J]
+  std::vector<double> speed_;   // the bound on its points' speed given its group's energy [m/s]
+  UnionFind groups_;
+  std::unordered_map<long, double> exact_;  // b * n + a -> the bodies' distance less the margin
+  std::vector<Vec3> velocity_;       // of its centre of mass, world [m/s]
+  std::vector<double> spin_;         // bound on its bounding sphere's speed from turning [m/s]
+  std::vector<double> flies_until_;  // [s] from now; 0: it does not fly
+};
+
+}  // namespace
+
+Partition partition_islands(const System& sys, const IslandModel& im, const Kinematics& kin,
+                            const std::vector<int>& previous, double window, double longest) {
+  Partitioner parts(sys, im, kin);
+  parts.join(previous, window);
   Partition p;
-  p.horizon = std::numeric_limits<double>::infinity();
-  // The least time to touch over the pairs of different groups: the shapes' own distance where the
-  // bounding spheres overlap, then wherever the spheres' bound comes under the least so far.
-  for (int pass = 0; pass < 2; ++pass)
-    for (int a = 0; a < n; ++a)
-      for (int b = a + 1; b < n; ++b) {
-        const double s = speed[a] + speed[b];
-        if (groups.find(a) == groups.find(b) || s == 0) continue;
-        const double bound = spheres(a, b);
-        if (pass == 0 ? bound > 0 : bound / s >= p.horizon) continue;
-        p.horizon = std::min(p.horizon, shapes_apart(a, b) / s);
-      }
-  p.group.resize(n);
-  for (int b = 0; b < n; ++b) p.group[b] = groups.find(b);  // the root is the group's smallest body
+  p.horizon = parts.horizon(window, longest);
+  p.group = parts.groups();
   return p;
 }
 

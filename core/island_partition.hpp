@@ -8,7 +8,13 @@
 // of mass at least its inscribed height above the ground. Body b then moves no point of its
 // bounding sphere (radius rho about the centre of mass) faster than
 //   s_b = sqrt(2 E (1 / m_b + rho_b^2 / I_min,b))        (Cauchy-Schwarz on m v^2 + I w^2 <= 2 E),
-// and two bodies d apart cannot touch before d / (s_a + s_b). Sign conventions: "up" is -gravity.
+// and two bodies d apart cannot touch before d / (s_a + s_b). A body in flight (a group of its own,
+// clear of the world's shapes) is moved by gravity alone until it could reach a world shape: two
+// such bodies fall alike, so d closes no faster than their centres' relative speed plus their
+// turns (|w| <= sqrt(2 E_rot / I_min) for a torque-free body), and one against another body no
+// faster than its own speed, turn and g t plus the other's s. The later of the two bounds holds.
+// Sign conventions: "up" is -gravity.
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -44,8 +50,11 @@ struct Partition {
 // Groups at the poses and velocities kin (update_velocities done): bodies closer than the distance
 // their speed bounds can close in `window` seconds share a group, pairs of a `previous` group (may
 // be empty) within twice that (so that groups do not split and merge again at every sync). Every
-// other pair's time to touch is above `window`; the horizon is the least of them.
+// other pair's time to touch is above `window`; the horizon is the least of them, infinity where
+// it exceeds `longest` [s] (a caller that needs no sync beyond it). Found by sweeping bounding
+// spheres (collision/sphere_sweep.hpp): a sync costs the near pairs, not all n^2.
 Partition partition_islands(const System& sys, const IslandModel& im, const Kinematics& kin,
-                            const std::vector<int>& previous, double window);
+                            const std::vector<int>& previous, double window,
+                            double longest = std::numeric_limits<double>::infinity());
 
 }  // namespace impactsim

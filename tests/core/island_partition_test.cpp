@@ -67,6 +67,28 @@ TEST(IslandPartition, AFallingBodyBringsItsHeightIntoTheBound) {
   EXPECT_NEAR(s.partition.horizon, (std::sqrt(1.0 + 0.2 * 0.2) - 0.1 - 1e-5) / bound, 1e-12);
 }
 
+// Two spheres in flight fall alike: only their relative speed (1 m/s, no spin) closes the gap,
+// 0.5 - 2 r less the margin, while both are still 2.95 m above the ground.
+TEST(IslandPartition, BodiesInFlightCloseTheirGapAtTheirRelativeSpeed) {
+  const Split s = split(island_body("a", false, 0, 0, 3, 2.0, "[0, 0, 0]") + island_body("b", false, 0.5, 0, 3, 1.0, "[0, 0, 0]"));
+  EXPECT_EQ(s.partition.group, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(s.partition.horizon, (0.5 - 0.1 - 1e-5) / 1.0, 1e-12);
+}
+
+// A sphere dropped from rest onto one resting on the ground: no sooner than a free fall over the
+// gap, 0.45 - 2 r less the margin (the energy bound alone gives a fifth of that).
+TEST(IslandPartition, ABodyInFlightFallsNoFasterThanGravity) {
+  const Split s = split(island_body("a", false, 0, 0, 0.5, 0, "[0, 0, 0]") + island_body("b", false, 0, 0, 0.05, 0, "[0, 0, 0]"));
+  EXPECT_EQ(s.partition.group, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(s.partition.horizon, std::sqrt(2 * (0.35 - 1e-5) / 9.81), 1e-12);
+  // Flight ends at the ground: the same spheres side by side, 4 m apart at 1 m/s, still meet no
+  // sooner than the energy bound allows once the flier lands (at sqrt(2 (0.45 - 1e-5) / g)).
+  const Split apart = split(island_body("a", false, 0, 0, 0.5, 1.0, "[0, 0, 0]") + island_body("b", false, 4, 0, 0.05, 0, "[0, 0, 0]"));
+  const double landing = 2 * (0.45 - 1e-5) / (1 + std::sqrt(1 + 2 * 9.81 * (0.45 - 1e-5)));
+  const double by_energy = (std::hypot(4.0, 0.45) - 0.1 - 1e-5) / (1.05 * std::sqrt((1 + 2 * 9.81 * 0.45) * 3.5));
+  EXPECT_NEAR(apart.partition.horizon, std::max(landing, by_energy), 1e-12);
+}
+
 TEST(IslandPartition, TheBoundNeedsFreeBodiesAboveAGround) {
   const std::string two = island_body("a", false, 0, 0, 0.05) + island_body("b", false, 0.5, 0, 0.05);
   EXPECT_TRUE(island_model(load_scene_text(island_scene(two, 1.0), "x").system).has_value());
