@@ -52,12 +52,13 @@ struct UnionFind {
   std::vector<int> parent;
 };
 
-// The least distance between two bodies' shapes at kin [m]; 0 where a pair has none.
-double body_distance(const System& sys, const std::vector<std::vector<int>>& shapes, const Kinematics& kin, int a, int b) {
+// The least distance between the geometries `a` and those `b` (indices) at kin [m]; 0 where a pair
+// has none.
+double least_distance(const System& sys, const Kinematics& kin, const std::vector<int>& a, const std::vector<int>& b) {
   const std::vector<Geometry>& geometries = sys.contacts.geometries();
   double d = std::numeric_limits<double>::infinity();
-  for (int ga : shapes[a])
-    for (int gb : shapes[b]) {
+  for (int ga : a)
+    for (int gb : b) {
       const PairDistance p = shape_pair_distance(geometries[ga].shape, geometry_pose(geometries[ga], kin.R, kin.p),
                                                  geometries[gb].shape, geometry_pose(geometries[gb], kin.R, kin.p));
       d = std::min(d, p.ok ? p.distance : 0.0);
@@ -115,6 +116,8 @@ class Partitioner {
   Partitioner(const System& sys, const IslandModel& im, const Kinematics& kin)
       : sys_(sys), im_(im), kin_(kin), n_(static_cast<int>(im.bodies.size())), shapes_(body_geometries(sys)),
         margin_(std::max(1e-5, 10 * sys.contact.distance_tolerance)), centre_(n_), energy_(n_), speed_(n_), groups_(n_) {
+    for (size_t g = 0; g < sys.contacts.geometries().size(); ++g)
+      if (sys.contacts.geometries()[g].body < 0) world_.push_back(static_cast<int>(g));
     for (int b = 0; b < n_; ++b) {
       const BodyReach& r = im.bodies[b];
       centre_[b] = kin.p[b] + kin.R[b] * sys.model.bodies[b].com;
@@ -210,21 +213,13 @@ class Partitioner {
     velocity_.assign(n_, Vec3::Zero());
     spin_.assign(n_, 0.0);
     flies_until_.assign(n_, 0.0);
-    const std::vector<Geometry>& geometries = sys_.contacts.geometries();
     for (int b = 0; b < n_; ++b) {
       const Body& body = sys_.model.bodies[b];
       const Vec3 w = kin_.v[b].head<3>();
       velocity_[b] = kin_.R[b] * (kin_.v[b].tail<3>() + w.cross(body.com));
       spin_[b] = std::sqrt(std::max(0.0, w.dot(body.inertia * w)) / im_.bodies[b].inertia_min) * im_.bodies[b].radius;
       if (members[group[b]] > 1) continue;
-      double gap = std::numeric_limits<double>::infinity();
-      for (int g : shapes_[b])
-        for (const Geometry& world : geometries) {
-          if (world.body >= 0) continue;
-          const PairDistance d = shape_pair_distance(geometries[g].shape, geometry_pose(geometries[g], kin_.R, kin_.p),
-                                                     world.shape, geometry_pose(world, kin_.R, kin_.p));
-          gap = std::min(gap, d.ok ? d.distance : 0.0);
-        }
+      const double gap = least_distance(sys_, kin_, shapes_[b], world_);
       flies_until_[b] = gap > margin_ ? first_reach(velocity_[b].norm() + spin_[b], im_.g, gap - margin_) : 0.0;
     }
   }
@@ -258,7 +253,7 @@ class Partitioner {
   }
   double shapes_apart(int a, int b) {
     const auto [it, added] = exact_.try_emplace(static_cast<long>(b) * n_ + a, 0.0);
-    if (added) it->second = body_distance(sys_, shapes_, kin_, a, b) - margin_;
+    if (added) it->second = least_distance(sys_, kin_, shapes_[a], shapes_[b]) - margin_;
     return it->second;
   }
 
@@ -266,7 +261,8 @@ class Partitioner {
   const IslandModel& im_;
   const Kinematics& kin_;
   const int n_;
-  const std::vector<std::vector<int>> shapes_;
+  const std::vector<std::vector<int>> shapes_;  // per body, its geometries
+  std::vector<int> world_;                       // the world's geometries
   const double margin_;
   std::vector<Vec3> centre_;
   std::vector<double> energy_;  // kinetic, and potential above the lowest it can reach [J]
