@@ -30,7 +30,7 @@ AnitescuPotraOperator anitescu_potra_operator(const ContactSpace& c, const MassF
   AnitescuPotraOperator op;
   op.layout = frictional_contacts_only(c.mu, friction_polygon(c.tangent_dim, c.friction_directions));
   const Eigen::MatrixXd J_D = friction_rows(block_tangent_rows(op.layout, c.J_t), op.layout.D);
-  op.Jbar.resize(c.contacts() + J_D.rows(), c.M.rows());
+  op.Jbar.resize(c.contacts() + J_D.rows(), c.J_n.cols());
   op.Jbar << c.J_n, J_D;
   block_delassus(M_llt, op.Jbar, op.Jbar, op.W, &op.Minv_JbarT);
   return op;
@@ -88,7 +88,7 @@ ImpactResult solve_anitescu_potra(const ContactSpace& c, const AnitescuPotraOper
 }
 
 bool solved_directly_in_circular_cone(const ContactSpace& c) {
-  return c.M.rows() >= kBlockwiseFrom && uses_circular_cone(c);
+  return c.J_n.cols() >= kBlockwiseFrom && uses_circular_cone(c);
 }
 
 ImpactResult solve_anitescu_potra(const ContactSpace& c, const MassFactor& M_llt, const Eigen::VectorXd& v_minus,

@@ -9,10 +9,15 @@ MassFactor mass_factor(const ContactSpace& space) {
 }
 
 ContactSpace contact_subspace(const ContactSpace& c, const std::vector<int>& which) {
-  const int n = static_cast<int>(which.size()), td = c.tangent_dim;
-  ContactSpace s;
+  ContactSpace s = contact_rows(c, which);
   s.M = c.M;
   s.M_blocks = c.M_blocks;
+  return s;
+}
+
+ContactSpace contact_rows(const ContactSpace& c, const std::vector<int>& which) {
+  const int n = static_cast<int>(which.size()), td = c.tangent_dim;
+  ContactSpace s;
   s.tangent_dim = td;
   s.friction_directions = c.friction_directions;
   s.circular_cone = c.circular_cone;

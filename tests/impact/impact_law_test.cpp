@@ -1,10 +1,11 @@
 // The law interface: a prepared impact draws what resolve draws, sample(i) replays by index,
-// contact_subspace keeps the contacts it is given, and every law gives the same outcome whether M
+// contact_subspace keeps the contacts it is given (contact_rows without M), and every law gives the same outcome whether M
 // is factored whole or block by block.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "impact/anitescu_potra.hpp"
 #include "impact/laws.hpp"
 #include "tests/impact/contact_spaces.hpp"
 
@@ -49,6 +50,25 @@ TEST(ImpactLaw, SubspaceKeepsTheChosenContactsInOrder) {
   EXPECT_TRUE(s.M_blocks.empty());
   c.M_blocks = {{0, 2}, {2, 2}};
   EXPECT_EQ(contact_subspace(c, {1}).M_blocks.size(), 2u);
+}
+
+TEST(ImpactLaw, ContactRowsAreTheSubspaceWithoutM) {
+  ContactSpace c = testing::ball_chain(4, 0.5);
+  c.mu << 0.1, 0.2, 0.3;
+  const ContactSpace rows = contact_rows(c, {1}), sub = contact_subspace(c, {1});
+  EXPECT_EQ(rows.M.size(), 0);
+  EXPECT_EQ(rows.J_n, sub.J_n);
+  EXPECT_EQ(rows.J_t, sub.J_t);
+  EXPECT_EQ(rows.mu, sub.mu);
+  // With M's factor beside it, the single contact's impact is the subspace's to the bit.
+  const MassFactor M_llt = mass_factor(c);
+  const Eigen::VectorXd v = -Eigen::VectorXd::LinSpaced(c.J_n.cols(), 0.1, 0.4);
+  const ImpactResult a = solve_anitescu_potra(rows, M_llt, v, {}, false);
+  const ImpactResult b = solve_anitescu_potra(sub, M_llt, v, {}, false);
+  ASSERT_TRUE(a.ok);
+  EXPECT_GT(a.impulse_n[0], 0.0);
+  EXPECT_EQ(a.v_plus, b.v_plus);
+  EXPECT_EQ(a.impulse_n, b.impulse_n);
 }
 
 TEST(ImpactLaw, EveryLawGivesTheSameOutcomeWithMFactoredBlockByBlock) {
