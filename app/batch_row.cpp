@@ -62,7 +62,8 @@ RunCallbacks tally_callbacks(const Scene& scene, RunTally& tally, const std::str
 std::vector<std::string> run_columns(const Scene& scene) {
   std::vector<std::string> c{"run", "seed"};
   for (const std::string& d : draw_columns(scene)) c.push_back(d);
-  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "dependent_closes", "t_rest"}) c.push_back(n);
+  for (const char* n : {"status", "reason", "t_final", "impacts", "events", "time_steps", "stepped_time", "dependent_closes", "t_rest",
+                        "deepest_penetration"}) c.push_back(n);
   for (const auto& n : scene.system.model.q_names) c.push_back("final." + n);
   for (const auto& n : scene.system.model.v_names) c.push_back("final." + n);
   c.push_back("final.kinetic_energy");
@@ -97,8 +98,9 @@ std::string format_run(const Scene& scene, const RunRecord& r) {
   }
   for (const std::string& c :
        {r.status, r.reason, format_number(r.t_final, precision), std::to_string(r.impacts), std::to_string(r.events),
-        std::to_string(r.time_steps), std::to_string(r.dependent_closes),
-        r.t_rest >= 0 ? format_number(r.t_rest, precision) : std::string()})
+        std::to_string(r.time_steps), format_number(r.stepped_time, precision), std::to_string(r.dependent_closes),
+        r.t_rest >= 0 ? format_number(r.t_rest, precision) : std::string(),
+        std::isnan(r.deepest_penetration) ? std::string() : format_number(r.deepest_penetration, precision)})
     cells.push_back(c);
   for (double x : r.q) cells.push_back(format_number(x, precision));
   for (double x : r.v) cells.push_back(format_number(x, precision));
@@ -142,7 +144,7 @@ RunRecord run_record(const Scene& base, const System& base_quiet, const ImpactLa
   std::unique_ptr<PoseWriter> poses;  // for the animation of a plotted run
   RunCallbacks cb = tally_callbacks(scene, tally, trajectory_dir, plot, files, poses);
   try {
-    simulate(files ? scene.system : quiet, law, draw.initial, rng, cb);
+    tally.finished(simulate(files ? scene.system : quiet, law, draw.initial, rng, cb));
   } catch (const SimulationError& e) {
     record.status = "failed";
     record.reason = stop_reason_code(e.reason());
@@ -152,6 +154,8 @@ RunRecord run_record(const Scene& base, const System& base_quiet, const ImpactLa
   record.impacts = tally.impacts();
   record.events = tally.events();
   record.time_steps = tally.time_steps();
+  record.stepped_time = tally.stepped_time();
+  record.deepest_penetration = tally.deepest_penetration();
   record.dependent_closes = tally.dependent_closes();
   record.t_rest = tally.t_rest();
   record.q.assign(tally.q().begin(), tally.q().end());

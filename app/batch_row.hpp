@@ -2,6 +2,7 @@
 // One run of a batch as its runs.csv row: the columns, and the run that fills them. Run i draws
 // from a generator seeded by (seed, i) alone (app/sample_seed.hpp), so its row is the same in any
 // batch, on any thread, in any slice.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ struct RunRecord {
   std::string status = "ok", reason, message;   // reason: stop_reason_code, "" for ok
   bool invalid_draw = false;
   double t_final = 0.0, t_rest = -1.0;          // t_rest < 0: never at rest
+  double stepped_time = 0.0;                    // [s] the `step` events' lengths summed
+  double deepest_penetration = std::nan("");    // [m] NaN: the run failed before it was measured
   long impacts = 0, events = 0, time_steps = 0, dependent_closes = 0;
   std::vector<double> q, v;                     // the final state
   double kinetic_energy = 0.0;

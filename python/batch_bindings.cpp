@@ -43,9 +43,10 @@ class Columns {
       return;
     }
     for (double x : {r.t_final, static_cast<double>(r.impacts), static_cast<double>(r.events),
-                     static_cast<double>(r.time_steps), static_cast<double>(r.dependent_closes)})
+                     static_cast<double>(r.time_steps), r.stepped_time, static_cast<double>(r.dependent_closes)})
       number(x);
     number(r.t_rest >= 0 ? r.t_rest : none);
+    number(r.deepest_penetration);
     for (double x : r.q) number(x);
     for (double x : r.v) number(x);
     number(r.kinetic_energy);

@@ -461,8 +461,10 @@ def axis_label(name):
 def column_unit(name):
     """The unit of a runs.csv column ("" when it has none or it is not known): times, energies, and
     coordinates by their last word (init.*, final.*, and outcomes named like them)."""
-    if name in ("t_final", "t_rest"):
+    if name in ("t_final", "t_rest", "stepped_time"):
         return "s"
+    if name == "deepest_penetration":
+        return "m"
     if name.endswith("kinetic_energy"):
         return "J"
     if name.endswith("_deg"):
@@ -547,7 +549,7 @@ def plot_converge(directory):
 
 
 CLASSES = ("rest", "stick", "slide", "lift")
-SWEEP_UNITS = {"t_final": "s", "t_rest": "s", "final_kinetic_energy": "J"}
+SWEEP_UNITS = {"t_final": "s", "t_rest": "s", "stepped_time": "s", "final_kinetic_energy": "J", "deepest_penetration": "m"}
 
 
 def sweep_panels(stats, rows, header):

@@ -23,7 +23,8 @@ TEST(Batch, SameRunsForAnyThreadCount) {
   const std::string two = batch(fresh_path("k2"), "--threads 2");
   EXPECT_EQ(one, two);
   EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 41);
-  EXPECT_NE(one.find("run,seed,status,reason,t_final,impacts,events,time_steps,dependent_closes,t_rest,final.block.x"), std::string::npos);
+  EXPECT_NE(one.find("run,seed,status,reason,t_final,impacts,events,time_steps,stepped_time,dependent_closes,t_rest,"
+                     "deepest_penetration,final.block.x"), std::string::npos);
   // The runs differ from one another: the Routh law draws a new outcome for each.
   std::istringstream s(one);
   std::string header, a, b;
@@ -209,7 +210,8 @@ TEST(Batch, AHugeCountStopsAtTheLastRun) {
   EXPECT_EQ(lines[5].rfind("39,", 0), 0u);
 }
 
-// impactsim run --seed S --run i replays run i of the batch: the same final state.
+// impactsim run --seed S --run i replays run i of the batch: the same final state, steps and
+// penetration.
 TEST(Batch, AnyRunReplaysOnItsOwn) {
   const fs::path dir = fresh_path("replay"), one = fresh_path("one");
   batch(dir, "");
@@ -233,6 +235,20 @@ TEST(Batch, AnyRunReplaysOnItsOwn) {
   ASSERT_GE(r.size(), x + 6);
   ASSERT_GE(t.size(), 7u);
   for (size_t k = 0; k < 6; ++k) EXPECT_EQ(r[x + k], t[1 + k]) << k;
+  // Its steps and penetration are the replayed run's summary.json's, to the row's precision; rigid
+  // contact: never deeper than the distance tolerance.
+  const nlohmann::json summary = nlohmann::json::parse(read_all(one / "summary.json"));
+  auto cell = [&](const std::string& name) {
+    const size_t c = std::find(names.begin(), names.end(), name) - names.begin();
+    EXPECT_LT(c, r.size()) << name;
+    return c < r.size() ? r[c] : std::string();
+  };
+  EXPECT_EQ(std::stol(cell("time_steps")), summary.at("time_steps").get<long>());
+  EXPECT_NEAR(std::stod(cell("stepped_time")), summary.at("stepped_time").get<double>(), 1e-12);
+  const double depth = std::stod(cell("deepest_penetration"));
+  EXPECT_NEAR(depth, summary.at("deepest_penetration").get<double>(), 1e-9 * depth + 1e-300);
+  EXPECT_GE(depth, 0.0);
+  EXPECT_LE(depth, 1e-6);
 }
 
 // The scene's outcome columns agree with the fixed ones they restate, and every run rests.

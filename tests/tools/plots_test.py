@@ -160,9 +160,11 @@ def titles(binary, scene, out):
                                                                   "angular velocity [rad/s]"]
     # Histogram axes carry the units of runs.csv's columns where they are known.
     units = {name: plot.column_unit(name) for name in ("t_rest", "final.block.x", "init.block.theta", "final_tilt_deg",
-                                                       "final.kinetic_energy", "init.cube.wz", "impacts_A")}
+                                                       "final.kinetic_energy", "init.cube.wz", "impacts_A", "stepped_time",
+                                                       "deepest_penetration")}
     assert units == {"t_rest": "s", "final.block.x": "m", "init.block.theta": "rad", "final_tilt_deg": "deg",
-                     "final.kinetic_energy": "J", "init.cube.wz": "rad/s", "impacts_A": ""}, units
+                     "final.kinetic_energy": "J", "init.cube.wz": "rad/s", "impacts_A": "", "stepped_time": "s",
+                     "deepest_penetration": "m"}, units
     # The 3-D animation turns body points by the pose's quaternion: a quarter turn about z takes x to y;
     # the frames keep the last row.
     quarter = (math.cos(math.pi / 4), 0.0, 0.0, math.sin(math.pi / 4))
