@@ -29,6 +29,7 @@ struct RunOptions {
   double step = 0.0;       // > 0: the fixed-step integrators' h
   std::string command_line;  // for metadata.json
   std::vector<std::string> overrides;  // --set KEY=VALUE
+  bool quiet = false;      // no progress line (app/run_progress.hpp)
 };
 
 struct ConvergeOptions {

@@ -79,7 +79,10 @@ struct Cli {
 
   // The parsed subcommand (not sweep).
   int dispatch() {
-    if (*run_cmd) return run_command(run);
+    if (*run_cmd) {
+      run.quiet = verbosity.quiet;
+      return run_command(run);
+    }
     if (*check_cmd) return check_command(check_scene, check_overrides);
     if (*batch_cmd) {
       batch.quiet = verbosity.quiet;

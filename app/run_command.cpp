@@ -14,6 +14,7 @@
 #include "app/plot_output.hpp"
 #include "app/run_draw.hpp"
 #include "app/run_files.hpp"
+#include "app/run_progress.hpp"
 #include "app/run_tally.hpp"
 #include "app/sample_seed.hpp"
 #include "core/integrators.hpp"
@@ -57,12 +58,12 @@ std::optional<RunDraw> draw_for_run(const RunOptions& options, const Scene& scen
   return draw;
 }
 
-// Where a run's rows and events go: its files, the poses --plot draws from, and the tally that
-// summary.json is written from.
+// Where a run's rows and events go: its files, the poses --plot draws from, the tally that
+// summary.json is written from, and the progress line.
 struct RunSinks {
   // poses: also the shapes and poses that --plot and --view draw from.
-  RunSinks(const std::string& dir, const Scene& scene, const State& initial, bool poses_too)
-      : files(dir, scene), tally(scene, initial) {
+  RunSinks(const std::string& dir, const Scene& scene, const State& initial, bool poses_too, bool quiet)
+      : files(dir, scene), tally(scene, initial), progress(scene.system.simulation.t_end, quiet) {
     callbacks = files.callbacks();
     if (poses_too) {
       write_outlines(dir, scene);
@@ -83,6 +84,7 @@ struct RunSinks {
     callbacks.sample = [this, write = callbacks.sample](const Sample& s) {
       write(s);
       tally.sample(s);
+      progress.at(s.t);
     };
     callbacks.stopped = [this](const Sample& s) { tally.sample(s); };
   }
@@ -95,6 +97,7 @@ struct RunSinks {
   RunFiles files;
   std::unique_ptr<PoseWriter> poses;
   RunTally tally;
+  RunProgress progress;
   RunCallbacks callbacks;
 };
 
@@ -118,6 +121,7 @@ void report_timing(const System& system, const RunStats& stats, double wall) {
 int report_stopped(const RunOptions& options, const std::string& dir, const Scene& scene, const Scene& active,
                    RunSinks& sinks, const SimulationError& e) {
   sinks.flush();
+  sinks.progress.done(e.time());
   try {
     write_text_file(std::filesystem::path(dir) / "summary.json",
                     run_summary_json(active, sinks.tally, std::string(stop_reason_code(e.reason())), e.what()));
@@ -143,7 +147,7 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
   if (!draw) return kExitScene;
   const Scene& active = draw->scene_or(scene);
   std::unique_ptr<ImpactLaw> own_law = draw->scene ? make_law(law_name, active.laws) : nullptr;
-  RunSinks sinks(dir, active, draw->initial, options.plot || options.view);
+  RunSinks sinks(dir, active, draw->initial, options.plot || options.view, options.quiet);
   RunStats stats;
   // The timing line measures the run (integration, events, output rows), not the setup before it.
   const auto start = std::chrono::steady_clock::now();
@@ -153,6 +157,7 @@ int simulate_and_write(const RunOptions& options, const Scene& scene, const Impa
     return report_stopped(options, dir, scene, active, sinks, e);
   }
   sinks.flush();
+  sinks.progress.done(sinks.tally.t_final());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   sinks.tally.finished(stats);
   write_text_file(std::filesystem::path(dir) / "summary.json", run_summary_json(active, sinks.tally, "", ""));
