@@ -24,7 +24,7 @@ std::vector<std::string> event_cells(const Event& e, const Scene& scene, int pre
   for (size_t k = 0; k < e.impulse_t.size(); ++k) (tangential += k ? ";" : "") += NumberText(e.impulse_t[k], precision).view();
   for (size_t k = 0; k < e.ordering.size(); ++k) ordering += (k ? ";" : "") + scene.system.contacts.contact(e.ordering[k]).name;
   return {number(e.t), std::string(event_kind_name(e.kind)), names, e.law, number(e.kinetic_before), number(e.kinetic_after),
-          impulses, ordering, tangential};
+          impulses, ordering, tangential, number(e.duration)};
 }
 
 std::string in_dir(const std::string& dir, const char* file) { return (std::filesystem::path(dir) / file).string(); }
@@ -36,7 +36,7 @@ RunFiles::RunFiles(const std::string& dir, const Scene& scene)
       trajectory_(in_dir(dir, "trajectory.csv"), trajectory_columns(scene.system.model), scene.output.precision),
       events_(in_dir(dir, "events.csv"),
               {"t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n", "ordering",
-               "impulse_t"},
+               "impulse_t", "duration"},
               scene.output.precision) {}
 
 RunCallbacks RunFiles::callbacks(std::function<void(const Event&)> extra) {

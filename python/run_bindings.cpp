@@ -35,6 +35,7 @@ py::dict event_dict(const Scene& scene, const Event& e) {
   d["ordering"] = names_of(scene, e.ordering);
   d["impulse_t"] = to_array(e.impulse_t);
   d["rowwise_loss"] = e.rowwise_loss;
+  d["duration"] = e.duration;
   return d;
 }
 

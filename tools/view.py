@@ -71,7 +71,7 @@ def events(d):
             v = [float(x) for x in numbers]
             at.setdefault(t, {}).setdefault(contact, (v[0:3], v[3:6], v[6:9], v[9:12]))
     out = []
-    for t, kind, contacts, law, before, after, impulses, ordering, tangential in data:
+    for t, kind, contacts, law, before, after, impulses, ordering, tangential, *_ in data:
         if kind not in IMPULSIVE:  # a tick on the timeline is all the page shows of it
             out.append({"t": float(t), "kind": kind, "contacts": [], "impulse_n": [], "points": [], "normals": [],
                         "friction": []})

@@ -79,12 +79,13 @@ class RunResult:
     potential_energy: a row every output_interval and two at each event), ``events`` (a Table of
     events.csv's: t, kind, contacts, law, kinetic_energy_before, kinetic_energy_after, impulse_n
     (an array per event, N s), ordering, impulse_t (tangent_dim components per contact in its
-    tangent basis, N s), and normal_velocity_after, rowwise_loss), ``summary``
+    tangent basis, N s), duration (a step's length [s], 0 for every other event), and
+    normal_velocity_after, rowwise_loss), ``summary``
     (summary.json as a dict), ``stats`` (steps, rejected_steps, evaluations, events, impacts,
     penetration [m], wall_seconds, ...), ``seed`` and ``law``."""
 
     EVENT_COLUMNS = ("t", "kind", "contacts", "law", "kinetic_energy_before", "kinetic_energy_after", "impulse_n",
-                     "ordering", "impulse_t", "normal_velocity_after", "rowwise_loss")
+                     "ordering", "impulse_t", "duration", "normal_velocity_after", "rowwise_loss")
 
     def __init__(self, raw: dict):
         import numpy as np

@@ -193,6 +193,25 @@ TEST(Faults, FixedStepFallbacksAreAnnouncedAndCounted) {
   const double stepped = nlohmann::json::parse(read_all(out / "summary.json")).at("stepped_time");
   EXPECT_GT(stepped, 0.0);
   EXPECT_LE(stepped, static_cast<double>(steps) * 1e-4 * (1 + 1e-12));
+  // events.csv's step rows carry those lengths (`duration`, to the file's precision); every other
+  // event takes no time.
+  double rows_sum = 0.0;
+  long step_rows = 0;
+  const std::vector<std::string> lines = split_lines(read_all(out / "events.csv"));
+  ASSERT_EQ(lines[0].substr(lines[0].rfind(',') + 1), "duration");
+  for (size_t k = 1; k < lines.size(); ++k) {
+    const double duration = std::stod(lines[k].substr(lines[k].rfind(',') + 1));
+    if (lines[k].find(",step,") != std::string::npos) {
+      ++step_rows;
+      rows_sum += duration;
+      EXPECT_GT(duration, 0.0) << lines[k];
+      EXPECT_LE(duration, 1e-4 * (1 + 1e-12)) << lines[k];
+    } else {
+      EXPECT_EQ(duration, 0.0) << lines[k];
+    }
+  }
+  EXPECT_EQ(step_rows, steps);
+  EXPECT_NEAR(rows_sum, stepped, 1e-9 * stepped);
   const fs::path runs = fresh_path("fallback_batch");
   const Result batch = impactsim("batch " + kScenes + "dominoes.yaml --runs 1 -q -o " + runs.string());
   EXPECT_EQ(batch.code, 0) << batch.err;

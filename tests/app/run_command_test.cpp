@@ -68,11 +68,12 @@ TEST(Run, RunWritesEventsOfTheRockingBlock) {
   std::ifstream events(dir / "events.csv");
   std::string header, line;
   std::getline(events, header);
-  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n,ordering,impulse_t");
+  EXPECT_EQ(header, "t,kind,contacts,law,kinetic_energy_before,kinetic_energy_after,impulse_n,ordering,impulse_t,duration");
   ASSERT_TRUE(std::getline(events, line));
   const auto cells = split(line);
-  ASSERT_EQ(cells.size(), 9u);
+  ASSERT_EQ(cells.size(), 10u);
   EXPECT_EQ(cells[7], "");  // no ordering for a simultaneous law
+  EXPECT_EQ(cells[9], "0");  // an impact takes no time
   // impulse_t: one friction component per contact in a planar scene; dropped flat, the block needs none.
   const auto friction = split(cells[8], ';');
   ASSERT_EQ(friction.size(), 2u);
@@ -99,7 +100,7 @@ TEST(Run, SequentialRunLogsItsOrdering) {
   std::getline(events, header);
   ASSERT_TRUE(std::getline(events, line));
   const auto cells = split(line);
-  ASSERT_EQ(cells.size(), 9u);
+  ASSERT_EQ(cells.size(), 10u);
   EXPECT_EQ(cells[1], "impact");
   EXPECT_EQ(cells[7], "A;B");  // cyclic from the first contact
   EXPECT_EQ(split(cells[8], ';').size(), 2u);

@@ -23,7 +23,7 @@ TEST(RunFiles, RowsAndEventsAreWrittenAsTheyHappen) {
   cb.sample(Sample{0.5, q, v, 1.25, 9.81});
   Event e{.t = 0.5, .kind = EventKind::impact, .contacts = {1, 0}, .law = "sequential", .kinetic_before = 2,
           .kinetic_after = 1, .impulse_n = {0.25, 0.125}, .ordering = {1, 0, 1},
-          .impulse_t = {0.0625, -0.03125}};
+          .impulse_t = {0.0625, -0.03125}, .duration = 0.0};
   // An event 0.2 s or more after the last write-out writes everything out (a run's rows reach the
   // disk while it runs, without a write per row).
   std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -36,7 +36,7 @@ TEST(RunFiles, RowsAndEventsAreWrittenAsTheyHappen) {
   EXPECT_EQ(trajectory[1], "0.5,0,1,0.1,0.5,-0.25,0,1.25,9.81");
   const auto events = split_lines(read_all(dir / "events.csv"));
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[1], "0.5,impact,B;A,sequential,2,1,0.25;0.125,B;A;B,0.0625;-0.03125");
+  EXPECT_EQ(events[1], "0.5,impact,B;A,sequential,2,1,0.25;0.125,B;A;B,0.0625;-0.03125,0");
   EXPECT_EQ(files.trajectory().rows(), 1);
   EXPECT_EQ(files.events().rows(), 1);
   // A row after that is written out by flush() (what run does when the run stops).

@@ -25,6 +25,7 @@ def test_a_run_is_the_commands_files_number_for_number(out):
         assert [e[6] for e in events] == [";".join(cell_text(x, 17) for x in i) for i in run.events["impulse_n"]]
         assert [e[2] for e in events] == [";".join(c) for c in run.events["contacts"]]
         assert [e[8] for e in events] == [";".join(cell_text(x, 17) for x in i) for i in run.events["impulse_t"]]
+        assert header[9] == "duration" and [e[9] for e in events] == [cell_text(x, 17) for x in run.events["duration"]]
         summary = json.loads((out / name / "summary.json").read_text())
         assert summary == run.summary
 
