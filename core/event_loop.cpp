@@ -223,7 +223,9 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   t_ = event.t;
   const long collisions = d_.collisions;
   event_at(event.fired);
-  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step); steps > 0) {
+  const int window = sys_.model.nv >= kChatterWindowFrom ? kChatterWindow : 1;
+  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, window);
+      steps > 0) {
     step_on(steps);
     chatter_.stepped(t_);
   }

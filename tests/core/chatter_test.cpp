@@ -1,5 +1,5 @@
 // When the event loop steps through chatter: kChatterEvents events without a collision within
-// painleve_step of the first, and more steps each time it comes back soon after; and the spacing
+// painleve_step of the first (kChatterWindow steps in a large model), and more steps each time it comes back soon after; and the spacing
 // of the tries at consistent modes once stepping, and the steps' size while those keep failing.
 #include <vector>
 
@@ -39,6 +39,20 @@ TEST(Chatter, ACollisionOrASpreadOutRunOfEventsIsNoChatter) {
   ChatterWatch off;
   t = 0.1;
   for (int k = 0; k < 4 * kChatterEvents; ++k) EXPECT_EQ(off.chattering(t, false, 0.0), 0);  // painleve_step 0: never
+}
+
+// A large model counts over kChatterWindow steps' time: 16 quiet events 1/8 step apart (two steps
+// in all) are chatter there and not in a small model; 16 spread over more than the window are not.
+TEST(Chatter, ALargeModelCountsQuietEventsOverItsWindow) {
+  ChatterWatch small, large;
+  double t = 0.1, u = 0.1;
+  for (int k = 0; k < kChatterEvents - 1; ++k, t += kStep / 8) EXPECT_EQ(small.chattering(t, false, kStep, 1), 0);
+  EXPECT_EQ(small.chattering(t, false, kStep, 1), 0);
+  for (int k = 0; k < kChatterEvents - 1; ++k, u += kStep / 8) EXPECT_EQ(large.chattering(u, false, kStep, kChatterWindow), 0);
+  EXPECT_EQ(large.chattering(u, false, kStep, kChatterWindow), 1);
+  ChatterWatch spread;
+  const double dt = 1.1 * kChatterWindow * kStep / (kChatterEvents - 1);
+  for (int k = 0; k < 4 * kChatterEvents; ++k, u += dt) EXPECT_EQ(spread.chattering(u, false, kStep, kChatterWindow), 0);
 }
 
 TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
