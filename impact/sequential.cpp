@@ -24,7 +24,7 @@ int position(const ContactSpace& c, int id) {
 class SequentialImpact : public PreparedImpact {
  public:
   SequentialImpact(const ContactSpace& c, const Eigen::VectorXd& v_minus, const SequentialSettings& settings)
-      : v_minus_(v_minus), M_(c.M), J_n_(c.J_n.sparseView()), tangent_dim_(c.tangent_dim), settings_(settings),
+      : v_minus_(v_minus), J_n_(c.J_n.sparseView()), tangent_dim_(c.tangent_dim), settings_(settings),
         whole_(c), M_llt_(mass_factor(c)) {
     const int m = c.contacts();
     cap_ = settings.max_impacts > 0 ? settings.max_impacts : kRoundsPerContact * m;
@@ -44,7 +44,7 @@ class SequentialImpact : public PreparedImpact {
   ImpactResult draw(Rng& rng) const override {
     const int m = static_cast<int>(J_n_.rows()), td = tangent_dim_;
     ImpactResult r;
-    r.kinetic_energy_minus = 0.5 * v_minus_.dot(M_ * v_minus_);
+    r.kinetic_energy_minus = 0.5 * v_minus_.dot(whole_.M * v_minus_);
     r.v_plus = v_minus_;
     r.impulse_n = Eigen::VectorXd::Zero(m);
     r.impulse_t = Eigen::VectorXd::Zero(m * td);
@@ -71,7 +71,7 @@ class SequentialImpact : public PreparedImpact {
       r.ordering.push_back(i);
       ++r.steps;
     }
-    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(M_ * r.v_plus);
+    r.kinetic_energy_plus = 0.5 * r.v_plus.dot(whole_.M * r.v_plus);
     return r;
   }
 
@@ -119,7 +119,6 @@ class SequentialImpact : public PreparedImpact {
   }
 
   Eigen::VectorXd v_minus_;
-  Eigen::MatrixXd M_;
   // Each row touches at most two bodies: J_n v after a single impact costs at most 12 products a
   // contact, not nv (600 in a row of 100 balls).
   Eigen::SparseMatrix<double, Eigen::RowMajor> J_n_;
