@@ -26,16 +26,20 @@ struct FakeRun {
   RunProgress progress(bool quiet, bool tty) {
     return RunProgress(1.0, quiet, tty, out, [this] { return now; });
   }
+  // n output rows evenly over the simulated second, `wall` seconds apart, then the end.
+  void rows(RunProgress& p, int n, double wall) {
+    for (int k = 1; k <= n; ++k) {
+      now += wall;
+      p.at(static_cast<double>(k) / n);
+    }
+    p.done(1.0);
+  }
 };
 
 TEST(RunProgress, AShortRunPrintsNothing) {
   FakeRun run;
   RunProgress p = run.progress(false, false);
-  for (int k = 1; k <= 10; ++k) {
-    run.now += 0.1;  // 1 s of wall time in all: under kFirstAfter
-    p.at(0.1 * k);
-  }
-  p.done(1.0);
+  run.rows(p, 10, 0.1);  // 1 s of wall time in all: under kFirstAfter
   EXPECT_EQ(p.lines(), 0);
   EXPECT_EQ(contents(run.out), "");
 }
@@ -43,12 +47,7 @@ TEST(RunProgress, AShortRunPrintsNothing) {
 TEST(RunProgress, ALongRunPrintsEveryFiveSecondsAndAtItsEnd) {
   FakeRun run;
   RunProgress p = run.progress(false, false);
-  // 1 s of wall time per 0.01 s simulated: 100 s in all.
-  for (int k = 1; k <= 100; ++k) {
-    run.now += 1.0;
-    p.at(0.01 * k);
-  }
-  p.done(1.0);
+  run.rows(p, 100, 1.0);  // 1 s of wall time per 0.01 s simulated: 100 s in all
   // At 2 s (the first line), then every 5 s: 2, 7, ..., 97 (20 lines), and the last.
   EXPECT_EQ(p.lines(), 21);
   const std::string text = contents(run.out);
@@ -60,11 +59,7 @@ TEST(RunProgress, ALongRunPrintsEveryFiveSecondsAndAtItsEnd) {
 TEST(RunProgress, OnATerminalTheLineIsRedrawnInPlace) {
   FakeRun run;
   RunProgress p = run.progress(false, true);
-  for (int k = 1; k <= 100; ++k) {
-    run.now += 1.0;
-    p.at(0.01 * k);
-  }
-  p.done(1.0);
+  run.rows(p, 100, 1.0);
   const std::string text = contents(run.out);
   EXPECT_EQ(p.lines(), 99 + 1);  // every row from 2 s on (the second), and the last
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);  // only the last line ends one
@@ -75,11 +70,7 @@ TEST(RunProgress, OnATerminalTheLineIsRedrawnInPlace) {
 TEST(RunProgress, QuietPrintsNothing) {
   FakeRun run;
   RunProgress p = run.progress(true, false);
-  for (int k = 1; k <= 100; ++k) {
-    run.now += 1.0;
-    p.at(0.01 * k);
-  }
-  p.done(1.0);
+  run.rows(p, 100, 1.0);
   EXPECT_EQ(p.lines(), 0);
   EXPECT_EQ(contents(run.out), "");
 }
