@@ -33,7 +33,8 @@ struct ContactSettings {
   int friction_directions = 8;        // k of the polyhedral friction cone in 3-D
   bool circular_cone = true;          // 3-D impacts in the circular cone (friction_cone: circular), else the polygon
   // 3-D frictional slides slower than half this hold their friction direction (ContactModes::held)
-  // until the slip reaches it; 0: every slide follows its slip.
+  // until the slip reaches it, as do those that slow below 0.4 of it (the hold guard); 0: every
+  // slide follows its slip.
   double slow_slip_speed = 1e-4;      // [m/s]
   double painleve_step = 1e-4;        // [s] time-step through an instant with no consistent modes, chattering guards or a collapsed step; 0: stop there
   double painleve_step_max = 8e-4;    // [s] the longest such a step grows to where tries at consistent modes keep failing (core/chatter.hpp)

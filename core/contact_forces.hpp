@@ -39,7 +39,8 @@ struct ContactModes {
   // tossed cube sliding from rest). select_modes sets the velocity tolerance; 0: unblended.
   double slip_blend = 0.0;
   // 3-D frictional slides slower than half of ContactSettings::slow_slip_speed at the phase's
-  // start, sliding from rest among them: their friction holds -mu lambda_n s, s not turning with
+  // start, sliding from rest among them (or slowing there: the hold guard of a slide that follows
+  // its slip fires at 0.4 of it): their friction holds -mu lambda_n s, s not turning with
   // the slip, until the slip reaches hold_speed (the phase's follow guard; the event starts a
   // slide along the slip, which follows it). Following a slip of speed |u_t| turns the friction at
   // a rate mu lambda_n / (m |u_t|): a slip that stays slow (a sphere wedged under a box, creeping

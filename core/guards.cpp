@@ -37,6 +37,7 @@ void phase_guards(const ContactModel& contacts, const ContactModes& modes, const
           guards.push_back({i, GuardKind::stick});
           guards.push_back({i, GuardKind::painleve});
           if (modes.holds(i)) guards.push_back({i, GuardKind::follow});
+          else if (!contacts.planar() && modes.hold_speed > 0) guards.push_back({i, GuardKind::hold});
         }
         break;
     }
@@ -64,6 +65,7 @@ void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, co
         break;
       }
       case GuardKind::follow: g[k] = modes.hold_speed - in.jac.rows_times(i, 1, td, in.v).norm(); break;
+      case GuardKind::hold: g[k] = in.jac.rows_times(i, 1, td, in.v).norm() - kHoldFraction * modes.hold_speed; break;
       case GuardKind::painleve: {
         thread_local Eigen::VectorXd x;
         g[k] = painleve_margin(in.forces, i, x) - guards[k].floor;
@@ -116,6 +118,7 @@ std::string_view guard_kind_name(GuardKind kind) {
     case GuardKind::stick: return "stick";
     case GuardKind::painleve: return "painleve";
     case GuardKind::follow: return "follow";
+    case GuardKind::hold: return "hold";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 //                                                               always slide)
 //             painleve painleve_margin                   [m/s^2/N]  (mu > 0 only)
 //             follow   hold_speed - |J_t v|              [m/s]  (held slides only: ContactModes::held)
+//             hold     |J_t v| - kHoldFraction hold_speed [m/s]  (3-D slides that follow their slip)
 // A frictional slide can approach a Painleve configuration: the normal acceleration a unit of
 // normal force buys falls to zero and the force needed to hold the contact grows without bound
 // (a 3-D compass gait's sliding foot reached 1.4e7 N as the step size collapsed to 1e-14 s). The
@@ -33,9 +34,9 @@
 
 namespace impactsim {
 
-enum class GuardKind { impact, liftoff, slip, stick, painleve, follow };
-constexpr int kGuardKinds = static_cast<int>(GuardKind::follow) + 1;
-// "impact", "liftoff", "slip", "stick", "painleve", "follow": for messages.
+enum class GuardKind { impact, liftoff, slip, stick, painleve, follow, hold };
+constexpr int kGuardKinds = static_cast<int>(GuardKind::hold) + 1;
+// "impact", "liftoff", "slip", "stick", "painleve", "follow", "hold": for messages.
 std::string_view guard_kind_name(GuardKind kind);
 
 struct Guard {
@@ -52,6 +53,9 @@ struct Guard {
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
 constexpr double kPhiMargin = 1e-13;  // [m]
 constexpr double kPainleveFraction = 1e-3;
+// A following slide is held from this fraction of hold_speed down (below the half that
+// hold_slow_slides holds at an event, so the event the guard starts holds it).
+constexpr double kHoldFraction = 0.4;
 constexpr double kSlipNoise = 1e-12;  // [m/s]
 // phi above a contact's starting level by less than this is rounding, not a rise [m].
 constexpr double kLevelNoise = 1e-15;

@@ -129,6 +129,62 @@ TEST(Guards, AHeldSlideFollowsItsSlipOnceItReachesTheHoldSpeed) {
   EXPECT_NEAR(follow_guard(-2e-4), -1e-4, 1e-18);  // against s: past the hold speed too
 }
 
+// A 3-D unit mass on a floor, one frictional and one frictionless contact at its origin.
+struct SpatialRig {
+  Model model;
+  ContactModel contacts;
+  SpatialRig() {
+    model = testing::single_body_model(JointType::free, 1.0, Mat3::Identity(), Vec3(0, 0, -9.81));
+    std::vector<Geometry> g(1);
+    g[0].shape = testing::halfspace_shape(Vec3::UnitZ(), 0.0);
+    std::vector<ContactDef> defs{{"rough", 0, Vec3::Zero(), 0.0, 0, 0.5, 0.0}, {"smooth", 0, Vec3::Zero(), 0.0, 0, 0.0, 0.0}};
+    contacts = ContactModel(g, defs, false);
+  }
+};
+
+// A 3-D frictional slide that follows its slip has a hold guard, |J_t v| - kHoldFraction
+// hold_speed: it fires where the slip slows to below the half that an event holds
+// (hold_slow_slides), so the slip's last turns are taken held. None for a held slide (it has its
+// follow guard), a frictionless one, a planar model or hold_speed 0.
+TEST(Guards, AFollowingSlideIsHeldOnceItSlowsBelowTheHoldSpeed) {
+  const SpatialRig r;
+  ContactModes modes = ContactModes::all_open(2);
+  modes.mode = {ContactMode::slide, ContactMode::slide};
+  modes.slip = {Eigen::Vector2d(1, 0), Eigen::Vector2d(1, 0)};
+  modes.hold_speed = 1e-4;
+  std::vector<Guard> guards;
+  const auto kinds = [&] {
+    phase_guards(r.contacts, modes, {0.0, 0.0}, 1e-6, {0, 1}, guards);
+    std::vector<GuardKind> out;
+    for (const Guard& g : guards) out.push_back(g.kind);
+    return out;
+  };
+  using K = GuardKind;
+  EXPECT_EQ(kinds(), (std::vector<K>{K::liftoff, K::stick, K::painleve, K::hold, K::liftoff}));
+  ContactData data(r.model, r.contacts);
+  ModeForces forces;
+  forces.lambda_n = Eigen::Vector2d(9.81, 0);
+  forces.lambda_t = Eigen::MatrixXd::Zero(2, 2);
+  const auto hold_guard = [&](double vx, double vy) {
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(7), v = Eigen::VectorXd::Zero(6);
+    q[3] = 1.0;  // identity orientation
+    v[0] = vx, v[1] = vy;
+    compute_contact_data(r.model, r.contacts, q, v, {true, true}, data);
+    Eigen::VectorXd g;
+    evaluate_guards(r.contacts, modes, guards, {data.body.kin, data.frames, data.jac, v, forces}, g);
+    return g[3];
+  };
+  EXPECT_NEAR(hold_guard(1e-3, 0.0), 1e-3 - kHoldFraction * 1e-4, 1e-18);
+  EXPECT_NEAR(hold_guard(0.0, 3e-5), 3e-5 - kHoldFraction * 1e-4, 1e-18);  // whichever way it turned
+  EXPECT_NEAR(hold_guard(0.0, 0.0), -kHoldFraction * 1e-4, 1e-18);
+  EXPECT_LT(kHoldFraction, 0.5);  // the event's hold_slow_slides holds it
+  modes.held = {true, false};
+  EXPECT_EQ(kinds(), (std::vector<K>{K::liftoff, K::stick, K::painleve, K::follow, K::liftoff}));
+  modes.held = {false, false};
+  modes.hold_speed = 0.0;
+  EXPECT_EQ(kinds(), (std::vector<K>{K::liftoff, K::stick, K::painleve, K::liftoff}));
+}
+
 // A slide from rest arms its stick guard at once and fires it where the slip has reversed by
 // kSlipNoise, not where rounding crosses zero; a slide with a real slip keeps the exact zero.
 TEST(Guards, StickGuardsOfSlidesFromRestFireOnceTheSlipReverses) {
@@ -189,7 +245,8 @@ TEST(Guards, EveryKindHasItsName) {
   EXPECT_EQ(guard_kind_name(GuardKind::stick), "stick");
   EXPECT_EQ(guard_kind_name(GuardKind::painleve), "painleve");
   EXPECT_EQ(guard_kind_name(GuardKind::follow), "follow");
-  EXPECT_EQ(kGuardKinds, 6);
+  EXPECT_EQ(guard_kind_name(GuardKind::hold), "hold");
+  EXPECT_EQ(kGuardKinds, 7);
 }
 
 }  // namespace
