@@ -20,6 +20,9 @@ namespace impactsim {
 // An answer whose Newton and Gauss-Seidel rounds all stall within this factor of the tolerance
 // counts as converged (its residual says how far it is).
 inline constexpr double kStallFactor = 1000.0;
+// A round of sweeps and Newton that ends within this factor of the tolerance without halving the
+// residual is the last (see solve_coulomb_cone).
+inline constexpr double kNearFactor = 10.0;
 
 struct ConeSolution {
   Eigen::VectorXd r;       // 3 per contact
@@ -27,6 +30,8 @@ struct ConeSolution {
   int iterations = 0;
   int least_norm_steps = 0;  // Newton steps by the complete orthogonal decomposition (see newton())
   int sparse_lu_steps = 0;   // Newton steps by the sparse LU of a large, sparse G (see newton())
+  int stalled_runs = 0;      // Newton runs ended by a stalled residual (see newton())
+  int sweeps = 0;            // projected Gauss-Seidel sweeps
   bool converged = false;  // residual <= tolerance, or <= kStallFactor tolerance where every round stalled
 };
 
