@@ -29,6 +29,10 @@ using TangentVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 // a_t = J_t,i vdot + Jdot_t,i v: contact i's tangential acceleration, tangent coordinates [m/s^2].
 TangentVector tangential_acceleration(const ContactJacobians& jac, int i, const Eigen::VectorXd& vdot);
 
+// 3-D frictional slides slower than this fraction of ContactSettings::slow_slip_speed at an event
+// are held (hold_slow_slides, ContactModes::held).
+constexpr double kHeldSlipFraction = 0.5;
+
 struct ContactModes {
   std::vector<ContactMode> mode;      // one per contact
   std::vector<Eigen::Vector2d> slip;  // unit slip direction in tangent coordinates (sliding contacts)
@@ -38,8 +42,8 @@ struct ContactModes {
   // velocity of 1e-10 m/s, which rounding turns at will (the step size collapsed on an edge of a
   // tossed cube sliding from rest). select_modes sets the velocity tolerance; 0: unblended.
   double slip_blend = 0.0;
-  // 3-D frictional slides slower than half of ContactSettings::slow_slip_speed at the phase's
-  // start, sliding from rest among them (or slowing there: the hold guard of a slide that follows
+  // 3-D frictional slides slower than kHeldSlipFraction of ContactSettings::slow_slip_speed at the
+  // phase's start, sliding from rest among them (or slowing there: the hold guard of a slide that follows
   // its slip fires at 0.4 of it): their friction holds -mu lambda_n s, s not turning with
   // the slip, until the slip reaches hold_speed (the phase's follow guard; the event starts a
   // slide along the slip, which follows it). Following a slip of speed |u_t| turns the friction at

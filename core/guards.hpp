@@ -53,9 +53,10 @@ struct Guard {
 constexpr double kGuardInactive = std::numeric_limits<double>::infinity();
 constexpr double kPhiMargin = 1e-13;  // [m]
 constexpr double kPainleveFraction = 1e-3;
-// A following slide is held from this fraction of hold_speed down (below the half that
+// A following slide is held from this fraction of hold_speed down (below the fraction that
 // hold_slow_slides holds at an event, so the event the guard starts holds it).
 constexpr double kHoldFraction = 0.4;
+static_assert(kHoldFraction < kHeldSlipFraction, "the event a hold guard fires must hold the slide");
 constexpr double kSlipNoise = 1e-12;  // [m/s]
 // phi above a contact's starting level by less than this is rounding, not a rise [m].
 constexpr double kLevelNoise = 1e-15;

@@ -200,7 +200,7 @@ void hold_slow_slides(const System& sys, const ContactData& data, const Eigen::V
   if (td != 2 || !(sys.contact.slow_slip_speed > 0)) return;
   for (int i : data.near.contacts)  // a sliding contact touches: it is near
     modes.held[i] = modes.mode[i] == ContactMode::slide && sys.contacts.contact(i).mu > 0 &&
-                    data.jac.rows_times(i, 1, td, v).norm() < 0.5 * sys.contact.slow_slip_speed;
+                    data.jac.rows_times(i, 1, td, v).norm() < kHeldSlipFraction * sys.contact.slow_slip_speed;
 }
 
 namespace {
