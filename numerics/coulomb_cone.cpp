@@ -18,8 +18,10 @@ double cap_of(const Eigen::VectorXd& upper, Eigen::Index i) {
   return upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
 }
 
-// From kLuFrom rows on, Newton's step is by LU (see newton()).
+// From kLuFrom rows on W may be sparse (Blocks); from kDenseLuFrom rows on Newton's step is by LU
+// (see newton()).
 constexpr Eigen::Index kLuFrom = 96;
+constexpr Eigen::Index kDenseLuFrom = 24;
 
 // W = J M^-1 J^T couples only contacts that share a moving body, so a pile's W, and Newton's G
 // with it, is sparse: 8% of their entries in a 50-box pile's islands of 50 to 120 contacts. Where
@@ -247,11 +249,12 @@ class SparseLuStep {
 
 // Damped semismooth Newton from s.r until the residual is within tolerance, the step gives no
 // descent, or max_iterations. Dependent contact rows make G singular where they press: the
-// least-norm step, by a complete orthogonal decomposition. From kLuFrom rows on, the step of
+// least-norm step, by a complete orthogonal decomposition. From kDenseLuFrom rows on, the step of
 // G + delta I (delta = 1e-9 against G's O(1) entries: a Levenberg-Marquardt step, which tends to a
 // solution of G x = -Phi as delta -> 0 where one exists) by LU is tried first, and the least-norm
 // step only where it gives no descent: a blocked LU costs a quarter of the column-pivoting QR on
-// 360 rows (a 50-box pile's island of 120 contacts, whose steps spent 74% of their time there).
+// 360 rows (a 50-box pile's island of 120 contacts, whose steps spent 74% of their time there),
+// and the QR on 63 to 72 rows was a sixth of a frictional 10-sphere pile's run.
 // A sparse W's G is factored by a sparse LU (Blocks, SparseLuStep).
 // The equations and their tolerance are unchanged; only the path to them is.
 // A run whose residual has not fallen by kStallDrop over kStallSpan iterations has stalled at a
@@ -285,7 +288,7 @@ void newton(const Eigen::MatrixXd& W, const Blocks& blocks, const Eigen::VectorX
       t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
     } else {
       dense_jacobian(W, mu, terms, G);
-      if (G.rows() >= kLuFrom) {
+      if (G.rows() >= kDenseLuFrom) {
         const Eigen::PartialPivLU<Eigen::MatrixXd> dense(G + kShift * Eigen::MatrixXd::Identity(G.rows(), G.cols()));
         step = dense.solve(-phi);
         t = line_search(W, blocks, b, mu, upper, s.r, phi, step);
