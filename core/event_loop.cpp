@@ -96,16 +96,18 @@ Eigen::VectorXd EventLoop::state_at_time(double s) {
 
 // Painleve steps carry the run on until the modes at their end are consistent (or t_end): over
 // at least `steps` steps' time, then tries spaced by retry_wait, the steps growing through a
-// long span and while the tries keep failing (core/chatter.hpp).
-void EventLoop::step_on(int steps) {
-  StretchStep h(sys_.contact.painleve_step, sys_.contact.painleve_step_max);
+// long span and while the tries keep failing (core/chatter.hpp), from h_first where that is larger
+// than painleve_step (at most the span). Returns the size of the last step.
+double EventLoop::step_on(int steps, double h_first) {
+  const double h0 = sys_.contact.painleve_step;
+  StretchStep h(h0, sys_.contact.painleve_step_max, std::min(h_first, steps * h0));
   for (int wait = 1;;) {  // wait 1: the first `steps`, a span whose steps grow (StretchStep::span_step)
-    const double t0 = t_;
-    step_through(sys_, cb_, log_, d_, t_, x_, next_, last_, h.next());
+    const double t0 = t_, size = h.next();
+    step_through(sys_, cb_, log_, d_, t_, x_, next_, last_, size);
     if (until_ < sys_.simulation.t_end) path_.push_back({t0, t_, false, d_.scratch.x_before, x_});
-    if (t_ >= sys_.simulation.t_end - eps_t_) return;
+    if (t_ >= sys_.simulation.t_end - eps_t_) return size;
     if ((steps -= wait == 1 ? h.span_step(steps) : 1) > 0) continue;
-    if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return;
+    if (handle_event(sys_, law_, rng_, cb_, log_, d_, t_, x_, {}, false)) return size;
     steps = wait = retry_wait(wait);
     h.try_failed(wait);
   }
@@ -223,11 +225,12 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   t_ = event.t;
   const long collisions = d_.collisions;
   event_at(event.fired);
-  const int window = sys_.model.nv >= kChatterWindowFrom ? kChatterWindow : 1;
-  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, window);
+  const int nv = sys_.model.nv, window = nv >= kChatterWindowFrom ? kChatterWindow : 1;
+  if (const int steps =
+          chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, window, nv >= kResidueFrom);
       steps > 0) {
-    step_on(steps);
-    chatter_.stepped(t_);
+    const double h_end = step_on(steps, chatter_.resume_size());
+    chatter_.stepped(t_, h_end);
   }
   if (!x_.allFinite())
     throw SimulationError(t_, StopReason::not_finite,

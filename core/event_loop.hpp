@@ -43,7 +43,7 @@ class EventLoop {
  private:
   enum class PhaseEnd { next_phase, over, paused };
   void begin();
-  void step_on(int steps);
+  double step_on(int steps, double h_first = 0.0);
   void event_at(const std::vector<FiredGuard>& fired);
   bool rests(double t_now);
   bool stop_asked();

@@ -1,5 +1,6 @@
 // When the event loop steps through chatter: kChatterEvents events without a collision within
-// painleve_step of the first (kChatterWindow steps in a large model), and more steps each time it comes back soon after; and the spacing
+// painleve_step of the first (kChatterWindow steps in a large model, where collisions right after a
+// stepping count too), and more steps each time it comes back soon after; and the spacing
 // of the tries at consistent modes once stepping, and the steps' size while those keep failing.
 #include <vector>
 
@@ -55,6 +56,32 @@ TEST(Chatter, ALargeModelCountsQuietEventsOverItsWindow) {
   for (int k = 0; k < 4 * kChatterEvents; ++k, u += dt) EXPECT_EQ(spread.chattering(u, false, kStep, kChatterWindow), 0);
 }
 
+// A model of kResidueFrom velocities or more returns from its steps with contacts approaching at
+// the speeds the steps left (up to g times a step, a few mm/s): within kChatterWindow steps' time
+// of a stepping's end, collisions count as chatter there. A smaller model's collisions, and those
+// that come later, still reset the count.
+TEST(Chatter, CollisionsRightAfterALargeModelsSteppingCountAsChatter) {
+  const auto chattered = [](ChatterWatch& w, double& t) {
+    for (int k = 0; k < kChatterEvents; ++k, t += 1e-12) w.chattering(t, false, kStep, kChatterWindow);
+    t += kStep;  // the step taken
+    w.stepped(t, kStep);
+  };
+  const auto collisions = [](ChatterWatch& w, double t, bool residue) {
+    int steps = 0;
+    for (int k = 0; k < kChatterEvents; ++k, t += kStep / 8) steps = w.chattering(t, true, kStep, kChatterWindow, residue);
+    return steps;
+  };
+  ChatterWatch large, smaller, later, never;
+  double t = 0.3, u = 0.3, s = 0.3;
+  chattered(large, t);
+  chattered(smaller, u);
+  chattered(later, s);
+  EXPECT_EQ(collisions(large, t, true), 2);  // it came back soon: twice the steps
+  EXPECT_EQ(collisions(smaller, u, false), 0);
+  EXPECT_EQ(collisions(later, s + 1.5 * kChatterWindow * kStep, true), 0);  // past the window: a cascade again
+  EXPECT_EQ(collisions(never, 0.3, true), 0);
+}
+
 TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
   ChatterWatch w;
   double t = 0.2;
@@ -62,8 +89,9 @@ TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
   for (int round = 0; round < 12; ++round) {
     EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
     EXPECT_EQ(w.chattering(t, false, kStep), expected) << round;
+    EXPECT_EQ(w.resume_size(), round == 0 ? 0.0 : 4 * kStep) << round;  // the size the last stretch ended with
     t += expected * kStep;  // the steps taken
-    w.stepped(t);
+    w.stepped(t, 4 * kStep);
     expected = std::min(2 * expected, kMaxChatterStretch);
   }
   EXPECT_EQ(expected, kMaxChatterStretch);
@@ -71,6 +99,7 @@ TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
   t += 2 * kChatterRecurs * kMaxChatterStretch * kStep;
   EXPECT_EQ(quiet_events(w, t, kChatterEvents - 1, 1e-12), 0);
   EXPECT_EQ(w.chattering(t, false, kStep), 1);
+  EXPECT_EQ(w.resume_size(), 0.0);  // new chatter starts at painleve_step
 }
 
 TEST(Chatter, TriesAtConsistentModesComeAtDoublingIntervals) {
@@ -129,6 +158,20 @@ TEST(Chatter, AShortSpanOrALargestAtTheStepKeepsItsSteps) {
   }
   StretchStep fixed(kStep, kStep);
   EXPECT_EQ(span_sizes(fixed, kMaxChatterStretch), std::vector<double>(kMaxChatterStretch, kStep));
+}
+
+// A stretch resumed at the size the last ended with (8 kStep) covers 1024 steps' time in 128 steps
+// of that size; a first size outside [painleve_step, painleve_step_max] is brought into it.
+TEST(Chatter, AResumedStretchStartsAtItsFirstSize) {
+  StretchStep resumed(kStep, 8 * kStep, 8 * kStep);
+  const std::vector<double> sizes = span_sizes(resumed, kMaxChatterStretch);
+  EXPECT_EQ(sizes, std::vector<double>(kMaxChatterStretch / 8, 8 * kStep));
+  StretchStep twice(kStep, 8 * kStep, 2 * kStep);
+  const std::vector<double> grown = span_sizes(twice, 256);  // 64 at 2, then 4 kStep
+  ASSERT_EQ(grown.size(), 96u);
+  for (size_t k = 0; k < grown.size(); ++k) EXPECT_EQ(grown[k], kStep * (k < 64 ? 2 : 4)) << k;
+  EXPECT_EQ(StretchStep(kStep, 8 * kStep, 0.0).next(), kStep);
+  EXPECT_EQ(StretchStep(kStep, 8 * kStep, 20 * kStep).next(), 8 * kStep);
 }
 
 TEST(Chatter, AStretchThatEndsSoonOrALargestAtTheStepKeepsItsSteps) {
