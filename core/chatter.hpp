@@ -25,10 +25,8 @@
 // bodies), within kChatterWindow steps' time of a stepping's end, collisions count as chatter too:
 // the steps leave contacts approaching at up to g times a step (mm/s, above v_zeno), and a
 // frictionless 50-sphere pile's returns to the exact path were 30 to 300 events each (an impact
-// among every ten), two fifths of its cost. The 10-sphere `sphere_pile` (60 velocities) is left
-// out: with the rule it stepped three times as often and came to rest 0.19 s later. Counted over
-// kChatterRecurs stretches' time instead, the rule stepped through the landing of a 50-box pile's
-// upper layers, steps that gained up to 9e-6 J each.
+// among every ten), two fifths of its cost. Smaller models, and a longer span, are left out for
+// what they did to other piles (docs/guide.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -18,14 +18,14 @@ double cap_of(const Eigen::VectorXd& upper, Eigen::Index i) {
   return upper.size() ? upper[i] : std::numeric_limits<double>::infinity();
 }
 
-// From kLuFrom rows on W may be sparse (Blocks); from kDenseLuFrom rows on Newton's step is by LU
-// (see newton()).
-constexpr Eigen::Index kLuFrom = 96;
+// From kSparseFrom rows on W may be sparse (Blocks); from kDenseLuFrom rows on Newton's step is by
+// LU (see newton()).
+constexpr Eigen::Index kSparseFrom = 96;
 constexpr Eigen::Index kDenseLuFrom = 24;
 
 // W = J M^-1 J^T couples only contacts that share a moving body, so a pile's W, and Newton's G
 // with it, is sparse: 8% of their entries in a 50-box pile's islands of 50 to 120 contacts. Where
-// W has kLuFrom rows or more and fewer than kSparseBelow of its 3 x 3 blocks hold an entry, the
+// W has kSparseFrom rows or more and fewer than kSparseBelow of its 3 x 3 blocks hold an entry, the
 // solver works block by block: W r, G's assembly and Gauss-Seidel's rows over the blocks that
 // hold one, and Newton's step by a sparse LU. On those islands a sparse LU of G (COLAMD's order;
 // its factors hold 1.4 times G's entries) took 0.28 ms against the dense LU's 0.77 ms, and then
@@ -42,7 +42,7 @@ struct Blocks {
 Blocks sparse_blocks(const Eigen::MatrixXd& W) {
   Blocks out;
   const Eigen::Index m = W.rows() / 3;
-  if (W.rows() < kLuFrom) return out;
+  if (W.rows() < kSparseFrom) return out;
   out.of.resize(static_cast<size_t>(m));
   double held = 0;
   for (Eigen::Index i = 0; i < m; ++i)

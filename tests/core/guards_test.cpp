@@ -144,8 +144,9 @@ struct SpatialRig {
 
 // A 3-D frictional slide that follows its slip has a hold guard, |J_t v| - kHoldFraction
 // hold_speed: it fires where the slip slows to below the fraction that an event holds
-// (kHeldSlipFraction, static_assert in core/guards.hpp), so the slip's last turns are taken held. None for a held slide (it has its
-// follow guard), a frictionless one, a planar model or hold_speed 0.
+// (kHeldSlipFraction, static_assert in core/guards.hpp), so the slip's last turns are taken held.
+// None for a held slide (it has its follow guard), a frictionless one, a planar model or
+// hold_speed 0.
 TEST(Guards, AFollowingSlideIsHeldOnceItSlowsBelowTheHoldSpeed) {
   const SpatialRig r;
   ContactModes modes = ContactModes::all_open(2);
