@@ -11,8 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1 -fno-omit-frame-pointer" \
-  -DIMPACTSIM_SANITIZE=address,undefined -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DIMPACTSIM_PYTHON=OFF >/dev/null
+  -DIMPACTSIM_SANITIZE=address,undefined -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DIMPACTSIM_PYTHON=OFF >/dev/null
 cmake --build build-sanitize -j "$(nproc)"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
