@@ -1,12 +1,14 @@
 #include "numerics/pivoted_ldlt.hpp"
 
 #include <numeric>
+#include <stdexcept>
 #include <utility>
 
 namespace impactsim {
 
-bool PivotedLdlt::compute(const Eigen::MatrixXd& A, double threshold) {
+bool PivotedLdlt::compute(const Eigen::MatrixXd& A, double threshold, bool null_space) {
   rank_ = 0;
+  null_space_ = null_space;
   const Eigen::Index n = A.rows();
   if (A.cols() != n || !A.allFinite()) {
     L_.resize(0, 0);
@@ -48,7 +50,7 @@ bool PivotedLdlt::compute(const Eigen::MatrixXd& A, double threshold) {
     trailing_.tail(m) -= dk * column.cwiseAbs2();
     rank_ = static_cast<int>(k + 1);
   }
-  if (rank_ < n && rank_ > 0) {
+  if (null_space && rank_ < n && rank_ > 0) {
     const Eigen::Index r = rank_, z = n - r;
     N_.resize(n, z);
     N_.topRows(r) = -L_.block(r, 0, z, r).transpose();
@@ -65,19 +67,23 @@ void PivotedLdlt::project(Eigen::VectorXd& x) const {
   x.noalias() -= N_ * t_;
 }
 
+void PivotedLdlt::solve_leading(Eigen::Ref<Eigen::VectorXd> y) const {
+  const auto L1 = L_.topLeftCorner(rank_, rank_);
+  L1.triangularView<Eigen::UnitLower>().solveInPlace(y);
+  y.array() /= d_.head(rank_).array();
+  L1.triangularView<Eigen::UnitLower>().transpose().solveInPlace(y);
+}
+
 void PivotedLdlt::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
   const Eigen::Index n = L_.rows(), r = rank_;
   x.setZero(n);
   if (r == 0) return;
+  if (r < n && !null_space_) throw std::logic_error("PivotedLdlt::solve: factored without its null space");
   y_.resize(n);
   for (Eigen::Index k = 0; k < n; ++k) y_[k] = b[perm_[static_cast<size_t>(k)]];
   if (r < n) project(y_);
   // (L1 D L1^T)^-1 on the first r pivoted rows; the others are zero (r = n: A^-1 itself).
-  auto head = y_.head(r);
-  const auto L1 = L_.topLeftCorner(r, r);
-  L1.triangularView<Eigen::UnitLower>().solveInPlace(head);
-  head.array() /= d_.head(r).array();
-  L1.triangularView<Eigen::UnitLower>().transpose().solveInPlace(head);
+  solve_leading(y_.head(r));
   if (r < n) {
     y_.tail(n - r).setZero();
     project(y_);

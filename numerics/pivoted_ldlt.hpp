@@ -29,13 +29,19 @@ class PivotedLdlt {
   // J M^-1 J^T symmetric to rounding is fine). Pivots at or below threshold times the largest
   // diagonal entry of A count as zero, and so do all after them. False if A is not square or not
   // finite.
-  bool compute(const Eigen::MatrixXd& A, double threshold);
+  // null_space false: skips the null space basis, which only solve needs (solve_leading does not).
+  bool compute(const Eigen::MatrixXd& A, double threshold, bool null_space = true);
   int rank() const { return rank_; }
   // D's diagonal, in pivot order (positive, at most the largest diagonal entry of A).
   Eigen::VectorBlock<const Eigen::VectorXd> pivots() const { return d_.head(rank_); }
   int size() const { return static_cast<int>(L_.rows()); }
-  // x = A_r^+ b. Needs a successful compute.
+  // x = A_r^+ b. Needs a successful compute with null_space.
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
+  // The row of A that pivot k took (k < size()). The first rank() of them, the basic rows B, have
+  // a nonsingular A_BB = L1 D L1^T.
+  int pivot(int k) const { return perm_[static_cast<size_t>(k)]; }
+  // y = A_BB^-1 y for y of rank() entries in pivot order. Needs a successful compute.
+  void solve_leading(Eigen::Ref<Eigen::VectorXd> y) const;
 
  private:
   Eigen::MatrixXd L_;                 // n x n storage; columns [0, r) hold L, rows in pivoted order
@@ -47,6 +53,7 @@ class PivotedLdlt {
   mutable Eigen::VectorXd y_, t_;         // scratch of compute and solve
   void project(Eigen::VectorXd& x) const;  // x -= N (N^T N)^-1 N^T x: onto A_r's range, pivoted rows
   int rank_ = 0;
+  bool null_space_ = false;  // N_ and null_gram_ belong to the last compute
 };
 
 }  // namespace impactsim

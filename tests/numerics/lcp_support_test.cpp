@@ -82,8 +82,9 @@ TEST(LcpSupport, WrongGuessesAreCorrectedOrRefused) {
       expect_solution(p, sol, lemke);
     }
   }
-  // Most wrong guesses are put right within the rounds; none may come back wrong (above).
-  EXPECT_GT(corrected, tried / 2);
+  // Nearly every wrong guess is put right within the rounds (899 of 900; four rounds of block
+  // swaps with least-norm solves made good 850); none may come back wrong (above).
+  EXPECT_GE(corrected, tried - tried / 100);
 }
 
 TEST(LcpSupport, PositiveDefiniteProblemsGiveLemkesUniqueAnswer) {
@@ -103,6 +104,39 @@ TEST(LcpSupport, PositiveDefiniteProblemsGiveLemkesUniqueAnswer) {
     ASSERT_TRUE(solve_at_support(p.W, p.w, guess, sol));
     expect_solution(p, sol, lemke);
     EXPECT_LE((sol.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()));
+  }
+}
+
+// Guesses several variables off either way are solved through the bordered system on the first
+// round's factor (and afresh where the border grows), to Lemke's unique answer; from nothing
+// guessed, or everything, Murty's rule carries the rounds to it on positive definite W.
+TEST(LcpSupport, GuessesFarFromTheSupportReachTheUniqueAnswer) {
+  std::mt19937 rng(17);
+  std::normal_distribution<double> normal;
+  for (int n : {12, 40, 120}) {
+    for (int trial = 0; trial < 5; ++trial) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " trial " << trial);
+      Eigen::MatrixXd B(n, n);
+      for (int i = 0; i < n * n; ++i) B.data()[i] = normal(rng);
+      Problem p{B * B.transpose() / n + 0.1 * Eigen::MatrixXd::Identity(n, n), Eigen::VectorXd(n)};
+      for (int i = 0; i < n; ++i) p.w[i] = normal(rng);
+      const LcpSolution lemke = solve_lemke(p.W, p.w);
+      ASSERT_TRUE(lemke.ok());
+      std::vector<int> off_by_six;  // three of the support left out, three zeros put in
+      int out = 0, in = 0;
+      for (int i = 0; i < n; ++i) {
+        const bool positive = lemke.z[i] > 0;
+        if (positive ? out++ >= 3 : in++ < 3) off_by_six.push_back(i);
+      }
+      std::vector<int> all(n);
+      for (int i = 0; i < n; ++i) all[i] = i;
+      for (const std::vector<int>& guess : {off_by_six, std::vector<int>{}, all}) {
+        LcpSolution sol;
+        ASSERT_TRUE(solve_at_support(p.W, p.w, guess, sol));
+        expect_solution(p, sol, lemke);
+        EXPECT_LE((sol.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()));
+      }
+    }
   }
 }
 

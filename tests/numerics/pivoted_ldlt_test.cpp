@@ -4,6 +4,8 @@
 
 #include <limits>
 #include <random>
+#include <stdexcept>
+#include <vector>
 
 #include <Eigen/QR>
 
@@ -66,6 +68,35 @@ TEST(PivotedLdlt, SingularSystemsGiveTheLeastNormSolution) {
         EXPECT_LT((A * x - b).norm(), 1e-8 * b.norm());
       }
     }
+  }
+}
+
+// The first rank() pivots pick rows B with A_BB nonsingular, and solve_leading inverts it: on a
+// consistent singular system, x_B = A_BB^-1 b_B with zeros elsewhere solves A x = b (a basic
+// solution, not the least-norm one). Without its null space the factor refuses solve.
+TEST(PivotedLdlt, BasicRowsGiveABasicSolution) {
+  std::mt19937 rng(9);
+  for (int trial = 0; trial < 10; ++trial) {
+    const int n = 12 + 5 * trial, r = n / 2 + trial % 3;
+    const Eigen::MatrixXd rows = random_matrix(n, r, rng) * random_matrix(r, 2 * n, rng);
+    const Eigen::MatrixXd A = rows * rows.transpose();
+    const Eigen::VectorXd b = A * random_matrix(n, 1, rng);
+    PivotedLdlt f;
+    ASSERT_TRUE(f.compute(A, 1e-9, false));
+    ASSERT_EQ(f.rank(), r) << "trial " << trial;
+    std::vector<int> B(r);
+    Eigen::VectorXd y(r);
+    for (int k = 0; k < r; ++k) {
+      B[k] = f.pivot(k);
+      y[k] = b[B[k]];
+    }
+    f.solve_leading(y);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    for (int k = 0; k < r; ++k) x[B[k]] = y[k];
+    EXPECT_LT((A * x - b).norm(), 1e-8 * b.norm()) << "trial " << trial;
+    EXPECT_LT((A(B, B) * y - b(B)).norm(), 1e-9 * b.norm()) << "trial " << trial;
+    Eigen::VectorXd z;
+    EXPECT_THROW(f.solve(b, z), std::logic_error);
   }
 }
 
