@@ -160,8 +160,7 @@ LcpSolution solve_acceleration_lcp(const BodyDynamics& body, const std::vector<i
       if (static_cast<size_t>(candidates[a]) < before.size() && before[candidates[a]] != ContactMode::open &&
           (preference.open.empty() || !preference.open[candidates[a]]))
         guess.push_back(static_cast<int>(a));
-    LcpSolution sol;
-    if (solve_at_support(p.lcp.W, p.lcp.w, std::move(guess), sol)) return sol;
+    return solve_psd_lcp(p.lcp.W, p.lcp.w, std::move(guess), lcp);
   }
   return solve_lemke(p.lcp.W, p.lcp.w, lcp);
 }

@@ -64,8 +64,7 @@ LcpSolution solve_step_lcp(const CoulombLcp& lcp, bool psd, const std::vector<in
       for (Eigen::Index i = 0; i < lcp.w.size(); ++i)
         if (lcp.w[i] < 0) guess.push_back(static_cast<int>(i));
     }
-    LcpSolution s;
-    if (solve_at_support(lcp.W, lcp.w, std::move(guess), s, options.accept_tolerance)) return s;
+    return solve_psd_lcp(lcp.W, lcp.w, std::move(guess), options);
   }
   return solve_lemke(lcp.W, lcp.w, options);
 }

@@ -215,4 +215,11 @@ bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::v
   return false;
 }
 
+LcpSolution solve_psd_lcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::vector<int> guess,
+                          const LcpOptions& options) {
+  LcpSolution s;
+  if (solve_at_support(W, w, std::move(guess), s, options.accept_tolerance)) return s;
+  return solve_lemke(W, w, options);
+}
+
 }  // namespace impactsim

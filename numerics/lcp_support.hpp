@@ -11,8 +11,9 @@
 // step ago) is right at once or within a few rounds. The first round factors W_SS, |S|^3 / 3
 // multiply-adds; the next solve the support's difference from it through a bordered system (its
 // Schur complement, one column of |S|^2 per index that entered or left; factored afresh where
-// more than 24 differ or that system is singular), so a round after the first costs little, where Lemke's method takes |S| pivots of n (n + 1) each. Nothing guarantees
-// that the rounds converge on a singular W, so they are capped at 10 + n / 4.
+// more than 24 differ or that system is singular), so a round after the first costs little, where
+// Lemke's method takes |S| pivots of n (n + 1) each. Nothing guarantees that the rounds converge
+// on a singular W, so they are capped at 10 + n / 4.
 //
 // What it guarantees: true only for an answer with z >= 0 whose lcp_residual is at most
 // accept_tolerance, the test solve_lemke applies; otherwise false (out marked inaccurate), and the
@@ -33,5 +34,10 @@ constexpr int kSupportRoundsPer = 4;
 
 bool solve_at_support(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::vector<int> support, LcpSolution& out,
                       double accept_tolerance = LcpOptions{}.accept_tolerance);
+
+// LCP(W, w) for symmetric positive semi-definite W: at the guessed support first (at options'
+// accept_tolerance), by Lemke with options where that guess is not made good.
+LcpSolution solve_psd_lcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& w, std::vector<int> guess,
+                          const LcpOptions& options = {});
 
 }  // namespace impactsim

@@ -140,6 +140,22 @@ TEST(LcpSupport, GuessesFarFromTheSupportReachTheUniqueAnswer) {
   }
 }
 
+// solve_psd_lcp: the support's answer where the guess is made good, Lemke's where it is not (on a
+// problem without solution, Lemke's failure), and never an unverified one.
+TEST(LcpSupport, PsdSolveFallsBackToLemke) {
+  const Problem p = frictionless(7);
+  const LcpSolution lemke = solve_lemke(p.W, p.w);
+  ASSERT_TRUE(lemke.ok());
+  const LcpSolution at_support = solve_psd_lcp(p.W, p.w, positive(lemke.z));
+  expect_solution(p, at_support, lemke);
+  Eigen::MatrixXd W(2, 2);
+  W << 1, -1, -1, 1;
+  const Eigen::Vector2d w(-1, -1);  // no solution (below): the support fails, then Lemke
+  const LcpSolution none = solve_psd_lcp(W, w, {0, 1});
+  EXPECT_FALSE(none.ok());
+  EXPECT_NE(none.method, LcpSolution::Method::support);
+}
+
 TEST(LcpSupport, ProblemsWithoutSolutionAndNonFiniteDataAreRefused) {
   // z1 - z2 >= 1 and z2 - z1 >= 1 cannot both hold: no solution, whatever the guess.
   Eigen::MatrixXd W(2, 2);
