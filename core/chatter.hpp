@@ -92,12 +92,13 @@ class StretchStep {
 
 class ChatterWatch {
  public:
-  // An event at t has been handled; collided: it resolved a collision. Returns how many steps the
-  // run should take now (0: none). window: the span counted, in steps (1, or kChatterWindow in a
-  // large model); count_residue: collisions within that span of a stepping's end count as chatter
-  // (a model of kResidueFrom velocities or more).
-  int chattering(double t, bool collided, double painleve_step, int window = 1, bool count_residue = false) {
-    const bool residue = count_residue && t - last_end_ < window * painleve_step;  // the steps' own
+  // An event at t has been handled in a model (or an island on its own clock) of nv velocities;
+  // collided: it resolved a collision. Returns how many steps the run should take now (0: none).
+  // From kChatterWindowFrom velocities on the events are counted over kChatterWindow steps' time,
+  // not one; from kResidueFrom on, collisions within that span of a stepping's end count as chatter.
+  int chattering(double t, bool collided, double painleve_step, int nv = 0) {
+    const int window = nv >= kChatterWindowFrom ? kChatterWindow : 1;
+    const bool residue = nv >= kResidueFrom && t - last_end_ < window * painleve_step;  // the steps' own
     if ((collided && !residue) || painleve_step <= 0) {
       count_ = 0;
       return 0;
@@ -110,7 +111,10 @@ class ChatterWatch {
     return steps_;
   }
   // The stepping ended at t, its last step of size h.
-  void stepped(double t, double h) { last_end_ = t, last_size_ = h; }
+  void stepped(double t, double h) {
+    last_end_ = t;
+    last_size_ = h;
+  }
   // The size the stretch just asked for starts at: where the chatter came back soon after the last
   // stretch (more than one step asked), the size that one ended with; else 0 (painleve_step).
   double resume_size() const { return steps_ > 1 ? last_size_ : 0.0; }

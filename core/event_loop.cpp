@@ -225,9 +225,7 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   t_ = event.t;
   const long collisions = d_.collisions;
   event_at(event.fired);
-  const int nv = sys_.model.nv, window = nv >= kChatterWindowFrom ? kChatterWindow : 1;
-  if (const int steps =
-          chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, window, nv >= kResidueFrom);
+  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, sys_.model.nv);
       steps > 0) {
     const double h_end = step_on(steps, chatter_.resume_size());
     chatter_.stepped(t_, h_end);

@@ -19,10 +19,9 @@ export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp"
 # Left to the Release pass alone: the two frictional-pile runs to rest, and the 50-body box pile's
 # 0.3 s of growing steps (4 s in Release), whose event loop, friction and stepping the shorter pile,
 # stepping and chatter tests cover here, and which at -O1 under the sanitizers would take most of
-# this pass's time; and two tests of the command that run it for
-# minutes under the sanitizers (272 s and 251 s of this pass's 580 s of tests, 12 s and 15 s in
-# Release): a batch of 6,000 runs interrupted, resumed and run again whole, and a run of each law
-# from an angle of no precision. The batch's lock, signal and resume and the stops with a reason
+# this pass's time; and two tests of the command that run for minutes under the sanitizers and
+# seconds in Release: a batch of 6,000 runs interrupted, resumed and run again whole, and a run of
+# each law from an angle of no precision. The batch's lock, signal and resume and the stops with a reason
 # are run here by the shorter Faults, Batch and Run tests.
 long='^(Hybrid\.(AFrictionalSpherePileSettles|InstantsTheEventLoopCannotPassAreSteppedThrough|'
 long+='StepsGrowWhereTriesAtConsistentModesKeepFailing)|'

@@ -47,13 +47,14 @@ TEST(Chatter, ACollisionOrASpreadOutRunOfEventsIsNoChatter) {
 TEST(Chatter, ALargeModelCountsQuietEventsOverItsWindow) {
   ChatterWatch small, large;
   double t = 0.1, u = 0.1;
-  for (int k = 0; k < kChatterEvents - 1; ++k, t += kStep / 8) EXPECT_EQ(small.chattering(t, false, kStep, 1), 0);
-  EXPECT_EQ(small.chattering(t, false, kStep, 1), 0);
-  for (int k = 0; k < kChatterEvents - 1; ++k, u += kStep / 8) EXPECT_EQ(large.chattering(u, false, kStep, kChatterWindow), 0);
-  EXPECT_EQ(large.chattering(u, false, kStep, kChatterWindow), 1);
+  const int small_nv = kChatterWindowFrom - 1, large_nv = kChatterWindowFrom;
+  for (int k = 0; k < kChatterEvents - 1; ++k, t += kStep / 8) EXPECT_EQ(small.chattering(t, false, kStep, small_nv), 0);
+  EXPECT_EQ(small.chattering(t, false, kStep, small_nv), 0);
+  for (int k = 0; k < kChatterEvents - 1; ++k, u += kStep / 8) EXPECT_EQ(large.chattering(u, false, kStep, large_nv), 0);
+  EXPECT_EQ(large.chattering(u, false, kStep, large_nv), 1);
   ChatterWatch spread;
   const double dt = 1.1 * kChatterWindow * kStep / (kChatterEvents - 1);
-  for (int k = 0; k < 4 * kChatterEvents; ++k, u += dt) EXPECT_EQ(spread.chattering(u, false, kStep, kChatterWindow), 0);
+  for (int k = 0; k < 4 * kChatterEvents; ++k, u += dt) EXPECT_EQ(spread.chattering(u, false, kStep, large_nv), 0);
 }
 
 // A model of kResidueFrom velocities or more returns from its steps with contacts approaching at
@@ -62,13 +63,14 @@ TEST(Chatter, ALargeModelCountsQuietEventsOverItsWindow) {
 // that come later, still reset the count.
 TEST(Chatter, CollisionsRightAfterALargeModelsSteppingCountAsChatter) {
   const auto chattered = [](ChatterWatch& w, double& t) {
-    for (int k = 0; k < kChatterEvents; ++k, t += 1e-12) w.chattering(t, false, kStep, kChatterWindow);
+    for (int k = 0; k < kChatterEvents; ++k, t += 1e-12) w.chattering(t, false, kStep, kChatterWindowFrom);
     t += kStep;  // the step taken
     w.stepped(t, kStep);
   };
   const auto collisions = [](ChatterWatch& w, double t, bool residue) {
+    const int nv = residue ? kResidueFrom : kResidueFrom - 1;
     int steps = 0;
-    for (int k = 0; k < kChatterEvents; ++k, t += kStep / 8) steps = w.chattering(t, true, kStep, kChatterWindow, residue);
+    for (int k = 0; k < kChatterEvents; ++k, t += kStep / 8) steps = w.chattering(t, true, kStep, nv);
     return steps;
   };
   ChatterWatch large, smaller, later, never;
