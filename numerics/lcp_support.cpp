@@ -53,9 +53,6 @@ class BorderedSupport {
     return true;
   }
 
-  // True if the last solve used a base factored for an earlier support.
-  bool bordered() const { return !border_.empty(); }
-
  private:
   const Eigen::MatrixXd& W_;
   const Eigen::VectorXd& w_;
