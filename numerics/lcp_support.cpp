@@ -97,23 +97,23 @@ class BorderedSupport {
       if (!in[i]) border_.push_back(i);
   }
 
-  // G W_Bj for j off the base, G e_j for j on it.
-  Eigen::MatrixXd::ColXpr column(int j) {
-    if (slot_[j] < 0) {
-      const int r = static_cast<int>(base_.size());
-      if (cols_.rows() != r || used_ == cols_.cols()) cols_.conservativeResize(r, std::max(8, 2 * used_));
-      auto c = cols_.col(used_);
-      if (pos_[j] < 0) {
-        for (int k = 0; k < r; ++k) c[k] = W_(base_[k], j);
-      } else {
-        c.setZero();
-        c[pos_[j]] = 1.0;
-      }
-      factor_.solve_leading(c);
-      slot_[j] = used_++;
+  // Makes border index j's column of cols_: G W_Bj for j off the base, G e_j for j on it. May
+  // reallocate cols_, so every column a solve reads is made before any is read.
+  void make_column(int j) {
+    if (slot_[j] >= 0) return;
+    const int r = static_cast<int>(base_.size());
+    if (cols_.rows() != r || used_ == cols_.cols()) cols_.conservativeResize(r, std::max(8, 2 * used_));
+    auto c = cols_.col(used_);
+    if (pos_[j] < 0) {
+      for (int k = 0; k < r; ++k) c[k] = W_(base_[k], j);
+    } else {
+      c.setZero();
+      c[pos_[j]] = 1.0;
     }
-    return cols_.col(slot_[j]);
+    factor_.solve_leading(c);
+    slot_[j] = used_++;
   }
+  Eigen::MatrixXd::ConstColXpr column(int j) const { return cols_.col(slot_[j]); }
 
   // U_j^T x for border index j: W_Bj^T x where j enters, x at j's place where it leaves.
   template <typename Vector>
@@ -132,6 +132,7 @@ class BorderedSupport {
     thread_local Eigen::FullPivLU<Eigen::MatrixXd> lu;
     C.resize(m, m);
     rhs.resize(m);
+    for (int j : border_) make_column(j);
     for (int a = 0; a < m; ++a) {
       const int j = border_[a];
       const bool entering = pos_[j] < 0;
