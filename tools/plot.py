@@ -20,7 +20,8 @@
                        fractions per contact; closed contacts counted)
 
 Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV files impactsim
-writes. Exits non-zero with a message naming the file when an input is missing or malformed.
+writes. IMPACTSIM_PLOT_FRAMES=N draws animations of at most N frames (a quicker preview; by default
+at most 120, 60 in 3-D). Exits non-zero with a message naming the file when an input is missing or malformed.
 """
 import csv
 import json
@@ -41,6 +42,16 @@ MAX_FRAMES_3D = 60  # a 3-D frame takes several times as long to draw
 
 class PlotError(Exception):
     pass
+
+
+def frame_limit(default):
+    """The most frames an animation draws: IMPACTSIM_PLOT_FRAMES where it is set, else default."""
+    text = os.environ.get("IMPACTSIM_PLOT_FRAMES", "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 2:
+        raise PlotError(f"IMPACTSIM_PLOT_FRAMES={text!r}: expected a whole number of frames, at least 2")
+    return int(text)
 
 
 def source_label(directory):
@@ -253,7 +264,7 @@ def animate(directory):
     for r in outline_rows:
         body, shape, x, y = r[oh.index("body")], r[oh.index("shape")], r[oh.index("x")], r[oh.index("y")]
         shapes.setdefault((body, shape), []).append((x, y))
-    frames = frames_of(pose_rows, MAX_FRAMES)
+    frames = frames_of(pose_rows, frame_limit(MAX_FRAMES))
     touching = contact_points(directory)
 
     def world(body, pts, row):
@@ -323,7 +334,7 @@ def animate_3d(directory):
     b, sh, st, x, y, z = (wh.index(c) for c in ("body", "shape", "stroke", "x", "y", "z"))
     for r in wire_rows:
         strokes.setdefault((r[b], r[sh], r[st]), []).append((r[x], r[y], r[z]))
-    frames = frames_of(pose_rows, MAX_FRAMES_3D)
+    frames = frames_of(pose_rows, frame_limit(MAX_FRAMES_3D))
     touching = contact_points(directory)
 
     def world(body, pts, row):

@@ -43,6 +43,9 @@ def check_gif(path, frames):
     image = Image.open(path)
     assert image.format == "GIF", f"{path}: not a GIF"
     assert image.n_frames >= frames, f"{path}: {image.n_frames} frame(s)"
+    # At most the cap the tests run under (CMakeLists.txt), and its last row.
+    most = os.environ.get("IMPACTSIM_PLOT_FRAMES")
+    assert most is None or image.n_frames <= int(most) + 1, f"{path}: {image.n_frames} frames over {most}"
 
 
 def check_frame(path):
@@ -173,6 +176,23 @@ def titles(binary, scene, out):
     rows = [[float(k)] for k in range(130)]
     frames = plot.frames_of(rows, 60)
     assert len(frames) <= 61 and frames[-1] is rows[-1] and frames[0] is rows[0], len(frames)
+    # IMPACTSIM_PLOT_FRAMES caps the animations; a value that is not a count of two or more is refused.
+    saved = os.environ.pop("IMPACTSIM_PLOT_FRAMES", None)
+    try:
+        assert plot.frame_limit(120) == 120
+        os.environ["IMPACTSIM_PLOT_FRAMES"] = "8"
+        assert plot.frame_limit(120) == 8 and plot.frame_limit(60) == 8
+        for bad in ("one", "1", "-3", "2.5"):
+            os.environ["IMPACTSIM_PLOT_FRAMES"] = bad
+            try:
+                plot.frame_limit(120)
+                raise AssertionError(f"IMPACTSIM_PLOT_FRAMES={bad} accepted")
+            except plot.PlotError as e:
+                assert "IMPACTSIM_PLOT_FRAMES" in str(e) and "at least 2" in str(e), e
+    finally:
+        os.environ.pop("IMPACTSIM_PLOT_FRAMES", None)
+        if saved is not None:
+            os.environ["IMPACTSIM_PLOT_FRAMES"] = saved
     # The rocking block's run: its trajectory.png is tall enough for four panels.
     from PIL import Image
     check_png(os.path.join(d, "trajectory.png"))
