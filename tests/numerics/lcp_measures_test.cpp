@@ -10,7 +10,7 @@
 namespace impactsim {
 namespace {
 
-bool contains(const std::vector<Eigen::VectorXd>& set, const Eigen::VectorXd& z, double tol) {
+bool contains_point(const std::vector<Eigen::VectorXd>& set, const Eigen::VectorXd& z, double tol) {
   for (const auto& s : set)
     if ((s - z).cwiseAbs().maxCoeff() <= tol) return true;
   return false;
@@ -21,9 +21,9 @@ TEST(LcpMeasures, EnumerationFindsEverySolutionAtAComplementaryBasis) {
   W << 1, 2, 2, 1;
   const auto all = enumerate_lcp_solutions(W, Eigen::Vector2d(-1, -1));
   ASSERT_EQ(all.size(), 3u);
-  EXPECT_TRUE(contains(all, Eigen::Vector2d(1, 0), 1e-12));
-  EXPECT_TRUE(contains(all, Eigen::Vector2d(0, 1), 1e-12));
-  EXPECT_TRUE(contains(all, Eigen::Vector2d(1.0 / 3, 1.0 / 3), 1e-12));
+  EXPECT_TRUE(contains_point(all, Eigen::Vector2d(1, 0), 1e-12));
+  EXPECT_TRUE(contains_point(all, Eigen::Vector2d(0, 1), 1e-12));
+  EXPECT_TRUE(contains_point(all, Eigen::Vector2d(1.0 / 3, 1.0 / 3), 1e-12));
   EXPECT_EQ(enumerate_lcp_solutions(W, Eigen::Vector2d(1, 1)).size(), 1u);  // z = 0 alone
 }
 

@@ -14,7 +14,7 @@
 namespace impactsim {
 namespace {
 
-Eigen::MatrixXd random_matrix(int rows, int cols, std::mt19937& rng) {
+Eigen::MatrixXd random_rect(int rows, int cols, std::mt19937& rng) {
   std::normal_distribution<double> normal;
   Eigen::MatrixXd B(rows, cols);
   for (int j = 0; j < cols; ++j)
@@ -32,9 +32,9 @@ Eigen::VectorXd least_norm(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, d
 TEST(PivotedLdlt, PositiveDefiniteSystemsMatchCholesky) {
   std::mt19937 rng(3);
   for (int n : {1, 2, 7, 40, 121}) {
-    const Eigen::MatrixXd B = random_matrix(n, n + 3, rng);
+    const Eigen::MatrixXd B = random_rect(n, n + 3, rng);
     const Eigen::MatrixXd A = B * B.transpose();
-    const Eigen::VectorXd b = random_matrix(n, 1, rng);
+    const Eigen::VectorXd b = random_rect(n, 1, rng);
     PivotedLdlt f;
     ASSERT_TRUE(f.compute(A, 1e-12));
     EXPECT_EQ(f.rank(), n);
@@ -52,14 +52,14 @@ TEST(PivotedLdlt, SingularSystemsGiveTheLeastNormSolution) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 20; ++trial) {
     const int n = 10 + 6 * trial, r = n / 2 + trial % 5;
-    const Eigen::MatrixXd J = random_matrix(r, 3 * n, rng);
-    const Eigen::MatrixXd rows = random_matrix(n, r, rng) * J;  // every row a combination of r
+    const Eigen::MatrixXd J = random_rect(r, 3 * n, rng);
+    const Eigen::MatrixXd rows = random_rect(n, r, rng) * J;  // every row a combination of r
     const Eigen::MatrixXd A = rows * rows.transpose();
     PivotedLdlt f;
     ASSERT_TRUE(f.compute(A, 1e-9));
     EXPECT_EQ(f.rank(), r) << "trial " << trial;
     for (bool in_range : {true, false}) {
-      const Eigen::VectorXd b = in_range ? Eigen::VectorXd(A * random_matrix(n, 1, rng)) : Eigen::VectorXd(random_matrix(n, 1, rng));
+      const Eigen::VectorXd b = in_range ? Eigen::VectorXd(A * random_rect(n, 1, rng)) : Eigen::VectorXd(random_rect(n, 1, rng));
       Eigen::VectorXd x;
       f.solve(b, x);
       const Eigen::VectorXd expected = least_norm(A, b, 1e-9);
@@ -78,9 +78,9 @@ TEST(PivotedLdlt, BasicRowsGiveABasicSolution) {
   std::mt19937 rng(9);
   for (int trial = 0; trial < 10; ++trial) {
     const int n = 12 + 5 * trial, r = n / 2 + trial % 3;
-    const Eigen::MatrixXd rows = random_matrix(n, r, rng) * random_matrix(r, 2 * n, rng);
+    const Eigen::MatrixXd rows = random_rect(n, r, rng) * random_rect(r, 2 * n, rng);
     const Eigen::MatrixXd A = rows * rows.transpose();
-    const Eigen::VectorXd b = A * random_matrix(n, 1, rng);
+    const Eigen::VectorXd b = A * random_rect(n, 1, rng);
     PivotedLdlt f;
     ASSERT_TRUE(f.compute(A, 1e-9, false));
     ASSERT_EQ(f.rank(), r) << "trial " << trial;

@@ -72,7 +72,7 @@ std::string block_scene(const std::string& keys) {
          keys;
 }
 
-std::string load_error(const std::string& text) {
+std::string randomize_error(const std::string& text) {
   try {
     load_scene_text(text, "k.yaml");
   } catch (const SceneError& e) {
@@ -102,20 +102,20 @@ TEST(RandomizeKeys, ParametersAreReadAndDrawnInOrder) {
 }
 
 TEST(RandomizeKeys, KeysTheSceneRejectsAreLocatedErrors) {
-  EXPECT_EQ(load_error(block_scene("  materials.mu: {uniform: [-0.1, 0.5]}\n")),
+  EXPECT_EQ(randomize_error(block_scene("  materials.mu: {uniform: [-0.1, 0.5]}\n")),
             "k.yaml:11:17: randomize_keys.materials.mu: with materials.mu = -0.1 (the range's lower end): materials.mu: "
             "must not be negative, found -0.1");
-  EXPECT_EQ(load_error(block_scene("  bodies[3].mass: {uniform: [1, 2]}\n")),
+  EXPECT_EQ(randomize_error(block_scene("  bodies[3].mass: {uniform: [1, 2]}\n")),
             "k.yaml:11:19: randomize_keys.bodies[3].mass: with bodies[3].mass = 1 (the range's lower end): bodies[3]: the "
             "list has 1 entries");
-  EXPECT_NE(load_error(block_scene("  materials.mu: {uniform: [0.5, 0.1]}\n")).find("lower end is above"), std::string::npos);
-  EXPECT_NE(load_error(block_scene("  materials.mu: {normal: [0.5, -1]}\n")).find("standard deviation must not be negative"),
+  EXPECT_NE(randomize_error(block_scene("  materials.mu: {uniform: [0.5, 0.1]}\n")).find("lower end is above"), std::string::npos);
+  EXPECT_NE(randomize_error(block_scene("  materials.mu: {normal: [0.5, -1]}\n")).find("standard deviation must not be negative"),
             std::string::npos);
-  EXPECT_NE(load_error(block_scene("  materials.mu: {uniform: [0.1, 0.2], normal: [0.1, 1]}\n")).find("exactly one of"),
+  EXPECT_NE(randomize_error(block_scene("  materials.mu: {uniform: [0.1, 0.2], normal: [0.1, 1]}\n")).find("exactly one of"),
             std::string::npos);
-  EXPECT_NE(load_error(block_scene("  randomize_keys.x: {uniform: [0, 1]}\n")).find("cannot be drawn themselves"),
+  EXPECT_NE(randomize_error(block_scene("  randomize_keys.x: {uniform: [0, 1]}\n")).find("cannot be drawn themselves"),
             std::string::npos);
-  EXPECT_NE(load_error(block_scene("  'a..b': {uniform: [0, 1]}\n")).find("is not a scene key"), std::string::npos);
+  EXPECT_NE(randomize_error(block_scene("  'a..b': {uniform: [0, 1]}\n")).find("is not a scene key"), std::string::npos);
 }
 
 TEST(RandomizeKeys, ADrawTheSceneRejectsNamesTheKeyAndValue) {

@@ -21,7 +21,7 @@ simulation: {t_end: 1}
 )";
 
 // The error `extra` gives appended to the block scene ("" if it loads).
-std::string error_of(const std::string& extra) {
+std::string section_error(const std::string& extra) {
   try {
     load_scene_text(kBlock + extra, "b.yaml");
   } catch (const SceneError& e) {
@@ -40,7 +40,7 @@ TEST(SceneBatchSections, RandomizedCoordinatesAreReadInRadians) {
   EXPECT_DOUBLE_EQ(s.randomize[0].b, std::numbers::pi / 2);
   EXPECT_TRUE(s.randomize[1].velocity);
   EXPECT_EQ(s.randomize[1].law, RandomLaw::normal);
-  EXPECT_NE(error_of("randomize:\n  block.spin: {uniform: [0, 1]}\n").find("randomize"), std::string::npos);
+  EXPECT_NE(section_error("randomize:\n  block.spin: {uniform: [0, 1]}\n").find("randomize"), std::string::npos);
 }
 
 TEST(SceneBatchSections, OutcomesOfEachKindAreColumns) {
@@ -62,10 +62,10 @@ TEST(SceneBatchSections, OutcomesOfEachKindAreColumns) {
 }
 
 TEST(SceneBatchSections, AnOutcomeCannotTakeARunsCsvColumnsName) {
-  EXPECT_NE(error_of("outcomes:\n  - {name: status, closed: A}\n").find("outcomes[0].name"), std::string::npos);
-  EXPECT_NE(error_of("outcomes:\n  - {name: A.closed, closed: A}\n").find("outcomes[0].name"), std::string::npos);
-  EXPECT_NE(error_of("outcomes:\n  - {name: x, closed: C}\n").find("unknown contact 'C'"), std::string::npos);
-  EXPECT_EQ(error_of("outcomes:\n  - {name: x, closed: A}\n"), "");
+  EXPECT_NE(section_error("outcomes:\n  - {name: status, closed: A}\n").find("outcomes[0].name"), std::string::npos);
+  EXPECT_NE(section_error("outcomes:\n  - {name: A.closed, closed: A}\n").find("outcomes[0].name"), std::string::npos);
+  EXPECT_NE(section_error("outcomes:\n  - {name: x, closed: C}\n").find("unknown contact 'C'"), std::string::npos);
+  EXPECT_EQ(section_error("outcomes:\n  - {name: x, closed: A}\n"), "");
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ namespace {
 
 const std::string kRocking = std::string(IMPACTSIM_SOURCE_DIR) + "/scenes/rocking_block.yaml";
 
-std::string read(const std::string& path) {
+std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
@@ -28,7 +28,7 @@ std::vector<SceneOverride> parse(std::initializer_list<const char*> texts) {
 }
 
 // The message of the SceneError that loading with `text` throws, or "" if it loads.
-std::string load_error(const char* text) {
+std::string override_error(const char* text) {
   try {
     load_scene(kRocking, parse({text}));
   } catch (const SceneError& e) {
@@ -62,7 +62,7 @@ TEST(SceneOverrides, MissingMapsAreCreated) {
 }
 
 TEST(SceneOverrides, TheSceneShaCoversTheOverrides) {
-  const std::string text = read(kRocking);
+  const std::string text = read_text(kRocking);
   EXPECT_EQ(load_scene(kRocking).text_sha256, sha256_hex(text));
   const Scene set = load_scene(kRocking, parse({"materials.mu=0.25"}));
   EXPECT_EQ(set.text_sha256, sha256_hex(text + "# --set materials.mu=0.25\n"));
@@ -70,13 +70,13 @@ TEST(SceneOverrides, TheSceneShaCoversTheOverrides) {
 }
 
 TEST(SceneOverrides, BadOverridesAreTheirOwnLocatedErrors) {
-  EXPECT_EQ(load_error("materials.mu=abc"), "--set materials.mu=abc: materials.mu: expected a number, found 'abc'");
-  EXPECT_EQ(load_error("materials.mu=-1").rfind("--set materials.mu=-1: materials.mu: ", 0), 0u) << load_error("materials.mu=-1");
-  EXPECT_EQ(load_error("materials.muu=1").rfind("--set materials.muu=1: materials.muu: unknown key 'muu'", 0), 0u)
-      << load_error("materials.muu=1");
-  EXPECT_EQ(load_error("bodies[3].initial.vx=1"), "--set bodies[3].initial.vx=1: bodies[3]: the list has 1 entries");
-  EXPECT_EQ(load_error("materials.mu.x=1"), "--set materials.mu.x=1: materials.mu.x: materials.mu is not a map");
-  EXPECT_EQ(load_error("materials.mu=[1").rfind("--set materials.mu=[1: materials.mu: YAML syntax error: ", 0), 0u);
+  EXPECT_EQ(override_error("materials.mu=abc"), "--set materials.mu=abc: materials.mu: expected a number, found 'abc'");
+  EXPECT_EQ(override_error("materials.mu=-1").rfind("--set materials.mu=-1: materials.mu: ", 0), 0u) << override_error("materials.mu=-1");
+  EXPECT_EQ(override_error("materials.muu=1").rfind("--set materials.muu=1: materials.muu: unknown key 'muu'", 0), 0u)
+      << override_error("materials.muu=1");
+  EXPECT_EQ(override_error("bodies[3].initial.vx=1"), "--set bodies[3].initial.vx=1: bodies[3]: the list has 1 entries");
+  EXPECT_EQ(override_error("materials.mu.x=1"), "--set materials.mu.x=1: materials.mu.x: materials.mu is not a map");
+  EXPECT_EQ(override_error("materials.mu=[1").rfind("--set materials.mu=[1: materials.mu: YAML syntax error: ", 0), 0u);
   for (const char* text : {"nokey", "=1"}) EXPECT_THROW(parse_override(text), SceneError) << text;
   for (const char* text : {"a..b=1", ".a=1", "a.=1", "a[x]=1", "a[]=1", "a[1=1"}) {
     try {
@@ -87,14 +87,14 @@ TEST(SceneOverrides, BadOverridesAreTheirOwnLocatedErrors) {
     }
   }
   // Issue 62, item 8: a second document was dropped without a word; a scene file with two is refused.
-  EXPECT_EQ(load_error("materials.mu=0.2\n---\n0.9"),
+  EXPECT_EQ(override_error("materials.mu=0.2\n---\n0.9"),
             "--set materials.mu=0.2\n---\n0.9: materials.mu: a --set value holds one YAML document; this one has more "
             "than one");
   // A stray ',' outside any list made yaml-cpp's LoadAll add documents for ever (found by fuzzing).
-  EXPECT_EQ(load_error("materials.mu=!!s ,"),
+  EXPECT_EQ(override_error("materials.mu=!!s ,"),
             "--set materials.mu=!!s ,: materials.mu: YAML syntax error: unexpected ',' outside any list or map");
   // Errors elsewhere in the file still name the file.
-  EXPECT_EQ(load_error("simulation.t_end=2"), "");
+  EXPECT_EQ(override_error("simulation.t_end=2"), "");
 }
 
 TEST(SceneOverrides, OverriddenTextAppendsOneCommentPerOverride) {

@@ -9,7 +9,7 @@
 namespace impactsim {
 namespace {
 
-const std::string kFile = "settings.yaml";
+const std::string kSettingsFile = "settings.yaml";
 
 std::vector<SettingSpec> specs() {
   return {number_setting("h", SettingKind::positive, 0.0, "", ""),
@@ -27,15 +27,15 @@ std::vector<ContactDef> contacts() {
   return {{"A", 0, Vec3(0, 0, 0), 0.0, 0, 0.5, 0.0}, {"B", 0, Vec3(1, 0, 0), 0.0, 0, 0.5, 0.0}};
 }
 
-Settings read(const std::string& text) {
-  const YAML::Node doc = parse_yaml_text(text, kFile);
-  return read_settings(Field(kFile, doc, "").child("s"), specs(), contacts());
+Settings read_settings(const std::string& text) {
+  const YAML::Node doc = parse_yaml_text(text, kSettingsFile);
+  return read_settings(Field(kSettingsFile, doc, "").child("s"), specs(), contacts());
 }
 
 // The SceneError `text` gives, or a failure.
-SceneError error_of(const std::string& text) {
+SceneError settings_error(const std::string& text) {
   try {
-    read(text);
+    read_settings(text);
   } catch (const SceneError& e) {
     return e;
   }
@@ -44,7 +44,7 @@ SceneError error_of(const std::string& text) {
 }
 
 TEST(SceneSettings, EveryKindIsRead) {
-  const Settings s = read("s: {h: 0.3, eps: 0, R: 1, steps: 7, order: list, exact: false, start: B, list: [B, A]}");
+  const Settings s = read_settings("s: {h: 0.3, eps: 0, R: 1, steps: 7, order: list, exact: false, start: B, list: [B, A]}");
   EXPECT_EQ(s.number("h"), 0.3);
   EXPECT_EQ(s.number("eps"), 0.0);
   EXPECT_EQ(s.number("R"), 1.0);
@@ -57,7 +57,7 @@ TEST(SceneSettings, EveryKindIsRead) {
 }
 
 TEST(SceneSettings, AMissingSectionGivesTheDefaults) {
-  const Settings s = read("other: 1\n");
+  const Settings s = read_settings("other: 1\n");
   EXPECT_EQ(s.integer("steps"), 100);
   EXPECT_EQ(s.number("R"), -1.0);
 }
@@ -76,16 +76,16 @@ TEST(SceneSettings, EachKindRefusesWhatItDoesNotHoldAtItsKey) {
       {"s: {tolerance: 1}", "unknown key 'tolerance'"},
   };
   for (const auto& [text, message] : cases) {
-    const SceneError e = error_of(text);
+    const SceneError e = settings_error(text);
     EXPECT_NE(e.message().find(message), std::string::npos) << text << ": " << e.what();
     EXPECT_EQ(e.key().rfind("s", 0), 0u) << text << ": " << e.key();
   }
-  EXPECT_EQ(error_of("s: {list: [A, D]}").key(), "s.list[1]");
+  EXPECT_EQ(settings_error("s: {list: [A, D]}").key(), "s.list[1]");
 }
 
 TEST(SceneSettings, AProblemIsLocatedAtItsKeyOrTheSection) {
-  const YAML::Node doc = parse_yaml_text("s:\n  order: list\n", kFile);
-  const Field section = Field(kFile, doc, "").child("s");
+  const YAML::Node doc = parse_yaml_text("s:\n  order: list\n", kSettingsFile);
+  const Field section = Field(kSettingsFile, doc, "").child("s");
   try {
     fail_at(section, {"order", "needs a list"});
     ADD_FAILURE() << "fail_at returned";
