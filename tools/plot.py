@@ -21,7 +21,8 @@
 
 Runs under Debian's python3-matplotlib (/usr/bin/python3); reads only the CSV files impactsim
 writes. IMPACTSIM_PLOT_FRAMES=N draws animations of at most N frames (a quicker preview; by default
-at most 120, 60 in 3-D). Exits non-zero with a message naming the file when an input is missing or malformed.
+at most 120, 60 in 3-D). Exits non-zero with a message naming the file when an input is missing or
+malformed.
 """
 import csv
 import json
