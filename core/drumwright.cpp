@@ -19,7 +19,7 @@ struct SoftRows {
 };
 
 // A step's other vectors, kept between steps so the loop does not allocate.
-struct StepVectors {
+struct DrumwrightVectors {
   Eigen::VectorXd q1, v1, f, a;
   Eigen::MatrixXd Minv_GT;
   Eigen::LLT<Eigen::MatrixXd> M_llt;
@@ -73,7 +73,7 @@ void assemble(const System& sys, FixedStepRun& run, FixedStepScratch& scratch, S
 }
 
 void step(const System& sys, const FixedStepIO& io, FixedStepRun& run, FixedStepScratch& scratch, SoftRows& rows,
-          StepVectors& w, double hs) {
+          DrumwrightVectors& w, double hs) {
   const DrumwrightSettings& d = sys.drumwright;
   ContactData& c = scratch.contact;
   compute_body_dynamics(sys.model, run.q, run.v, c.body);
@@ -114,7 +114,7 @@ RunStats simulate_drumwright(const System& system, const State& initial, const R
   const FixedStepIO io{callbacks, steps, force};
   FixedStepScratch scratch(system);
   SoftRows rows;
-  StepVectors w;
+  DrumwrightVectors w;
   return run_fixed_steps(system, initial, system.drumwright.h, io, Integrator::drumwright,
                          [&](FixedStepRun& run, double hs) { step(system, io, run, scratch, rows, w, hs); });
 }
