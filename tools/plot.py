@@ -50,7 +50,7 @@ def frame_limit(default):
     text = os.environ.get("IMPACTSIM_PLOT_FRAMES", "").strip()
     if not text:
         return default
-    if not text.isdigit() or int(text) < 2:
+    if not (text.isascii() and text.isdigit()) or int(text) < 2:  # isdigit alone takes "²"
         raise PlotError(f"IMPACTSIM_PLOT_FRAMES={text!r}: expected a whole number of frames, at least 2")
     return int(text)
 

@@ -182,7 +182,7 @@ def titles(binary, scene, out):
         assert plot.frame_limit(120) == 120
         os.environ["IMPACTSIM_PLOT_FRAMES"] = "8"
         assert plot.frame_limit(120) == 8 and plot.frame_limit(60) == 8
-        for bad in ("one", "1", "-3", "2.5"):
+        for bad in ("one", "1", "-3", "2.5", "\u00b2"):
             os.environ["IMPACTSIM_PLOT_FRAMES"] = bad
             try:
                 plot.frame_limit(120)
