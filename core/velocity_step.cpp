@@ -33,14 +33,16 @@ Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout
 // converge), and J3T_r = J3^T r for the joint impulses; returns the cone's residual [N s].
 template <class Delassus>
 double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, Delassus delassus,
-                   VelocityStep& out, Eigen::VectorXd& J3T_r, double tolerance = kConeTolerance) {
+                   VelocityStep& out, Eigen::VectorXd& J3T_r, double tolerance = kConeTolerance,
+                   int stall_round = kMaxSweepRound) {
   const int m = c.contacts();
   const Eigen::MatrixXd J3 = cone_rows(c);
   Eigen::MatrixXd PJ3T, W3;
   delassus(J3, W3, PJ3T);
   const Eigen::VectorXd u0 = J3 * Pb;
   fill_normal_start(W3, u0, r);
-  const ConeSolution s = solve_coulomb_cone(W3, u0, c.mu, r, tolerance * impulse_scale(W3, u0, r));
+  const ConeSolution s =
+      solve_coulomb_cone(W3, u0, c.mu, r, tolerance * impulse_scale(W3, u0, r), 100, {}, stall_round);
   if (!s.converged) {
     out.ok = false;
     out.diagnostic = cone_failure(s.residual);
@@ -68,6 +70,10 @@ LcpSolution solve_step_lcp(const CoulombLcp& lcp, bool psd, const std::vector<in
   }
   return solve_lemke(lcp.W, lcp.w, options);
 }
+
+// A step's answer within kStallFactor of its tolerance after the first round of the cone's
+// sweeps is taken (see solve_velocity_step_in_cone).
+constexpr int kStepStallRound = 250;
 
 }  // namespace
 
@@ -169,7 +175,7 @@ VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::Vec
     PJ3T = solve_columns(M_llt, Eigen::MatrixXd(J3.transpose()));
     W3.noalias() = J3 * PJ3T;
   };
-  out.residual = circular_step(c, start, Pb, delassus, out, J3T_r, tolerance);
+  out.residual = circular_step(c, start, Pb, delassus, out, J3T_r, tolerance, kStepStallRound);
   return out;
 }
 

@@ -352,7 +352,7 @@ void keep_in_cone(const Eigen::VectorXd& mu, const Eigen::VectorXd& upper, Eigen
 
 ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                                 const Eigen::VectorXd& start, double tolerance, int max_iterations,
-                                const Eigen::VectorXd& upper) {
+                                const Eigen::VectorXd& upper, int stall_round) {
   ConeSolution s;
   s.r = start;
   zero_frictionless(mu, s.r);
@@ -367,12 +367,13 @@ ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd&
   // A round that leaves the residual within kNearFactor of the tolerance, less than halved, ends
   // them: the longer rounds after it ended where it did (that step stalled at 6 tolerances through
   // all 7,750 sweeps; now 750).
-  for (int sweeps = 250; sweeps <= 4000 && !s.converged; sweeps *= 2) {
+  for (int sweeps = 250; sweeps <= kMaxSweepRound && !s.converged; sweeps *= 2) {
     const double before = s.residual;
     gauss_seidel(W, blocks, b, mu, upper, sweeps, s.r);
     s.sweeps += sweeps;
     newton(W, blocks, b, mu, upper, tolerance, max_iterations, lu, s);
     if (s.residual <= kNearFactor * tolerance && s.residual > 0.5 * before) break;
+    if (sweeps >= stall_round && s.residual <= kStallFactor * tolerance) break;
   }
   // Dependent rows (a coin's curved contact beside its rim points) can leave Newton and the sweeps
   // stalled just above the tolerance: within kStallFactor of it the answer is taken.

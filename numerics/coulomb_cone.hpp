@@ -33,12 +33,18 @@ struct ConeSolution {
   int stalled_runs = 0;      // Newton runs ended by a stalled residual (see newton())
   int sweeps = 0;            // projected Gauss-Seidel sweeps
   bool converged = false;  // residual <= tolerance, or <= kStallFactor tolerance where every round stalled
+                           // (or the stall round ended them)
 };
 
-// upper: one bound per contact, or empty for none.
+// The longest round of Gauss-Seidel sweeps solve_coulomb_cone takes (rounds double from 250).
+inline constexpr int kMaxSweepRound = 4000;
+
+// upper: one bound per contact, or empty for none. stall_round: after the round of this many
+// sweeps, an answer within kStallFactor of the tolerance ends the rounds (counts as converged)
+// rather than going on to kMaxSweepRound for the tolerance itself; rounds go on where it is not.
 ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                                 const Eigen::VectorXd& start, double tolerance, int max_iterations = 100,
-                                const Eigen::VectorXd& upper = {});
+                                const Eigen::VectorXd& upper = {}, int stall_round = kMaxSweepRound);
 
 // The impulses at stake [N s], what tolerances are relative to: the largest of start's and of those
 // that would stop one row's velocity alone, |b_k| / W_kk.

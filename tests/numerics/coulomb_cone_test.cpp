@@ -125,6 +125,37 @@ TEST(CoulombCone, AStalledPileStepEndsAtItsStall) {
   }
 }
 
+// The same step with the first round of sweeps as its stall round (a fixed step's, whose own
+// error is O(h)): the answer after 250 sweeps is within kStallFactor of the tolerance, so the
+// rounds end there, where the full search took 750 sweeps. Asked for a tolerance 1e6 times
+// tighter, the answer after that round is not within kStallFactor of it, and the rounds go on.
+TEST(CoulombCone, AStallRoundEndsTheSweepsWithinTheStallFactor) {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/numerics/data/sphere_pile_step_cone.txt");
+  int n = 0;
+  double tolerance = 0;
+  ASSERT_TRUE(in >> n >> tolerance);
+  Eigen::MatrixXd W(n, n);
+  Eigen::VectorXd b(n), mu(n / 3), start(n);
+  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
+  for (double& x : b) in >> x;
+  for (double& x : mu) in >> x;
+  for (double& x : start) in >> x;
+  ASSERT_TRUE(in);
+  const ConeSolution full = solve_coulomb_cone(W, b, mu, start, tolerance);
+  const ConeSolution early = solve_coulomb_cone(W, b, mu, start, tolerance, 100, {}, 250);
+  EXPECT_EQ(full.sweeps, 750);
+  EXPECT_EQ(early.sweeps, 250);
+  ASSERT_TRUE(early.converged) << early.residual;
+  EXPECT_LE(early.residual, kStallFactor * tolerance);
+  EXPECT_LE(coulomb_cone_residual(W, b, mu, early.r), kStallFactor * tolerance);
+  for (int i = 0; i < n / 3; ++i) {
+    EXPECT_GE(early.r[3 * i], 0.0) << i;
+    EXPECT_LE(early.r.segment<2>(3 * i + 1).norm(), mu[i] * early.r[3 * i] * (1 + 1e-12)) << i;
+  }
+  const ConeSolution tight = solve_coulomb_cone(W, b, mu, start, 1e-6 * tolerance, 100, {}, 250);
+  EXPECT_GT(tight.sweeps, 250);
+}
+
 // Twelve such point masses (48 contacts, 144 rows: Newton's steps by LU of G + 1e-9 I, see
 // newton()), each with its own slip: each stops its approach, however its four contacts share it,
 // and slides on at |s| - mu, or sticks where |s| <= mu. Singular G, and no least-norm step needed.
