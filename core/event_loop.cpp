@@ -225,7 +225,9 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   t_ = event.t;
   const long collisions = d_.collisions;
   event_at(event.fired);
-  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, sys_.model.nv);
+  const int guard = event.crossed.contact * kGuardKinds + static_cast<int>(event.crossed.kind);
+  if (const int steps =
+          chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, sys_.model.nv, guard);
       steps > 0) {
     const double h_end = step_on(steps, chatter_.resume_size());
     chatter_.stepped(t_, h_end);

@@ -1,7 +1,8 @@
-// When the event loop steps through chatter: kChatterEvents events without a collision within
-// painleve_step of the first (kChatterWindow steps in a large model, where collisions right after a
-// stepping count too), and more steps each time it comes back soon after; and the spacing
-// of the tries at consistent modes once stepping, and the steps' size while those keep failing.
+// When the event loop steps through chatter: the same guard again and again at one instant;
+// kChatterEvents events without a collision within painleve_step of the first (kChatterWindow
+// steps in a large model, where collisions right after a stepping count too), and more steps each
+// time it comes back soon after; and the spacing of the tries at consistent modes once stepping,
+// and the steps' size while those keep failing.
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -82,6 +83,31 @@ TEST(Chatter, CollisionsRightAfterALargeModelsSteppingCountAsChatter) {
   EXPECT_EQ(collisions(smaller, u, false), 0);
   EXPECT_EQ(collisions(later, s + 1.5 * kChatterWindow * kStep, true), 0);  // past the window: a cascade again
   EXPECT_EQ(collisions(never, 0.3, true), 0);
+}
+
+// The same guard placing kRepeatsAtOneInstant events in a row within rounding of each other (5e-14 s
+// apart, as a frictional 10-sphere pile's stick guard did, each event a failed search for slips)
+// is chatter at once, in a model of any size. Other guards between them, events farther apart
+// than kInstant, and a collision each start the count again; guards told by number (-1: none
+// named, as before).
+TEST(Chatter, TheSameGuardAgainAtOneInstantIsChatterAtOnce) {
+  constexpr int guard = 7;
+  for (const int nv : {12, kChatterWindowFrom, kResidueFrom}) {
+    ChatterWatch w;
+    double t = 0.634993998;
+    for (int k = 1; k < kRepeatsAtOneInstant; ++k, t += 5e-14) EXPECT_EQ(w.chattering(t, false, kStep, nv, guard), 0);
+    EXPECT_EQ(w.chattering(t, false, kStep, nv, guard), 1) << nv;
+  }
+  ChatterWatch other, apart, collided, unnamed;
+  double t = 0.2;
+  for (int k = 0; k < 2 * kRepeatsAtOneInstant; ++k, t += 5e-14)  // two guards by turns
+    EXPECT_EQ(other.chattering(t, false, kStep, 12, guard + k % 2), 0) << k;
+  for (int k = 0; k < 2 * kRepeatsAtOneInstant; ++k, t += 1e-9)  // 1e-9 s apart: not one instant
+    EXPECT_EQ(apart.chattering(t, false, kStep, 12, guard), 0) << k;
+  for (int k = 0; k < 2 * kRepeatsAtOneInstant; ++k, t += 5e-14)  // every other one a collision
+    EXPECT_EQ(collided.chattering(t, k % 2 == 1, kStep, 12, guard), 0) << k;
+  for (int k = 0; k < kChatterEvents - 1; ++k, t += 5e-14) EXPECT_EQ(unnamed.chattering(t, false, kStep), 0) << k;
+  EXPECT_EQ(unnamed.chattering(t, false, kStep), 1);  // the count of kChatterEvents, as before
 }
 
 TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
