@@ -92,37 +92,56 @@ TEST(CoulombCone, DependentRowsFromAPoorStartStillConverge) {
   EXPECT_NEAR((u.segment<2>(1) - (std::sqrt(5.0) - 0.3) * s).norm(), 0.0, 1e-11);
 }
 
+// The recorded step below (tests/numerics/data/sphere_pile_step_cone.txt: n and the tolerance, W
+// row by row, b, mu, the start); n 0 where the file cannot be read whole.
+struct RecordedStep {
+  int n = 0;
+  double tolerance = 0;
+  Eigen::MatrixXd W;
+  Eigen::VectorXd b, mu, start;
+  // Every impulse in its cone: lambda >= 0, |p| <= mu lambda.
+  void expect_in_cone(const Eigen::VectorXd& r) const {
+    for (int i = 0; i < n / 3; ++i) {
+      EXPECT_GE(r[3 * i], 0.0) << i;
+      EXPECT_LE(r.segment<2>(3 * i + 1).norm(), mu[i] * r[3 * i] * (1 + 1e-12)) << i;
+    }
+  }
+};
+
+RecordedStep recorded_step() {
+  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/numerics/data/sphere_pile_step_cone.txt");
+  RecordedStep s;
+  if (!(in >> s.n >> s.tolerance)) return {};
+  const int n = s.n;
+  s.W.resize(n, n);
+  s.b.resize(n);
+  s.mu.resize(n / 3);
+  s.start.resize(n);
+  for (int i = 0; i < n * n; ++i) in >> s.W(i / n, i % n);
+  for (double& x : s.b) in >> x;
+  for (double& x : s.mu) in >> x;
+  for (double& x : s.start) in >> x;
+  return in ? s : RecordedStep{};
+}
+
 // A fixed step of a 10-sphere pile at mu 0.26 (24 contacts, 72 rows; W singular: redundant
-// contacts), recorded with its start and tolerance (tests/numerics/data/sphere_pile_step_cone.txt:
-// n and the tolerance, W row by row, b, mu, the start). Newton's merit stalls at kinks there (line
-// searches accepting steps of 1e-6 to 1e-12 that move nothing) and the sweeps leave it stalled at
-// 6 tolerances. Each stalled run ends at its stall and the rounds of sweeps with the one that
+// contacts), recorded with its start and tolerance (RecordedStep). Newton's merit stalls at kinks
+// there (line searches accepting steps of 1e-6 to 1e-12 that move nothing) and the sweeps leave it
+// stalled at 6 tolerances. Each stalled run ends at its stall and the rounds of sweeps with the one that
 // stalls near the tolerance: 17 iterations and 750 sweeps, where running every Newton run to no
 // descent and every round took 103 and 7,750 to the same residual. The answer meets the cone's
 // equations within kNearFactor tolerances, in the cone.
 TEST(CoulombCone, AStalledPileStepEndsAtItsStall) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/numerics/data/sphere_pile_step_cone.txt");
-  int n = 0;
-  double tolerance = 0;
-  ASSERT_TRUE(in >> n >> tolerance);
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd b(n), mu(n / 3), start(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (double& x : b) in >> x;
-  for (double& x : mu) in >> x;
-  for (double& x : start) in >> x;
-  ASSERT_TRUE(in);
-  const ConeSolution sol = solve_coulomb_cone(W, b, mu, start, tolerance);
+  const RecordedStep p = recorded_step();
+  ASSERT_GT(p.n, 0);
+  const ConeSolution sol = solve_coulomb_cone(p.W, p.b, p.mu, p.start, p.tolerance);
   ASSERT_TRUE(sol.converged) << sol.residual;
   EXPECT_GE(sol.stalled_runs, 1);
   EXPECT_LE(sol.iterations, 40);
   EXPECT_LE(sol.sweeps, 1750);
-  EXPECT_LE(sol.residual, kNearFactor * tolerance);
-  EXPECT_LE(coulomb_cone_residual(W, b, mu, sol.r), kNearFactor * tolerance);
-  for (int i = 0; i < n / 3; ++i) {
-    EXPECT_GE(sol.r[3 * i], 0.0) << i;
-    EXPECT_LE(sol.r.segment<2>(3 * i + 1).norm(), mu[i] * sol.r[3 * i] * (1 + 1e-12)) << i;
-  }
+  EXPECT_LE(sol.residual, kNearFactor * p.tolerance);
+  EXPECT_LE(coulomb_cone_residual(p.W, p.b, p.mu, sol.r), kNearFactor * p.tolerance);
+  p.expect_in_cone(sol.r);
 }
 
 // The same step with the first round of sweeps as its stall round (a fixed step's, whose own
@@ -130,29 +149,17 @@ TEST(CoulombCone, AStalledPileStepEndsAtItsStall) {
 // rounds end there, where the full search took 750 sweeps. Asked for a tolerance 1e6 times
 // tighter, the answer after that round is not within kStallFactor of it, and the rounds go on.
 TEST(CoulombCone, AStallRoundEndsTheSweepsWithinTheStallFactor) {
-  std::ifstream in(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/numerics/data/sphere_pile_step_cone.txt");
-  int n = 0;
-  double tolerance = 0;
-  ASSERT_TRUE(in >> n >> tolerance);
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd b(n), mu(n / 3), start(n);
-  for (int i = 0; i < n * n; ++i) in >> W(i / n, i % n);
-  for (double& x : b) in >> x;
-  for (double& x : mu) in >> x;
-  for (double& x : start) in >> x;
-  ASSERT_TRUE(in);
-  const ConeSolution full = solve_coulomb_cone(W, b, mu, start, tolerance);
-  const ConeSolution early = solve_coulomb_cone(W, b, mu, start, tolerance, 100, {}, 250);
+  const RecordedStep p = recorded_step();
+  ASSERT_GT(p.n, 0);
+  const ConeSolution full = solve_coulomb_cone(p.W, p.b, p.mu, p.start, p.tolerance);
+  const ConeSolution early = solve_coulomb_cone(p.W, p.b, p.mu, p.start, p.tolerance, 100, {}, 250);
   EXPECT_EQ(full.sweeps, 750);
   EXPECT_EQ(early.sweeps, 250);
   ASSERT_TRUE(early.converged) << early.residual;
-  EXPECT_LE(early.residual, kStallFactor * tolerance);
-  EXPECT_LE(coulomb_cone_residual(W, b, mu, early.r), kStallFactor * tolerance);
-  for (int i = 0; i < n / 3; ++i) {
-    EXPECT_GE(early.r[3 * i], 0.0) << i;
-    EXPECT_LE(early.r.segment<2>(3 * i + 1).norm(), mu[i] * early.r[3 * i] * (1 + 1e-12)) << i;
-  }
-  const ConeSolution tight = solve_coulomb_cone(W, b, mu, start, 1e-6 * tolerance, 100, {}, 250);
+  EXPECT_LE(early.residual, kStallFactor * p.tolerance);
+  EXPECT_LE(coulomb_cone_residual(p.W, p.b, p.mu, early.r), kStallFactor * p.tolerance);
+  p.expect_in_cone(early.r);
+  const ConeSolution tight = solve_coulomb_cone(p.W, p.b, p.mu, p.start, 1e-6 * p.tolerance, 100, {}, 250);
   EXPECT_GT(tight.sweeps, 250);
 }
 
