@@ -73,7 +73,7 @@ LcpSolution solve_step_lcp(const CoulombLcp& lcp, bool psd, const std::vector<in
 
 // A step's answer within kStallFactor of its tolerance after the first round of the cone's
 // sweeps is taken (see solve_velocity_step_in_cone).
-constexpr int kStepStallRound = 250;
+constexpr int kStepStallRound = kFirstSweepRound;
 
 }  // namespace
 

@@ -367,7 +367,7 @@ ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd&
   // A round that leaves the residual within kNearFactor of the tolerance, less than halved, ends
   // them: the longer rounds after it ended where it did (that step stalled at 6 tolerances through
   // all 7,750 sweeps; now 750).
-  for (int sweeps = 250; sweeps <= kMaxSweepRound && !s.converged; sweeps *= 2) {
+  for (int sweeps = kFirstSweepRound; sweeps <= kMaxSweepRound && !s.converged; sweeps *= 2) {
     const double before = s.residual;
     gauss_seidel(W, blocks, b, mu, upper, sweeps, s.r);
     s.sweeps += sweeps;

@@ -36,12 +36,15 @@ struct ConeSolution {
                            // (or the stall round ended them)
 };
 
-// The longest round of Gauss-Seidel sweeps solve_coulomb_cone takes (rounds double from 250).
+// solve_coulomb_cone's rounds of Gauss-Seidel sweeps: the first, doubled each round up to the
+// longest.
+inline constexpr int kFirstSweepRound = 250;
 inline constexpr int kMaxSweepRound = 4000;
 
 // upper: one bound per contact, or empty for none. stall_round: after the round of this many
-// sweeps, an answer within kStallFactor of the tolerance ends the rounds (counts as converged)
-// rather than going on to kMaxSweepRound for the tolerance itself; rounds go on where it is not.
+// sweeps (kFirstSweepRound for the first), an answer within kStallFactor of the tolerance ends the
+// rounds (counts as converged) rather than going on to kMaxSweepRound for the tolerance itself;
+// rounds go on where it is not.
 ConeSolution solve_coulomb_cone(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const Eigen::VectorXd& mu,
                                 const Eigen::VectorXd& start, double tolerance, int max_iterations = 100,
                                 const Eigen::VectorXd& upper = {}, int stall_round = kMaxSweepRound);
