@@ -45,15 +45,16 @@ double back_to_level(FunctionRef<double(double)> guard, const Guard& g, double t
 }  // namespace
 
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
-                                         Eigen::VectorXd& g_prev) {
+                                         GuardsAt guards_at, GuardsAt interior_at, GuardAt guard_at,
+                                         std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
   const double h = t1 - t0;
   const int n = static_cast<int>(guards.size());
   double ta = t0;
   Eigen::VectorXd ga = g_prev, gb, g_hi;
   for (double s : {0.25, 0.5, 0.75, 1.0}) {
     const double tb = s == 1.0 ? t1 : t0 + s * h;  // the step's end to the bit: the state it accepts
-    guards_at(tb, gb);
+    if (s == 1.0) guards_at(tb, gb);
+    else interior_at(tb, gb);
     note_passing(guards, gb);
     check_unarmed_penetration(contacts, guards, gb, distance_tolerance, tb);
     // Only the earliest crossing matters: locate the guard whose linear estimate comes first, then

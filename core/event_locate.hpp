@@ -34,9 +34,16 @@ using GuardAt = FunctionRef<double(double t, int k)>;
 // raises SimulationError. An armed guard going from > 0 to <= 0 is located to
 // kEventTimePrecision, the earliest such crossing is the event; guards_at is then last called at
 // its time, so whatever the caller's guards_at computes is left at the event's state.
+// interior_at reads the guards at the step's interior quarter points (guards_at everywhere else:
+// the step's end and the event's time); the overload without it reads them all by guards_at.
 std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0, double t1,
-                                         GuardsAt guards_at, GuardAt guard_at, std::vector<Guard>& guards,
-                                         Eigen::VectorXd& g_prev);
+                                         GuardsAt guards_at, GuardsAt interior_at, GuardAt guard_at,
+                                         std::vector<Guard>& guards, Eigen::VectorXd& g_prev);
+inline std::optional<LocatedEvent> locate_event(const ContactModel& contacts, double distance_tolerance, double t0,
+                                                double t1, GuardsAt guards_at, GuardAt guard_at,
+                                                std::vector<Guard>& guards, Eigen::VectorXd& g_prev) {
+  return locate_event(contacts, distance_tolerance, t0, t1, guards_at, guards_at, guard_at, guards, g_prev);
+}
 
 // Events are located to a bracket narrower than kEventTimePrecision max(1, |t|) s, about 45 units in
 // the last place at t = 10 s. The located time is the bracket's end where the guard has fired, so

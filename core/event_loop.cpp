@@ -149,9 +149,31 @@ const Eigen::VectorXd& EventLoop::state_at(double t_at) {
 std::optional<LocatedEvent> EventLoop::scan_step() {
   if (!d_.contact.near.all) keep_near(sys_, d_, state_at(ode_.t()));
   d_.scratch.q_step = d_.scratch.q_reading;
+  std::optional<LocatedEvent> event;
+  try {
+    event = locate(d_.phase.samples.steady(d_.phase.guards, d_.phase.g_prev));
+  } catch (const NearSetLeft&) {
+    follow_everything(sys_, d_);
+    event = locate(false);
+  }
+  d_.phase.samples.restart(d_.phase.guards.size());
+  return event;
+}
+
+// The step's first event. With `steady` (the step's stages kept every force guard on one side:
+// core/force_guard_samples.hpp) its interior is read without forces; where a reading with forces
+// (the step's end, or the event's time) finds a force guard on the other side, the step is read
+// again in full from where it started.
+std::optional<LocatedEvent> EventLoop::locate(bool steady) {
+  Phase& ph = d_.phase;
+  if (steady) {
+    guards_before_ = ph.guards;
+    g_start_ = ph.g_prev;
+  }
+  g_read_.resize(0);
+  end_state_.resize(0);
   // At the step's end the phase's rate too where the forces were found, for accept_step to
   // restart the integrator with after normalising quaternions: the same bits as f there.
-  end_state_.resize(0);
   const auto guards_at = [&](double t_at, Eigen::VectorXd& g) {
     const Eigen::VectorXd& x = state_at(t_at);
     if (guard_data_at_state(sys_, d_, x) && has_quaternions_ && t_at == ode_.t()) {
@@ -160,18 +182,21 @@ std::optional<LocatedEvent> EventLoop::scan_step() {
       end_state_ = x;
     }
     evaluate_phase_guards(sys_, d_, g);
+    if (steady) g_read_ = g;
+  };
+  const auto interior_at = [&](double t_at, Eigen::VectorXd& g) {
+    if (!steady) return guards_at(t_at, g);
+    kinematic_guards_at_state(sys_, d_, state_at(t_at), g);
+    ph.samples.fill(ph.guards, g_start_, g);
   };
   const auto guard_at = [&](double t_at, int k) { return guard_at_state(sys_, d_, state_at(t_at), k); };
-  const auto locate = [&] {
-    return locate_event(sys_.contacts, sys_.contact.distance_tolerance, ode_.t_prev(), ode_.t(), guards_at, guard_at,
-                        d_.phase.guards, d_.phase.g_prev);
-  };
-  try {
-    return locate();
-  } catch (const NearSetLeft&) {
-    follow_everything(sys_, d_);
-    return locate();
-  }
+  std::optional<LocatedEvent> event =
+      locate_event(sys_.contacts, sys_.contact.distance_tolerance, ode_.t_prev(), ode_.t(), guards_at, interior_at,
+                   guard_at, ph.guards, ph.g_prev);
+  if (!steady || ph.samples.keeps_side(ph.guards, g_start_, g_read_)) return event;
+  ph.guards = guards_before_;
+  ph.g_prev = g_start_;
+  return locate(false);
 }
 
 // Steps of one phase until an event ends it, the run ends, or a step reaches until_.

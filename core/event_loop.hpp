@@ -50,6 +50,7 @@ class EventLoop {
   void rows_until_end();
   const Eigen::VectorXd& state_at(double t_at);
   std::optional<LocatedEvent> scan_step();
+  std::optional<LocatedEvent> locate(bool steady);
   PhaseEnd run_phase();
   bool step_failed(Dopri5::Status st);
   bool handle_located(const LocatedEvent& event);
@@ -70,6 +71,10 @@ class EventLoop {
   const double eps_t_;
   bool has_quaternions_ = false;
   Eigen::VectorXd end_state_, end_rate_;  // the state at the step's end where the guards found forces, f there
+  // A step read without forces inside: its guards and their values at its start, and the last
+  // reading with forces (core/force_guard_samples.hpp).
+  std::vector<Guard> guards_before_;
+  Eigen::VectorXd g_start_, g_read_;
   ChatterWatch chatter_;
   StallWatch stall_;
   // Resuming: begun; the run is over; a phase is under way; the event found beyond until_.

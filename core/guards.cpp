@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/events.hpp"
 
@@ -44,21 +45,29 @@ void phase_guards(const ContactModel& contacts, const ContactModes& modes, const
   }
 }
 
+double contact_force_guard(const ContactModel& contacts, const Guard& guard, const ModeForces& forces) {
+  const int i = guard.contact;
+  if (guard.kind == GuardKind::liftoff) return forces.lambda_n[i];
+  return contacts.contact(i).mu * forces.lambda_n[i] - forces.lambda_t.row(i).norm();
+}
+
 void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<Guard>& guards,
-                     const GuardInputs& in, Eigen::VectorXd& g) {
+                     const GuardInputs& in, Eigen::VectorXd& g, bool with_forces) {
   g.resize(static_cast<Eigen::Index>(guards.size()));
   const int td = in.jac.rows_per_contact - 1;
   for (size_t k = 0; k < guards.size(); ++k) {
     const int i = guards[k].contact;
+    if (!with_forces && reads_forces(guards[k].kind)) {
+      g[k] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
     switch (guards[k].kind) {
       case GuardKind::impact:
         g[k] = gated(contacts, i) && behind(contacts, modes, in.kin, in.frames, i) ? kGuardInactive
                                                                                    : in.frames[i].phi - guards[k].floor;
         break;
-      case GuardKind::liftoff: g[k] = in.forces.lambda_n[i]; break;
-      case GuardKind::slip:
-        g[k] = contacts.contact(i).mu * in.forces.lambda_n[i] - in.forces.lambda_t.row(i).norm();
-        break;
+      case GuardKind::liftoff:
+      case GuardKind::slip: g[k] = contact_force_guard(contacts, guards[k], in.forces); break;
       case GuardKind::stick: {
         const TangentVector u_t = in.jac.rows_times(i, 1, td, in.v);
         g[k] = modes.slip[i].head(u_t.size()).dot(u_t) - guards[k].floor;

@@ -87,8 +87,16 @@ struct GuardInputs {
 };
 
 // Every guard's value at one state; kGuardInactive for an impact guard whose contact is behind.
+// Without forces (with_forces false: in.forces is not read) the guards that read them get NaN.
 void evaluate_guards(const ContactModel& contacts, const ContactModes& modes, const std::vector<Guard>& guards,
-                     const GuardInputs& in, Eigen::VectorXd& g);
+                     const GuardInputs& in, Eigen::VectorXd& g, bool with_forces = true);
+
+// The guards that read the mode's forces: lift-off, slip and Painleve.
+inline bool reads_forces(GuardKind kind) {
+  return kind == GuardKind::liftoff || kind == GuardKind::slip || kind == GuardKind::painleve;
+}
+// A lift-off or slip guard's value from the mode's forces (evaluate_guards' own).
+double contact_force_guard(const ContactModel& contacts, const Guard& guard, const ModeForces& forces);
 
 // A gated contact's guard that reads kGuardInactive is behind: it passes from here on this phase.
 void note_passing(std::vector<Guard>& guards, const Eigen::VectorXd& g);

@@ -9,6 +9,7 @@
 
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
+#include "core/force_guard_samples.hpp"
 #include "core/guards.hpp"
 #include "core/painleve_step.hpp"
 #include "core/sleep.hpp"
@@ -26,6 +27,7 @@ struct Phase {
   Eigen::VectorXd g_prev;         // the guards at the last scanned time
   std::vector<double> phi_start;  // phi at the phase's start, for the impact guards' floors (near contacts)
   bool scanned = false;           // a step of this phase was scanned without an event
+  ForceGuardSamples samples;      // the force guards at the rate evaluations of the step being taken
 };
 
 // Vectors the loop reuses so that its per-step path does not allocate.

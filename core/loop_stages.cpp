@@ -150,6 +150,7 @@ void start_phase(const System& sys, LoopData& d, Dopri5& ode, double t, const Ei
   set_painleve_floors(d.phase.guards, d.phase.g_prev);
   note_passing(d.phase.guards, d.phase.g_prev);
   arm_guards(d.phase.guards, d.phase.g_prev);
+  d.phase.samples.restart(d.phase.guards.size());
 }
 
 }  // namespace impactsim

@@ -48,6 +48,7 @@ bool phase_rhs(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::
   if (!constrained_acceleration(sys.contacts, sys.contact.baumgarte, c.body, c.frames, c.jac, d.phase.modes, d.forces,
                                 &d.phase.closed_set))
     return false;
+  d.phase.samples.note(sys.contacts, d.phase.guards, d.forces);
   phase_rate(sys, d, dx);
   return true;
 }
@@ -70,6 +71,28 @@ bool guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& 
                                   &d.phase.closed_set);
 }
 
+// What the guards that read no forces read at state x: guard_data_at_state's phi, frames and
+// Jacobians, without the body dynamics and the mode's forces (d.forces is left as it was; the
+// body's mass matrix and bias forces are those of an earlier reading until a full one).
+void kinematic_guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x) {
+  d.scratch.q = x.head(sys.model.nq);
+  d.scratch.v = x.tail(sys.model.nv);
+  d.scratch.q_reading = d.scratch.q;
+  ContactData& c = d.contact;
+  update_kinematics(sys.model, d.scratch.q, c.body.kin);
+  open_contact_phi(sys, c);
+  if (d.phase.closed_set.empty()) return;
+  compute_contact_frames(sys.contacts, c.body.kin, d.phase.closed_set, c.frames);
+  compute_contact_jacobians(sys.model, sys.contacts, c.body.kin, c.frames, d.phase.closed_set, c.jac);
+}
+
+void kinematic_guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+  kinematic_guard_data_at_state(sys, d, x);
+  const ContactData& c = d.contact;
+  evaluate_guards(sys.contacts, d.phase.modes, d.phase.guards, {c.body.kin, c.frames, c.jac, d.scratch.v, d.forces}, g,
+                  false);
+}
+
 // The phase's guards from what guard_data_at_state left in d.
 void evaluate_phase_guards(const System& sys, LoopData& d, Eigen::VectorXd& g) {
   const ContactData& c = d.contact;
@@ -87,8 +110,12 @@ void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, E
 // guard from them all (its forces need the whole contact stage).
 double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, int k) {
   const Guard& guard = d.phase.guards[static_cast<size_t>(k)];
-  if (guard.kind != GuardKind::impact || gated(sys.contacts, guard.contact)) {
+  if (reads_forces(guard.kind)) {
     guards_at_state(sys, d, x, d.scratch.g_one);
+    return d.scratch.g_one[k];
+  }
+  if (guard.kind != GuardKind::impact || gated(sys.contacts, guard.contact)) {
+    kinematic_guards_at_state(sys, d, x, d.scratch.g_one);
     return d.scratch.g_one[k];
   }
   d.scratch.q = x.head(sys.model.nq);

@@ -29,7 +29,15 @@ void evaluate_phase_guards(const System& sys, LoopData& d, Eigen::VectorXd& g);
 // Every guard's value at x.
 void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g);
 
-// Guard k alone at x: guards_at_state's g[k] to the bit, reading one contact where it can.
+// What the guards that read no forces (core/guards.hpp: reads_forces) read at x: the same phi,
+// frames and Jacobians as guard_data_at_state, without the body dynamics or the mode's forces.
+void kinematic_guard_data_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x);
+// Every guard's value at x but those that read forces (NaN there), each to the bit as
+// guards_at_state gives it.
+void kinematic_guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, Eigen::VectorXd& g);
+
+// Guard k alone at x: guards_at_state's g[k] to the bit, reading one contact where it can, and
+// solving for forces only where k reads them.
 double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, int k);
 
 // The deepest penetration so far (stats.min_phi), at the poses kin.

@@ -128,6 +128,45 @@ TEST(EventLocate, EveryGuardIsReadOnceAtTheEventAndLast) {
   EXPECT_EQ(std::count(read_at.begin(), read_at.end(), e->t), 1);
 }
 
+// A caller that reads the step's interior another way (without forces: core/force_guard_samples.hpp)
+// gets interior_at at the three quarter points only; the step's end, and the event where there is
+// one, are read by guards_at.
+TEST(EventLocate, InteriorReadingsOnlyAtTheQuarterPoints) {
+  const ContactModel contacts;
+  std::vector<Guard> guards{{0, GuardKind::impact, true}, {1, GuardKind::impact, true}};
+  std::vector<double> full_at, interior_at;
+  const auto value = [](double t, Eigen::VectorXd& g) {
+    g.resize(2);
+    g << 2.0 - t, 0.65 - t;  // guard 1 crosses at 0.65 when the step reaches past it
+  };
+  auto full = [&](double t, Eigen::VectorXd& g) {
+    full_at.push_back(t);
+    value(t, g);
+  };
+  auto interior = [&](double t, Eigen::VectorXd& g) {
+    interior_at.push_back(t);
+    value(t, g);
+  };
+  auto single = [&](double t, int k) {
+    Eigen::VectorXd g;
+    value(t, g);
+    return g[k];
+  };
+  Eigen::VectorXd g_prev;
+  value(0.0, g_prev);
+  EXPECT_FALSE(locate_event(contacts, 1e-6, 0.0, 0.5, full, interior, single, guards, g_prev).has_value());
+  EXPECT_EQ(interior_at, (std::vector<double>{0.125, 0.25, 0.375}));
+  EXPECT_EQ(full_at, (std::vector<double>{0.5}));
+  full_at.clear();
+  interior_at.clear();
+  const std::optional<LocatedEvent> e = locate_event(contacts, 1e-6, 0.5, 1.3, full, interior, single, guards, g_prev);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->t, 0.65, 1e-12);
+  EXPECT_EQ(interior_at, (std::vector<double>{0.5 + 0.25 * 0.8}));  // the first quarter point, past the crossing
+  ASSERT_EQ(full_at.size(), 1u);
+  EXPECT_EQ(full_at.back(), e->t);  // the event's state, read with forces, last
+}
+
 TEST(EventLocate, ADipInsideOneStepIsFound) {
   // g(t) = (t - 0.5)^2 - 0.0025 is negative only on (0.45, 0.55), inside the step [0, 1], and
   // positive at both ends: the scan's midpoint sees the dip, and its first crossing is the event.
