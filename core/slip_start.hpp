@@ -31,7 +31,9 @@ namespace impactsim {
 //      runs against its own acceleration while the others slide) or Newton does not converge,
 //      one contact sticks (the most negative k, else the largest residual) and the rest are
 //      solved again, until the slips are consistent with every k >= 0 or one slides; the stuck
-//      ones must then hold strictly inside their cones;
+//      ones must then hold strictly inside their cones. In a model of 48 velocities or more the
+//      search evaluates its residual (a force solve) at most 2 m + 8 times, m the contacts it
+//      started with, and one that runs out ends as 4. does;
 //   3. with some k = 0 (friction on the cone's edge, a_t = 0) they stick at those forces (redundant
 //      contacts, such as an edge's two ends, with a friction distribution the LCP did not pick),
 //      unless slip_fired[i] for one of them: the friction a stick needs is then growing past the
@@ -72,6 +74,26 @@ using SlipAngleResidual = FunctionRef<bool(const Eigen::VectorXd& angles, Eigen:
 // Step 2's Jacobian dr/d angles at the angles `residual` evaluated last, from its k there; false
 // where it cannot be had in closed form (the search then takes difference quotients).
 using SlipAngleJacobian = FunctionRef<bool(const Eigen::VectorXd& k, Eigen::MatrixXd& jacobian)>;
+
+// A search's residual with a budget: at most `budget` evaluations (0: no limit) over every
+// solve_slip_angles it is given to; past them an evaluation fails and exhausted() is true.
+class ResidualBudget {
+ public:
+  ResidualBudget(SlipAngleResidual residual, long budget) : residual_(residual), budget_(budget) {}
+  bool operator()(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k);
+  bool exhausted() const { return exhausted_; }
+  long used() const { return used_; }
+
+ private:
+  SlipAngleResidual residual_;
+  long budget_, used_ = 0;
+  bool exhausted_ = false;
+};
+
+// The budget of the search after the cone's answer (step 2) in a model of nv velocities, for m
+// contacts starting to slide: 2 m + 8 residuals from kBlockwiseFrom (48) velocities on, else none
+// (0). A search that runs out leaves the modes as the LCP chose them, as one that finds nothing does.
+long slip_search_budget(int nv, int m);
 
 // Newton's method with step halving on |r|, from the angles theta until |r| <= tolerance, 50
 // iterations, or 3 iterations in a row that cut |r| by less than a thousandth: with no root near,

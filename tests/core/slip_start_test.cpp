@@ -346,5 +346,35 @@ TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
   EXPECT_LE(evaluations, 1 + 4 * 31);  // the first iteration reaches theta = 0; three more gain nothing
 }
 
+// The search after the cone's answer runs on a budget in a large model: the rootless residual
+// above, given 5 evaluations over every round of the search, is evaluated 5 times in all; the round
+// that runs out fails with the budget exhausted, and a later round fails at once. Without a budget
+// (a small model's) the search gives up as above, its residual not exhausted.
+TEST(SlipStart, TheSearchStopsWhereItsBudgetRunsOut) {
+  EXPECT_EQ(slip_search_budget(47, 17), 0);  // 7 free bodies and a joint: no limit
+  EXPECT_EQ(slip_search_budget(48, 17), 42);
+  int evaluations = 0;
+  auto rootless = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+    ++evaluations;
+    r.setConstant(1, angles[0] * angles[0] + 1.0);
+    k.setOnes(1);
+    return true;
+  };
+  Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 1.0), r(1), k(1);
+  ResidualBudget budgeted(rootless, 5);
+  EXPECT_FALSE(solve_slip_angles(budgeted, no_jacobian, theta, r, k, 1e-9));
+  EXPECT_TRUE(budgeted.exhausted());
+  EXPECT_EQ(evaluations, 5);
+  EXPECT_FALSE(solve_slip_angles(budgeted, no_jacobian, theta, r, k, 1e-9));  // the next round
+  EXPECT_EQ(evaluations, 5);
+  ResidualBudget unlimited(rootless, 0);
+  theta.setConstant(1.0);
+  evaluations = 0;
+  EXPECT_TRUE(solve_slip_angles(unlimited, no_jacobian, theta, r, k, 1e-9));
+  EXPECT_FALSE(unlimited.exhausted());
+  EXPECT_GT(evaluations, 5);
+  EXPECT_EQ(unlimited.used(), evaluations);
+}
+
 }  // namespace
 }  // namespace impactsim
