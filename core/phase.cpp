@@ -106,8 +106,9 @@ void guards_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, E
 }
 
 // Guard k alone at state x, guards_at_state's g[k] to the bit: an impact guard of an ungated contact
-// from the poses and its one phi (through the broadphase, as guards_at_state reads it), any other
-// guard from them all (its forces need the whole contact stage).
+// from the poses and its one phi (through the broadphase, as guards_at_state reads it), a guard
+// that reads forces from every guard (they need the whole contact stage), any other from every
+// guard read without forces.
 double guard_at_state(const System& sys, LoopData& d, const Eigen::VectorXd& x, int k) {
   const Guard& guard = d.phase.guards[static_cast<size_t>(k)];
   if (reads_forces(guard.kind)) {

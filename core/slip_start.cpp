@@ -270,10 +270,9 @@ bool settle_cone_slips(const System& sys, const std::vector<bool>& slip_fired, c
 
 }  // namespace
 
-// In frictional sphere piles the search never found slips where the cone had not (or had not held):
-// 48 searches of a 20-sphere pile at mu 0.34 (m 5 to 17) took 6.8 s of its 15, 200 to 500
-// residuals each for the largest; the searches that found slips (m 1 to 6, in a 20-sphere pile and
-// a 50-box pile) needed 4 to 6.
+// In frictional piles the searches that found slips (m 1 to 6, in a 20-sphere pile and a 50-box
+// pile) needed 4 to 6 residuals; those that found none were the cost: 48 of them in a 20-sphere
+// pile at mu 0.34 (m 5 to 17) took 6.8 s of its 15, 200 to 500 residuals each for the largest.
 constexpr long kSearchResidualsPerSlip = 2;
 constexpr long kSearchResidualsMore = 8;
 
