@@ -332,14 +332,20 @@ TEST(SlipStart, TheAngleSearchTakesAGivenJacobianInPlaceOfDifferences) {
   EXPECT_EQ(evaluations, 1 + 2 + 1);
 }
 
-TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
+// r = theta^2 + 1 over one angle, its evaluations counted: no root, smallest at theta = 0.
+struct RootlessResidual {
   int evaluations = 0;
-  auto rootless = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
+  bool operator()(const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
     ++evaluations;
     r.setConstant(1, angles[0] * angles[0] + 1.0);
     k.setOnes(1);
     return true;
-  };
+  }
+};
+
+TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
+  RootlessResidual rootless;
+  int& evaluations = rootless.evaluations;
   Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 1.0), r(1), k(1);
   ASSERT_TRUE(solve_slip_angles(rootless, no_jacobian, theta, r, k, 1e-9));
   EXPECT_GE(r.norm(), 1.0);
@@ -353,13 +359,8 @@ TEST(SlipStart, TheAngleSearchGivesUpWhereItGainsNothing) {
 TEST(SlipStart, TheSearchStopsWhereItsBudgetRunsOut) {
   EXPECT_EQ(slip_search_budget(47, 17), 0);  // 7 free bodies and a joint: no limit
   EXPECT_EQ(slip_search_budget(48, 17), 42);
-  int evaluations = 0;
-  auto rootless = [&](const Eigen::VectorXd& angles, Eigen::VectorXd& r, Eigen::VectorXd& k) {
-    ++evaluations;
-    r.setConstant(1, angles[0] * angles[0] + 1.0);
-    k.setOnes(1);
-    return true;
-  };
+  RootlessResidual rootless;
+  int& evaluations = rootless.evaluations;
   Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 1.0), r(1), k(1);
   ResidualBudget budgeted(rootless, 5);
   EXPECT_FALSE(solve_slip_angles(budgeted, no_jacobian, theta, r, k, 1e-9));
