@@ -335,11 +335,11 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     return residual.jacobian(k_at, out);
   };
   ResidualBudget budgeted(residual, slip_search_budget(static_cast<int>(data.body.v.size()), static_cast<int>(m)));
-  const auto unsolved = [&] {  // the search ran out (as the LCP chose), or the forces failed
-    if (!budgeted.exhausted()) return false;
+  const auto as_chosen = [&] {  // no consistent slips: the modes as the LCP chose them
     modes = chosen;
     return accelerate(sys, data, modes, forces, closed);
   };
+  const auto unsolved = [&] { return budgeted.exhausted() && as_chosen(); };  // ran out, or the forces failed
   if (!solve_slip_angles(budgeted, jacobian, theta, r, k, tolerance)) return unsolved();
   // Slips that run against their acceleration (k < 0) while the others slide, or no consistent
   // slips at all: the contact with the most negative k (else the largest residual) sticks and the
@@ -360,10 +360,7 @@ bool start_slip_from_rest(const System& sys, const std::vector<bool>& slip_fired
     k.resize(n);
     if (!solve_slip_angles(budgeted, jacobian, theta, r, k, tolerance)) return unsolved();
   }
-  if (!(slips_solved(r, k, tolerance) && inside_cones(sys, stuck, forces))) {
-    modes = chosen;  // no consistent slip found
-    return accelerate(sys, data, modes, forces, closed);
-  }
+  if (!(slips_solved(r, k, tolerance) && inside_cones(sys, stuck, forces))) return as_chosen();
   return finish_slips(sys, slip_fired, data, sliding, stuck, k, tolerance, modes, forces, closed);
 }
 
