@@ -251,8 +251,11 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   const long collisions = d_.collisions;
   event_at(event.fired);
   const int guard = event.crossed.contact * kGuardKinds + static_cast<int>(event.crossed.kind);
-  if (const int steps =
-          chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step, sys_.model.nv, guard);
+  const SlideEdge edge = event.crossed.kind == GuardKind::slip    ? SlideEdge::slip
+                         : event.crossed.kind == GuardKind::stick ? SlideEdge::stick
+                                                                  : SlideEdge::none;
+  if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step,
+                                            sys_.model.nv, guard, event.crossed.contact, edge);
       steps > 0) {
     const double h_end = step_on(steps, chatter_.resume_size());
     chatter_.stepped(t_, h_end);

@@ -1,7 +1,8 @@
 // When the event loop steps through chatter: the same guard again and again at one instant;
 // kChatterEvents events without a collision within painleve_step of the first (kChatterWindow
-// steps in a large model, where collisions right after a stepping count too), and more steps each
-// time it comes back soon after; and the spacing of the tries at consistent modes once stepping,
+// steps in a large model, where collisions right after a stepping count too); kFailedSlips slides
+// in a row at one contact that end as they start; and more steps each time it comes back soon
+// after; and the spacing of the tries at consistent modes once stepping,
 // and the steps' size while those keep failing.
 #include <vector>
 
@@ -108,6 +109,68 @@ TEST(Chatter, TheSameGuardAgainAtOneInstantIsChatterAtOnce) {
     EXPECT_EQ(collided.chattering(t, k % 2 == 1, kStep, 12, guard), 0) << k;
   for (int k = 0; k < kChatterEvents - 1; ++k, t += 5e-14) EXPECT_EQ(unnamed.chattering(t, false, kStep), 0) << k;
   EXPECT_EQ(unnamed.chattering(t, false, kStep), 1);  // the count of kChatterEvents, as before
+}
+
+// One contact's stick-slip cycle at the cone's edge, as a frictional 10-sphere pile's s6@s9 went
+// through it 495 times: its slip guard starts a slide at t, its own stick guard ends it `slide`
+// later, and the next slip comes `stuck` after that. Feeds `cycles` of them (guard numbers as the
+// event loop makes them); returns the answer to the last event and moves t on.
+int stick_slip_cycles(ChatterWatch& w, double& t, int cycles, int nv, int contact = 3, double slide = 2.6e-9,
+                      double stuck = 8.8e-4) {
+  int steps = 0;
+  for (int k = 0; k < cycles; ++k) {
+    EXPECT_EQ(w.chattering(t, false, kStep, nv, 10 * contact + 2, contact, SlideEdge::slip), 0) << k;
+    t += slide;
+    steps = w.chattering(t, false, kStep, nv, 10 * contact + 3, contact, SlideEdge::stick);
+    if (k + 1 < cycles) {
+      EXPECT_EQ(steps, 0) << k;
+    }
+    t += stuck;
+  }
+  return steps;
+}
+
+// kFailedSlips slides in a row that their own stick guard ends within kFailedSlipFraction of a
+// step are chatter, in a model of any size, though their 8 events span 2.6 ms (more than
+// kChatterWindow steps): the stretch spans the time they took (26.4 steps: 32), and the cycle's
+// return right after it doubles the next.
+TEST(Chatter, SlidesThatFailAgainAndAgainAreChatter) {
+  for (const int nv : {12, kChatterWindowFrom}) {
+    ChatterWatch w;
+    double t = 0.75;
+    const double first = t;
+    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv), 32) << nv;
+    EXPECT_EQ(w.resume_size(), 0.0);  // new chatter: it starts at painleve_step
+    EXPECT_GT(32 * kStep, t - 8.8e-4 - first);  // the stretch covers the cycles' span
+    w.stepped(t += 32 * kStep, kStep);
+    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv), 64) << nv;
+    EXPECT_EQ(w.resume_size(), kStep);
+  }
+}
+
+// Slides that last (1e-6 s: ten times the span), a collision among the cycles, and another
+// contact's slides in between each leave the count where it was or start it again.
+TEST(Chatter, SlidesThatLastOrACollisionAreNoFailedCycle) {
+  ChatterWatch lasting, collided, two;
+  double t = 0.5;
+  EXPECT_EQ(stick_slip_cycles(lasting, t, 4 * kFailedSlips, 12, 3, 10 * kFailedSlipFraction * kStep), 0);
+  EXPECT_EQ(stick_slip_cycles(collided, t, kFailedSlips - 1, 12), 0);
+  EXPECT_EQ(collided.chattering(t, true, kStep, 12), 0);
+  EXPECT_EQ(stick_slip_cycles(collided, t, kFailedSlips - 1, 12), 0);
+  // A slide of the contact that lasts starts its count again.
+  EXPECT_EQ(stick_slip_cycles(collided, t, 1, 12, 3, 1e-3), 0);
+  EXPECT_EQ(stick_slip_cycles(collided, t, kFailedSlips - 1, 12), 0);
+  // Two contacts by turns: each counts its own, and the fourth of either is chatter.
+  for (int k = 0; k < kFailedSlips - 1; ++k) {
+    EXPECT_EQ(stick_slip_cycles(two, t, 1, 12, 3), 0) << k;
+    EXPECT_EQ(stick_slip_cycles(two, t, 1, 12, 5), 0) << k;
+  }
+  EXPECT_GT(stick_slip_cycles(two, t, 1, 12, 3), 0);
+  ChatterWatch off;
+  for (int k = 0; k < 2 * kFailedSlips; ++k, t += 1e-3) {
+    EXPECT_EQ(off.chattering(t, false, 0.0, 12, 32, 3, SlideEdge::slip), 0);
+    EXPECT_EQ(off.chattering(t + 1e-9, false, 0.0, 12, 33, 3, SlideEdge::stick), 0);  // painleve_step 0: never
+  }
 }
 
 TEST(Chatter, ChatterThatComesBackSoonDoublesTheSteps) {
