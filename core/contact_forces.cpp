@@ -243,7 +243,7 @@ namespace {
 // the least-squares misfit b - A x is orthogonal to A's range (tested with a misfit). False for a
 // factor that cannot be a frictional slide's (A symmetric).
 bool turn_of_forces(ModeForceScratch::Solver solver, const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
-                    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::MatrixXd& A,
+                    const LeastNormFactor& cod, const Eigen::MatrixXd& A,
                     Eigen::Index k, double lambda_k, const Eigen::VectorXd& wv, const Eigen::VectorXd& x,
                     Eigen::VectorXd& dlambda) {
   if (solver == ModeForceScratch::Solver::lu) {

@@ -18,6 +18,7 @@
 
 #include "core/contact_data.hpp"
 #include "numerics/pivoted_ldlt.hpp"
+#include "numerics/small_cod.hpp"
 
 namespace impactsim {
 
@@ -86,7 +87,7 @@ struct ModeForceScratch {
   std::vector<int> G_owner;   // the same for G
   Eigen::MatrixXd Minv_GT;  // from kBlockwiseFrom velocities on, valid only in the blocks `touch.F` names
   BlockRows touch;  // the rows of Jc and G that touch each velocity block (large models)
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  LeastNormFactor cod;  // SmallCod from kBlockwiseFrom velocities on, Eigen's below
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   PivotedLdlt pivoted;
   // From kBlockwiseFrom velocities on, an A over more than one island (contact_islands) takes
@@ -106,7 +107,7 @@ struct ModeForceScratch {
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> island_lu;
   std::vector<Solver> island_solver;
   std::vector<bool> island_symmetric;  // no frictional slide among the island's contacts
-  std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> island_cod;
+  std::vector<LeastNormFactor> island_cod;
   std::vector<PivotedLdlt> island_pivoted;
   Eigen::MatrixXd A_island;
   Eigen::VectorXd target_island, lambda_island;

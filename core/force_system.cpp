@@ -178,9 +178,8 @@ void solve_by_island(const ContactModes& modes, int contacts, int tangent_dim, M
       }
       w.island_solver[j] = Solver::cod;
       shifted_target(rows);
-      w.island_cod[j].setThreshold(kRankThreshold);
-      w.island_cod[j].compute(w.A_island);
-      w.lambda_island = w.island_cod[j].solve(w.target_island);
+      w.island_cod[j].compute(w.A_island, kRankThreshold, true);
+      w.island_cod[j].solve(w.target_island, w.lambda_island);
     }
     w.lambda(rows) = w.lambda_island + w.reference(rows);
   }
@@ -216,10 +215,9 @@ void solve_force_system(const ContactModel& contacts, const BodyDynamics& body, 
     if (w.solver == ModeForceScratch::Solver::pivoted) {
       w.pivoted.solve(w.target, w.lambda);
     } else {
-      w.cod.setThreshold(kRankThreshold);
-      w.cod.compute(w.A);
+      w.cod.compute(w.A, kRankThreshold, blockwise);
       w.solver = ModeForceScratch::Solver::cod;
-      w.lambda = w.cod.solve(w.target);
+      w.cod.solve(w.target, w.lambda);
     }
     w.lambda += w.reference;
   }
@@ -227,11 +225,11 @@ void solve_force_system(const ContactModel& contacts, const BodyDynamics& body, 
 
 void solve_unit(ModeForceScratch::Solver solver, const PivotedLdlt& pivoted,
                 const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
-                const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& unit,
+                const LeastNormFactor& cod, const Eigen::VectorXd& unit,
                 Eigen::VectorXd& x) {
   if (solver == ModeForceScratch::Solver::pivoted) pivoted.solve(unit, x);
   else if (solver == ModeForceScratch::Solver::lu) x = lu.solve(unit);
-  else x = cod.solve(unit);
+  else cod.solve(unit, x);
 }
 
 namespace {
@@ -239,7 +237,7 @@ namespace {
 // One factor's solve; a definite A's factor is the LDL^T (small models) or the pivoted one.
 void solve_one(ModeForceScratch::Solver solver, bool blockwise, const Eigen::LDLT<Eigen::MatrixXd>& ldlt,
                const PivotedLdlt& pivoted, const Eigen::PartialPivLU<Eigen::MatrixXd>& lu,
-               const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& rhs,
+               const LeastNormFactor& cod, const Eigen::VectorXd& rhs,
                Eigen::VectorXd& x) {
   using Solver = ModeForceScratch::Solver;
   if (solver == Solver::definite && !blockwise) x = ldlt.solve(rhs);
