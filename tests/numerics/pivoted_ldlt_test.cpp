@@ -10,17 +10,10 @@
 #include <Eigen/QR>
 
 #include "numerics/pivoted_ldlt.hpp"
+#include "tests/numerics/random_matrix.hpp"
 
 namespace impactsim {
 namespace {
-
-Eigen::MatrixXd random_rect(int rows, int cols, std::mt19937& rng) {
-  std::normal_distribution<double> normal;
-  Eigen::MatrixXd B(rows, cols);
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) B(i, j) = normal(rng);
-  return B;
-}
 
 Eigen::VectorXd least_norm(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, double threshold) {
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;

@@ -9,17 +9,10 @@
 #include <Eigen/QR>
 
 #include "numerics/small_cod.hpp"
+#include "tests/numerics/random_matrix.hpp"
 
 namespace impactsim {
 namespace {
-
-Eigen::MatrixXd random_rect(int rows, int cols, std::mt19937& rng) {
-  std::normal_distribution<double> normal;
-  Eigen::MatrixXd B(rows, cols);
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) B(i, j) = normal(rng);
-  return B;
-}
 
 // rows x cols of rank `rank` (a product of random factors).
 Eigen::MatrixXd of_rank(int rows, int cols, int rank, std::mt19937& rng) {
