@@ -64,11 +64,9 @@ double make_householder(double* x, int n) {
 bool SmallCod::compute(const Eigen::MatrixXd& A, double threshold) {
   rank_ = 0;
   threshold_ = threshold;
-  if (!A.allFinite()) {
-    qr_.resize(0, 0);
-    return false;
-  }
   qr_ = A;
+  finite_ = A.allFinite();
+  if (!finite_) return false;
   factor_qr();
   if (rank_ < cols()) factor_rz();
   return true;
@@ -155,6 +153,10 @@ void SmallCod::factor_rz() {
 
 void SmallCod::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
   const int m = rows(), n = cols(), r = rank_;
+  if (!finite_) {
+    x.setConstant(n, std::numeric_limits<double>::quiet_NaN());  // the caller's finiteness checks see it
+    return;
+  }
   c_ = b;
   for (int k = 0; k < r; ++k) {
     if (h_tau_[k] == 0.0) continue;
@@ -166,7 +168,9 @@ void SmallCod::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
   }
   // T y = c over the first r rows, from the last; y is zero beyond them.
   y_.setZero(n);
-  for (int j = r - 1; j >= 0; --j) y_[j] = (c_[j] - dot(&qr_(j, j + 1), &y_[j + 1], r - j - 1)) / qr_(j, j);
+  const double* a = qr_.data();  // row-major: row j's entries from column j + 1 on, by pointer
+  for (int j = r - 1; j >= 0; --j)
+    y_[j] = (c_[j] - dot(a + static_cast<std::ptrdiff_t>(j) * n + j + 1, y_.data() + j + 1, r - j - 1)) / qr_(j, j);
   // y = Z^T y, Z^T = H_{r-1} ... H_0 for row k's reflection H_k (on entries k and [r, n)).
   for (int k = 0; k < r && r < n; ++k) {
     const double* tail = &qr_(k, r);

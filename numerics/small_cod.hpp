@@ -19,8 +19,9 @@ namespace impactsim {
 
 class SmallCod {
  public:
-  // Factors A (any shape; not finite: false, rank 0). Diagonal entries of R at or below threshold
-  // times the largest count as zero, and so do all after the first of them.
+  // Factors A (any shape; not finite: false, rank 0, and solve gives NaN as Eigen's would).
+  // Diagonal entries of R at or below threshold times the largest count as zero, and so do all
+  // after the first of them.
   bool compute(const Eigen::MatrixXd& A, double threshold);
   int rank() const { return rank_; }
   int rows() const { return static_cast<int>(qr_.rows()); }
@@ -40,6 +41,7 @@ class SmallCod {
   mutable Eigen::VectorXd c_, y_;         // scratch of solve
   double threshold_ = 0.0;
   int rank_ = 0;
+  bool finite_ = false;  // the last compute's A was finite
 };
 
 // A least-norm factor of a force system by one of the two decompositions: Eigen's (`small` false:

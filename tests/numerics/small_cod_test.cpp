@@ -57,7 +57,7 @@ TEST(SmallCod, MatchesEigensDecompositionAndIsTheLeastNormSolution) {
 }
 
 // Singular values at or below the threshold (relative to the largest pivot) are rank lost; a zero
-// matrix has rank 0 and solves to zero; a matrix that is not finite is refused.
+// matrix has rank 0 and solves to zero; a matrix that is not finite is refused, and solves to NaN.
 TEST(SmallCod, TheThresholdDecidesTheRankAndBadInputIsRefused) {
   std::mt19937 rng(9);
   const Eigen::MatrixXd U = Eigen::HouseholderQR<Eigen::MatrixXd>(random_rect(6, 6, rng)).householderQ();
@@ -81,6 +81,9 @@ TEST(SmallCod, TheThresholdDecidesTheRankAndBadInputIsRefused) {
   bad(2, 3) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(f.compute(bad, 1e-7));
   EXPECT_EQ(f.rank(), 0);
+  f.solve(Eigen::VectorXd::Ones(6), x);  // NaN of A's width, for the caller's finiteness checks
+  ASSERT_EQ(x.size(), 6);
+  EXPECT_TRUE(x.array().isNaN().all());
 }
 
 // LeastNormFactor: Eigen's decomposition or SmallCod, the same answer to rounding either way.
