@@ -124,30 +124,32 @@ class FailedSlips {
     }
     if (contact < 0 || edge == SlideEdge::none) return 0;
     const size_t i = static_cast<size_t>(contact);
-    if (i >= slide_start_.size()) {
-      slide_start_.resize(i + 1, -std::numeric_limits<double>::infinity());
-      count_.resize(i + 1, 0);
-      first_.resize(i + 1, 0.0);
-    }
+    if (i >= contacts_.size()) contacts_.resize(i + 1);
+    Slides& c = contacts_[i];
     if (edge == SlideEdge::slip) {
-      slide_start_[i] = t;
+      c.start = t;
       return 0;
     }
-    if (!(t - slide_start_[i] <= kFailedSlipFraction * painleve_step)) {
-      count_[i] = 0;
+    if (!(t - c.start <= kFailedSlipFraction * painleve_step)) {
+      c.failed = 0;
       return 0;
     }
-    if (count_[i]++ == 0) first_[i] = slide_start_[i];
-    return count_[i];
+    if (c.failed++ == 0) c.first = c.start;
+    return c.failed;
   }
   // When the first of contact's failed slides in a row started (with a count above 0).
-  double since(int contact) const { return first_[static_cast<size_t>(contact)]; }
-  void clear() { std::fill(count_.begin(), count_.end(), 0); }
+  double since(int contact) const { return contacts_[static_cast<size_t>(contact)].first; }
+  void clear() {
+    for (Slides& c : contacts_) c.failed = 0;
+  }
 
  private:
-  std::vector<double> slide_start_;  // each contact's last slip event [s]
-  std::vector<int> count_;           // each contact's failed slides in a row
-  std::vector<double> first_;        // when the first of them started [s]
+  struct Slides {
+    double start = -std::numeric_limits<double>::infinity();  // the contact's last slip event [s]
+    int failed = 0;                                            // its failed slides in a row
+    double first = 0.0;                                        // when the first of them started [s]
+  };
+  std::vector<Slides> contacts_;
 };
 
 class ChatterWatch {
