@@ -63,18 +63,17 @@ double make_householder(double* x, int n) {
 
 bool SmallCod::compute(const Eigen::MatrixXd& A, double threshold) {
   rank_ = 0;
-  threshold_ = threshold;
   qr_ = A;
   finite_ = A.allFinite();
   if (!finite_) return false;
-  factor_qr();
+  factor_qr(threshold);
   if (rank_ < cols()) factor_rz();
   return true;
 }
 
 // Rows are contiguous: a reflection from the left is two sweeps of row updates (w^T = v^T A, then
 // A -= tau v w^T), where column storage would make it one short dot product per column.
-void SmallCod::factor_qr() {
+void SmallCod::factor_qr(double threshold) {
   const int m = rows(), n = cols(), size = std::min(m, n);
   perm_.resize(static_cast<size_t>(n));
   std::iota(perm_.begin(), perm_.end(), 0);
@@ -122,7 +121,7 @@ void SmallCod::factor_qr() {
       }
     }
   }
-  const double floor = threshold_ * largest;
+  const double floor = threshold * largest;
   while (rank_ < size && std::abs(qr_(rank_, rank_)) > floor) ++rank_;
 }
 

@@ -30,7 +30,8 @@ class SmallCod {
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
 
  private:
-  void factor_qr();  // qr_ = A P, overwritten by R and the left reflections' vectors below it
+  // qr_ = A P, overwritten by R and the left reflections' vectors below it; rank_ from threshold.
+  void factor_qr(double threshold);
   void factor_rz();  // rows [0, r) of R to [T 0] Z, Z's vectors in columns [r, cols)
 
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> qr_;
@@ -39,7 +40,6 @@ class SmallCod {
   std::vector<int> perm_;                 // column j of A P is column perm_[j] of A
   Eigen::VectorXd v_, w_;                 // scratch of the factorizations: a reflection's vector
   mutable Eigen::VectorXd c_, y_;         // scratch of solve
-  double threshold_ = 0.0;
   int rank_ = 0;
   bool finite_ = false;  // the last compute's A was finite
 };
