@@ -37,6 +37,15 @@
 // by the contact's own stick guard nanoseconds later and each stick ending again a millisecond
 // on, is 16 events in 7 ms, too slow for the counts above, and cost a frictional 10-sphere pile
 // 3.8 s of a 5.4 s run (495 such slides, 8 ms of mode choices each).
+// In a model of kChatterWindowFrom velocities or more, kSlideChatterEvents of those events placed
+// by a slide's guards (slip, stick, hold, follow: a slide starting, stopping, or its friction
+// holding or following its slip) within the kChatterWindow steps' span, without a collision, are
+// chatter too, before the count of all events reaches kChatterEvents. Each is a mode choice with
+// its search for slips from rest (about a millisecond in a frictional 10-sphere pile, against
+// 0.45 ms for a step of painleve_step or more), and they come in runs (a held slide stopping along
+// its direction and starting another across it, microseconds long) that the count of 16 caught
+// only some of the time. Twelve frictional 10-sphere piles took 14.4 s instead of 21.5, stepping
+// 0.61 of their second instead of 0.51 (docs/piles_vs_mujoco.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -45,6 +54,7 @@
 namespace impactsim {
 
 constexpr int kChatterEvents = 16;
+constexpr int kSlideChatterEvents = 6;
 constexpr int kChatterWindow = 20;
 constexpr int kChatterWindowFrom = 36;
 constexpr int kChatterRecurs = 16;
@@ -106,8 +116,9 @@ class StretchStep {
 };
 
 // Which end of a slide an event's guard marks: slip (a sticking contact starts to slide), stick
-// (a sliding contact stops), or neither.
-enum class SlideEdge { none, slip, stick };
+// (a sliding contact stops), turn (a slide's friction starts or stops following its slip: hold,
+// follow), or none (no slide's guard).
+enum class SlideEdge { none, slip, stick, turn };
 
 // Slides that fail: a contact's slide that its own stick guard ends within kFailedSlipFraction of
 // painleve_step of the slip guard that started it (2.6e-9 s in the pile above, where the slide's
@@ -122,7 +133,7 @@ class FailedSlips {
       clear();
       return 0;
     }
-    if (contact < 0 || edge == SlideEdge::none) return 0;
+    if (contact < 0 || edge == SlideEdge::none || edge == SlideEdge::turn) return 0;
     const size_t i = static_cast<size_t>(contact);
     if (i >= contacts_.size()) contacts_.resize(i + 1);
     Slides& c = contacts_[i];
@@ -160,7 +171,9 @@ class ChatterWatch {
   // From kChatterWindowFrom velocities on the events are counted over kChatterWindow steps' time,
   // not one; from kResidueFrom on, collisions within that span of a stepping's end count as chatter.
   // contact and edge: the guard's contact and which end of a slide it marks (FailedSlips); the
-  // stretch that kFailedSlips failed slides ask for spans at least the time they took.
+  // stretch that kFailedSlips failed slides ask for spans at least the time they took. From
+  // kChatterWindowFrom velocities on, kSlideChatterEvents of the counted events with an edge are
+  // chatter too.
   int chattering(double t, bool collided, double painleve_step, int nv = 0, int guard = -1, int contact = -1,
                  SlideEdge edge = SlideEdge::none) {
     const int window = nv >= kChatterWindowFrom ? kChatterWindow : 1;
@@ -175,10 +188,14 @@ class ChatterWatch {
       repeats_ = 0;
       return 0;
     }
-    if (count_ == 0 || t - since_ >= window * painleve_step) count_ = 0, since_ = t;
+    if (count_ == 0 || t - since_ >= window * painleve_step) count_ = 0, slides_ = 0, since_ = t;
     const bool failing = failed >= kFailedSlips;
-    if (++count_ < kChatterEvents && repeats_ < kRepeatsAtOneInstant && !failing) return 0;
+    if (collided) slides_ = 0;  // a collision among them (residue): a landing, not a slide's chatter
+    if (window > 1 && edge != SlideEdge::none) ++slides_;
+    const bool sliding = slides_ >= kSlideChatterEvents;
+    if (++count_ < kChatterEvents && !sliding && repeats_ < kRepeatsAtOneInstant && !failing) return 0;
     count_ = 0;
+    slides_ = 0;
     repeats_ = 0;
     recurs_ = t - last_end_ < kChatterRecurs * steps_ * painleve_step;
     steps_ = recurs_ ? std::min(2 * steps_, kMaxChatterStretch) : 1;
@@ -202,6 +219,7 @@ class ChatterWatch {
 
  private:
   int count_ = 0;
+  int slides_ = 0;  // of count_'s events, those a slide's guard placed (large models only)
   double since_ = 0.0;
   int repeats_ = 0;  // events in a row at one instant placed by last_guard_
   int last_guard_ = -1;

@@ -22,6 +22,17 @@ long first_row_after(const SimulationSettings& s, double t, double eps_t) {
   return t > 0 ? k : 1;
 }
 
+// What a guard's crossing says of a slide, for the chatter rules (core/chatter.hpp).
+SlideEdge slide_edge(GuardKind kind) {
+  switch (kind) {
+    case GuardKind::slip: return SlideEdge::slip;
+    case GuardKind::stick: return SlideEdge::stick;
+    case GuardKind::hold:
+    case GuardKind::follow: return SlideEdge::turn;
+    default: return SlideEdge::none;
+  }
+}
+
 }  // namespace
 
 EventLoop::EventLoop(const System& sys, const ImpactLaw& law, Rng& rng, const RunCallbacks& cb, LoopData& d, Dopri5& ode,
@@ -251,9 +262,7 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   const long collisions = d_.collisions;
   event_at(event.fired);
   const int guard = event.crossed.contact * kGuardKinds + static_cast<int>(event.crossed.kind);
-  const SlideEdge edge = event.crossed.kind == GuardKind::slip    ? SlideEdge::slip
-                         : event.crossed.kind == GuardKind::stick ? SlideEdge::stick
-                                                                  : SlideEdge::none;
+  const SlideEdge edge = slide_edge(event.crossed.kind);
   if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step,
                                             sys_.model.nv, guard, event.crossed.contact, edge);
       steps > 0) {

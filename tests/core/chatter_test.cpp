@@ -1,6 +1,7 @@
 // When the event loop steps through chatter: the same guard again and again at one instant;
 // kChatterEvents events without a collision within painleve_step of the first (kChatterWindow
-// steps in a large model, where collisions right after a stepping count too); kFailedSlips slides
+// steps in a large model, where collisions right after a stepping count too, and
+// kSlideChatterEvents events of slides' guards suffice); kFailedSlips slides
 // in a row at one contact that end as they start; and more steps each time it comes back soon
 // after; and the spacing of the tries at consistent modes once stepping,
 // and the steps' size while those keep failing.
@@ -133,19 +134,79 @@ int stick_slip_cycles(ChatterWatch& w, double& t, int cycles, int nv, int contac
 // kFailedSlips slides in a row that their own stick guard ends within kFailedSlipFraction of a
 // step are chatter, in a model of any size, though their 8 events span 2.6 ms (more than
 // kChatterWindow steps): the stretch spans the time they took (26.4 steps: 32), and the cycle's
-// return right after it doubles the next.
+// return right after it doubles the next. In a large model the cycles come 1.1 ms apart (at most
+// four slide events in any window, below kSlideChatterEvents): 33 steps' span, 64 steps.
 TEST(Chatter, SlidesThatFailAgainAndAgainAreChatter) {
   for (const int nv : {12, kChatterWindowFrom}) {
+    const double stuck = nv < kChatterWindowFrom ? 8.8e-4 : 1.1e-3;
+    const int steps = nv < kChatterWindowFrom ? 32 : 64;
     ChatterWatch w;
     double t = 0.75;
     const double first = t;
-    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv), 32) << nv;
+    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv, 3, 2.6e-9, stuck), steps) << nv;
     EXPECT_EQ(w.resume_size(), 0.0);  // new chatter: it starts at painleve_step
-    EXPECT_GT(32 * kStep, t - 8.8e-4 - first);  // the stretch covers the cycles' span
-    w.stepped(t += 32 * kStep, kStep);
-    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv), 64) << nv;
+    EXPECT_GT(steps * kStep, t - stuck - first);  // the stretch covers the cycles' span
+    EXPECT_LT(steps / 2 * kStep, t - stuck - first);  // and no more than a power of two does
+    w.stepped(t += steps * kStep, kStep);
+    EXPECT_EQ(stick_slip_cycles(w, t, kFailedSlips, nv, 3, 2.6e-9, stuck), 2 * steps) << nv;
     EXPECT_EQ(w.resume_size(), kStep);
   }
+}
+
+// In a large model kSlideChatterEvents events that slides' guards placed (slip, stick, hold or
+// follow, at any contacts) within kChatterWindow steps' time are chatter, before the count of all
+// events reaches kChatterEvents; events without an edge (lift-offs) do not add to them; a
+// collision, or a span longer than the window, starts them again; a small model counts all events
+// alike.
+TEST(Chatter, ALargeModelsSlideEventsAreChatterSooner) {
+  const SlideEdge edges[] = {SlideEdge::stick, SlideEdge::turn, SlideEdge::slip};
+  const auto slide_events = [&](ChatterWatch& w, double& t, int n, int nv, double dt) {
+    int steps = 0;
+    for (int k = 0; k < n; ++k, t += dt) steps = w.chattering(t, false, kStep, nv, 4 * k + 1, k, edges[k % 3]);
+    return steps;
+  };
+  const int large = kChatterWindowFrom, small = kChatterWindowFrom - 1;
+  const double dt = 3e-4;  // six events in 1.5 ms: within the window of 2 ms
+  ChatterWatch w;
+  double t = 0.4;
+  EXPECT_EQ(slide_events(w, t, kSlideChatterEvents - 1, large, dt), 0);
+  EXPECT_EQ(slide_events(w, t, 1, large, dt), 1);
+  EXPECT_EQ(slide_events(w, t, kSlideChatterEvents - 1, large, dt), 0);  // counting starts again
+
+  ChatterWatch lifts;  // lift-offs among the slide events
+  t = 0.4;
+  for (int k = 0; k < kSlideChatterEvents - 1; ++k, t += 1e-5) {
+    EXPECT_EQ(lifts.chattering(t, false, kStep, large, 2 * k, k), 0);
+    EXPECT_EQ(lifts.chattering(t, false, kStep, large, 2 * k + 1, k, SlideEdge::stick), 0);
+  }
+  EXPECT_EQ(lifts.chattering(t, false, kStep, large, 99, 9, SlideEdge::stick), 1);
+
+  ChatterWatch collided, spread, little;
+  t = 0.4;
+  EXPECT_EQ(slide_events(collided, t, kSlideChatterEvents - 1, large, dt), 0);
+  EXPECT_EQ(collided.chattering(t, true, kStep, large), 0);
+  EXPECT_EQ(slide_events(collided, t, kSlideChatterEvents - 1, large, dt), 0);
+  const double apart = 1.05 * kChatterWindow * kStep / (kSlideChatterEvents - 1);
+  EXPECT_EQ(slide_events(spread, t, 4 * kSlideChatterEvents, large, apart), 0);
+  EXPECT_EQ(slide_events(little, t, kChatterEvents - 1, small, 1e-6), 0);  // within one step
+  EXPECT_EQ(slide_events(little, t, 1, small, 1e-6), 1);
+}
+
+// A hold or follow event between a contact's slip and its stick neither breaks nor adds to the
+// contact's run of failed slides.
+TEST(Chatter, AFrictionsTurnIsNoSlideEnd) {
+  ChatterWatch w;
+  double t = 0.3;
+  int steps = 0;
+  for (int k = 0; k < kFailedSlips; ++k, t += 8.8e-4) {
+    EXPECT_EQ(w.chattering(t, false, kStep, 12, 32, 3, SlideEdge::slip), 0) << k;
+    EXPECT_EQ(w.chattering(t + 1e-9, false, kStep, 12, 34, 3, SlideEdge::turn), 0) << k;
+    steps = w.chattering(t + 2e-9, false, kStep, 12, 33, 3, SlideEdge::stick);
+    if (k + 1 < kFailedSlips) {
+      EXPECT_EQ(steps, 0) << k;
+    }
+  }
+  EXPECT_EQ(steps, 32);
 }
 
 // Slides that last (1e-6 s: ten times the span), a collision among the cycles, and another
