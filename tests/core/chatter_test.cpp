@@ -190,6 +190,17 @@ TEST(Chatter, ALargeModelsSlideEventsAreChatterSooner) {
   EXPECT_EQ(slide_events(spread, t, 4 * kSlideChatterEvents, large, apart), 0);
   EXPECT_EQ(slide_events(little, t, kChatterEvents - 1, small, 1e-6), 0);  // within one step
   EXPECT_EQ(slide_events(little, t, 1, small, 1e-6), 1);
+
+  // Right after a large model's stepping a collision counts as an event (kResidueFrom) but still
+  // starts the slide events again: a landing among slides is not a slide's chatter.
+  ChatterWatch residue;
+  t = 0.4;
+  residue.stepped(t, kStep);
+  EXPECT_EQ(slide_events(residue, t, kSlideChatterEvents - 1, kResidueFrom, 1e-5), 0);
+  EXPECT_EQ(residue.chattering(t, true, kStep, kResidueFrom), 0);
+  EXPECT_EQ(slide_events(residue, t, kSlideChatterEvents - 1, kResidueFrom, 1e-5), 0);
+  // 12 events in all, 6 slides since the collision; soon after the stepping: twice its steps
+  EXPECT_EQ(slide_events(residue, t, 1, kResidueFrom, 1e-5), 2);
 }
 
 // A hold or follow event between a contact's slip and its stick neither breaks nor adds to the
