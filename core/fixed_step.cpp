@@ -87,11 +87,9 @@ std::string step_text(Integrator scheme, double h) {
   return "the step h = " + format_time(h) + " s (simulation." + integrator_descriptor(scheme).section + ".h)";
 }
 
-namespace {
-
-// The work of lifting every body by `distance` against gravity [J]: how much energy a scheme that
-// pushes contacts out of penetration may add.
 double lift_work(const Model& model, double distance) { return model.total_mass() * model.gravity.norm() * distance; }
+
+namespace {
 
 void check_energy(const FixedStepRun& run, double h, Integrator scheme, double allowance) {
   const double gain = run.energy.gain();

@@ -105,6 +105,10 @@ struct FixedStepScratch {
 // stable step [s].
 std::string explicit_damping_problem(const Model& model, const Eigen::VectorXd& q, double h);
 
+// The work of lifting every body by `distance` against gravity [J]: how much energy a scheme that
+// pushes contacts out of penetration may add (by distance_tolerance: the energy check's allowance).
+double lift_work(const Model& model, double distance);
+
 // The loop both schemes share: step(run, hs) advances the run by hs = h (the last step shortened
 // to end at t_end; a step may end early at a collision), until t_end or callbacks.stop. The
 // scheme's name prefixes its messages, its step key names the step. Throws SimulationError on a

@@ -14,6 +14,7 @@
 #include "core/contact_data.hpp"
 #include "core/contact_forces.hpp"
 #include "core/dynamics.hpp"
+#include "core/fixed_step.hpp"
 #include "core/system.hpp"
 #include "core/hybrid.hpp"
 #include "impact/laws.hpp"
@@ -116,8 +117,7 @@ TEST(Hybrid, AFrictionalSpherePileSettles) {
 // energy that takes is all a step may gain (a 50-box pile's steps through a cascade of impacts
 // gained up to 7e-6 J; without the push none gained, and its contacts sank to -3.9e-6 m).
 std::vector<double> step_lengths(const SceneRun& r, double h_max) {
-  const Model& model = r.scene.system.model;
-  const double lift = model.total_mass() * model.gravity.norm() * r.scene.system.contact.distance_tolerance;
+  const double lift = lift_work(r.scene.system.model, r.scene.system.contact.distance_tolerance);
   std::vector<double> out;
   for (const Event& e : r.events) {
     if (e.kind != EventKind::step) continue;
