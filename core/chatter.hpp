@@ -78,8 +78,8 @@ inline int retry_wait(int wait) { return std::min(2 * wait, kMaxChatterSteps); }
 // 1, 2, 4 ... 32 steps: a stretch that ends within 63 steps takes the steps it always took. From
 // then on each try that fails doubles it, up to h_max (painleve_step_max). A 50-box pile whose
 // modes stay inconsistent from t = 0.21 s to its end stepped 1e-4 s at a time, 8,052 steps of some
-// 25 ms each where MuJoCo takes 1 ms steps. The scheme's error is O(h) either way, and the gap
-// check still halves any step that would sink a contact.
+// 25 ms each where MuJoCo takes 1 ms steps. The scheme's error is O(h) either way, and a step
+// closes the open contacts it would run past within itself (core/painleve_step.hpp).
 //
 // A stretch of chatter spans `steps` steps of h0 (ChatterWatch); within that span the size
 // doubles too, after every kMaxChatterSteps steps at one size, up to h_max: a stretch of 1024

@@ -14,6 +14,8 @@ namespace impactsim {
 namespace {
 
 constexpr int kHalvings = 20;  // 2^-20 ~ 1e-6 of the step asked for
+// Rounds of contacts joining the step's active set (close_within_step) before it halves instead.
+constexpr int kCloseRounds = 4;
 
 // The contact that sinks deepest at q1, deeper than the distance tolerance and deeper than it was
 // at the start (phi0) by more than kSinkSlack of the tolerance, or -1: an open one ran past its
@@ -22,14 +24,18 @@ constexpr int kHalvings = 20;  // 2^-20 ~ 1e-6 of the step asked for
 // tolerance (phi0 = -1.00000000001e-6 m in a 50-body pile): the LCP holds its gap to first order,
 // and the second order alone failed every halving of the step down to 1e-10 s.
 constexpr double kSinkSlack = 1e-3;
-int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data) {
+// Every such contact into `all` (where given).
+int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data,
+            std::vector<int>* all = nullptr) {
   update_kinematics(sys.model, q1, data.body.kin);
   data.broadphase.update(sys.contacts, sys.contact.broadphase_margin, data.body.kin.R, data.body.kin.p, data.frames);
   int deepest = -1;
+  if (all) all->clear();
   for (int i = 0; i < sys.contacts.size(); ++i) {
     const double phi = data.frames[i].phi;
     const double tol = sys.contact.distance_tolerance;
     if (gated(sys.contacts, i) || phi >= -tol || phi >= phi0[i] - kSinkSlack * tol) continue;
+    if (all) all->push_back(i);
     if (deepest < 0 || phi < data.frames[deepest].phi) deepest = i;
   }
   return deepest;
@@ -87,19 +93,24 @@ std::vector<int> pressed_before(const Eigen::VectorXd& start) {
 
 // start: the island's last impulses, 3 per contact (NaN where unknown), or empty.
 VelocityStep island_step(const System& sys, const ContactData& data, const StepIsland& island, const Eigen::VectorXd& b,
-                         const Eigen::VectorXd& start) {
+                         const Eigen::VectorXd& start, const std::vector<double>& room_of) {
+  Eigen::VectorXd room;
+  if (!room_of.empty()) {
+    room.resize(static_cast<Eigen::Index>(island.contacts.size()));
+    for (size_t a = 0; a < island.contacts.size(); ++a) room[static_cast<Eigen::Index>(a)] = room_of[island.contacts[a]];
+  }
   if (sys.model.nv >= kBlockwiseFrom && uses_circular_cone(island.space))
-    if (VelocityStep s = solve_velocity_step_in_cone(island.space, b, kStepConeTolerance, start); s.ok) return s;
+    if (VelocityStep s = solve_velocity_step_in_cone(island.space, b, kStepConeTolerance, start, room); s.ok) return s;
   const Eigen::MatrixXd no_joints(0, b.size());
   const std::vector<int> pressed = pressed_before(start);
-  VelocityStep s = solve_velocity_step(island.space, no_joints, b, {}, start.size() > 0 ? &pressed : nullptr);
+  VelocityStep s = solve_velocity_step(island.space, no_joints, b, {}, start.size() > 0 ? &pressed : nullptr, room);
   if (s.ok || !sys.contact.circular_cone || sys.contacts.tangent_dim() < 2) return s;
   ContactSettings polygon = sys.contact;
   polygon.circular_cone = false;
   const ContactSpace space =
       island.cols.empty() ? contact_space(sys.contacts, polygon, data.body, data.jac, island.contacts)
                           : contact_space(sys.contacts, polygon, data.body, data.jac, island.contacts, island.blocks);
-  VelocityStep p = solve_velocity_step(space, no_joints, b);
+  VelocityStep p = solve_velocity_step(space, no_joints, b, {}, nullptr, room);
   return p.ok ? p : s;
 }
 
@@ -119,16 +130,18 @@ Eigen::VectorXd island_start(const StepIsland& island, const StepStart* start) {
 // The velocity step over every island for b; a failed island's answer fails the step. Impulses
 // per active contact: c_n, and c_t with td per contact.
 VelocityStep step_by_island(const System& sys, const ContactData& data, const std::vector<StepIsland>& islands,
-                            int active, const Eigen::VectorXd& b, const StepStart* start) {
+                            int active, const Eigen::VectorXd& b, const StepStart* start,
+                            const std::vector<double>& room_of) {
   if (islands.size() == 1 && islands[0].cols.empty())
-    return island_step(sys, data, islands[0], b, island_start(islands[0], start));
+    return island_step(sys, data, islands[0], b, island_start(islands[0], start), room_of);
   const int td = sys.contacts.tangent_dim();
   VelocityStep out;
   out.y = data.body.M_llt.solve(b);
   out.c_n = Eigen::VectorXd::Zero(active);
   out.c_t = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(active) * td);
   for (const StepIsland& island : islands) {
-    const VelocityStep s = island_step(sys, data, island, Eigen::VectorXd(b(island.cols)), island_start(island, start));
+    const VelocityStep s =
+        island_step(sys, data, island, Eigen::VectorXd(b(island.cols)), island_start(island, start), room_of);
     if (!s.ok) return s;
     out.y(island.cols) = s.y;
     for (size_t a = 0; a < island.positions.size(); ++a) {
@@ -212,6 +225,40 @@ Eigen::VectorXd position_push(const System& sys, const ContactData& data, const 
   return push;
 }
 
+// The room each contact the step closes has (room_of[i], m/s: its gap at q over h): its row of
+// the step's LCP is J_n y >= -phi0 / h, which brings it to phi = 0 at the step's end to first
+// order, as Anitescu and Potra's scheme does with the contacts within its active epsilon. Empty
+// where none closes (every row then J_n y >= 0).
+std::vector<double> room_to_close(const System& sys, const std::vector<int>& closing, const std::vector<double>& phi0,
+                                  double h) {
+  std::vector<double> room_of;
+  if (closing.empty()) return room_of;
+  room_of.assign(sys.contacts.size(), 0.0);
+  for (int i : closing) room_of[i] = std::max(phi0[i], 0.0) / h;
+  return room_of;
+}
+
+// The contacts of `sunk` that are not in the step's active set (open at q, which the step would
+// run past) join it, sorted, with their frames, phi0 and Jacobians at q, and join `closing`.
+// False where every sunk contact is active already (only a smaller step can help then).
+bool close_within_step(const System& sys, const Eigen::VectorXd& q, const std::vector<int>& sunk, ContactData& data,
+                       std::vector<double>& phi0, std::vector<int>& active, std::vector<int>& closing) {
+  std::vector<int> added;
+  for (int i : sunk)
+    if (!std::binary_search(active.begin(), active.end(), i)) added.push_back(i);
+  if (added.empty()) return false;
+  update_kinematics(sys.model, q, data.body.kin);  // sinking() left it at q1
+  for (int i : added) {
+    data.frames[i] = sys.contacts.frame(data.body.kin.R, data.body.kin.p, i);  // exact, not the broadphase's bound
+    phi0[i] = data.frames[i].phi;
+  }
+  compute_contact_jacobians(sys.model, sys.contacts, data.body.kin, data.frames, added, data.jac);
+  closing.insert(closing.end(), added.begin(), added.end());
+  active.insert(active.end(), added.begin(), added.end());
+  std::sort(active.begin(), active.end());
+  return true;
+}
+
 }  // namespace
 
 PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h,
@@ -234,32 +281,40 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
   // The gap checks below move data.body.kin and data.frames only: M, C and J stay those at q.
   const Eigen::MatrixXd& M = data.body.M;
   const Eigen::VectorXd& C = data.body.C;
-  const std::vector<StepIsland> islands = step_islands(sys, data, out.active);
+  std::vector<StepIsland> islands = step_islands(sys, data, out.active);
+  std::vector<int> closing, sunk;  // open contacts the step closes; those a try sank
   for (int halving = 0; halving <= kHalvings; ++halving, h *= 0.5) {
-    const VelocityStep s = step_by_island(sys, data, islands, static_cast<int>(out.active.size()), M * v - h * C, start);
-    if (!s.ok) {
-      out.ok = false;
-      out.diagnostic = s.diagnostic;
-      return out;
-    }
-    out.h = h;
-    out.v1 = s.y;
-    out.impulse_n = s.c_n;
-    out.impulse_t = s.c_t;
-    out.lcp_variables = s.lcp_variables;
-    integrate_configuration(sys.model, q, s.y + position_push(sys, data, out.active, phi0, s.y, h), h, out.q1);
-    normalize_configuration(sys.model, out.q1.data());
-    const int sunk = sinking(sys, phi0, out.q1, data);
-    if (sunk < 0) {
-      if (start) remember_impulses(sys, out, *start);
-      return out;
-    }
-    if (halving == kHalvings) {
-      out.ok = false;
-      out.diagnostic = "even a step of " + format_time(h) + " s sinks contact '" + sys.contacts.contact(sunk).name + "' to phi = " +
-                       format_time(data.frames[sunk].phi) + " m";
+    for (int round = 0;; ++round) {
+      const VelocityStep s = step_by_island(sys, data, islands, static_cast<int>(out.active.size()), M * v - h * C,
+                                            start, room_to_close(sys, closing, phi0, h));
+      if (!s.ok) {
+        out.ok = false;
+        out.diagnostic = s.diagnostic;
+        return out;
+      }
+      out.h = h;
+      out.v1 = s.y;
+      out.impulse_n = s.c_n;
+      out.impulse_t = s.c_t;
+      out.lcp_variables = s.lcp_variables;
+      integrate_configuration(sys.model, q, s.y + position_push(sys, data, out.active, phi0, s.y, h), h, out.q1);
+      normalize_configuration(sys.model, out.q1.data());
+      const int deepest = sinking(sys, phi0, out.q1, data, &sunk);
+      if (deepest < 0) {
+        if (start) remember_impulses(sys, out, *start);
+        return out;
+      }
+      if (round == kCloseRounds || !close_within_step(sys, q, sunk, data, phi0, out.active, closing)) {
+        if (halving == kHalvings)
+          out.diagnostic = "even a step of " + format_time(h) + " s sinks contact '" +
+                           sys.contacts.contact(deepest).name + "' to phi = " + format_time(data.frames[deepest].phi) +
+                           " m";
+        break;
+      }
+      islands = step_islands(sys, data, out.active);
     }
   }
+  out.ok = false;
   return out;
 }
 

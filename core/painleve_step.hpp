@@ -22,10 +22,16 @@
 // with the polygon's friction, the scheme's own. A touching contact the step would leave deeper
 // than half the distance tolerance (but not deeper than 10) is lifted back to it through the
 // positions alone (a split impulse): v1 = y, q1 = q + h Gamma(q) (y + y_p).
-// The active set's J_n y >= 0 holds their gap to first order; where a contact would sink deeper
-// than the distance tolerance at q1 (and deeper than at q by more than 1e-3 of the tolerance: an
-// open one ran past its collision, or the state has no precision left), the step halves, down to
-// 1e-6 h; below that it fails (ok false).
+// The active set's J_n y >= 0 holds their gap to first order. Where a contact would sink deeper
+// than the distance tolerance at q1 (and deeper than at q by more than 1e-3 of the tolerance), an
+// open one ran past its collision within the step: it joins the active set with the room its gap
+// leaves, J_n y >= -phi(q) / h (Anitescu and Potra's gap term), so that the step closes it (an
+// inelastic collision within the step, as the scheme's own active set makes one), and the step is
+// solved again at its size, for at most 4 such rounds. Halving the step until it ended before
+// the collision instead (each halving a whole solve) took a frictionless 50-sphere pile's 1,376
+// steps 2,865 solves, 1,489 of them halvings, where its spheres fall onto the pile. Where an
+// active contact sinks (the state has no precision left), the step halves, down to 1e-6 h; below
+// that it fails (ok false).
 #include <string>
 #include <vector>
 
@@ -50,7 +56,7 @@ struct StepStart {
 struct PainleveStep {
   double h = 0.0;                  // the step taken [s] (the one asked for, or a halving of it)
   Eigen::VectorXd q1, v1;          // the state at its end
-  std::vector<int> active;         // the contacts of its LCP
+  std::vector<int> active;         // the contacts of its LCP: those touching at q, and those it closes
   Eigen::VectorXd impulse_n;       // per active contact, N s
   Eigen::VectorXd impulse_t;       // per active contact, its tangents' (2 per contact in 3-D), N s
   int lcp_variables = 0;           // of the LCPs it solved (0: every island solved in the cone directly)

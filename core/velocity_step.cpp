@@ -33,13 +33,14 @@ Eigen::VectorXd cone_impulses(const ContactSpace& c, const CoulombLayout& layout
 // converge), and J3T_r = J3^T r for the joint impulses; returns the cone's residual [N s].
 template <class Delassus>
 double circular_step(const ContactSpace& c, Eigen::VectorXd r, const Eigen::VectorXd& Pb, Delassus delassus,
-                   VelocityStep& out, Eigen::VectorXd& J3T_r, double tolerance = kConeTolerance,
-                   int stall_round = kMaxSweepRound) {
+                   VelocityStep& out, Eigen::VectorXd& J3T_r, const Eigen::VectorXd& room,
+                   double tolerance = kConeTolerance, int stall_round = kMaxSweepRound) {
   const int m = c.contacts();
   const Eigen::MatrixXd J3 = cone_rows(c);
   Eigen::MatrixXd PJ3T, W3;
   delassus(J3, W3, PJ3T);
-  const Eigen::VectorXd u0 = J3 * Pb;
+  Eigen::VectorXd u0 = J3 * Pb;
+  for (Eigen::Index i = 0; i < room.size(); ++i) u0[3 * i] += room[i];
   fill_normal_start(W3, u0, r);
   const ConeSolution s =
       solve_coulomb_cone(W3, u0, c.mu, r, tolerance * impulse_scale(W3, u0, r), 100, {}, stall_round);
@@ -78,7 +79,8 @@ constexpr int kStepStallRound = kFirstSweepRound;
 }  // namespace
 
 VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
-                                 const LcpOptions& options, const std::vector<int>* pressed) {
+                                 const LcpOptions& options, const std::vector<int>* pressed,
+                                 const Eigen::VectorXd& room) {
   VelocityStep out;
   const int m = c.contacts(), td = c.tangent_dim, nv = static_cast<int>(b.size());
   const MassFactor M_llt = mass_factor(c);
@@ -121,7 +123,9 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
   Eigen::VectorXd f = Eigen::VectorXd::Zero(m + ft);
   if (m > 0) {
     if (!blockwise) W.noalias() = J * PJT;
-    const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(W, J * Pb, layout);
+    Eigen::VectorXd u0 = J * Pb;
+    if (room.size() > 0) u0.head(m) += room;
+    const CoulombLcp lcp = build_coulomb_lcp_in_contact_space(W, u0, layout);
     const LcpSolution s = solve_step_lcp(lcp, blockwise && layout.blocks() == 0, pressed, options);
     out.lcp_variables = static_cast<int>(lcp.w.size());
     out.lcp_method = s.method;
@@ -141,7 +145,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
       W3.noalias() = J3 * PJ3T;
     };
     Eigen::VectorXd J3T_r;
-    circular_step(c, cone_impulses(c, layout, f), Pb, delassus, out, J3T_r);
+    circular_step(c, cone_impulses(c, layout, f), Pb, delassus, out, J3T_r, room);
     if (nu.rows() > 0) out.c_nu = -S_llt.solve(nu * M_llt.solve(b + J3T_r));
     return out;
   }
@@ -154,7 +158,7 @@ VelocityStep solve_velocity_step(const ContactSpace& c, const Eigen::MatrixXd& n
 }
 
 VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::VectorXd& b, double tolerance,
-                                         const Eigen::VectorXd& start) {
+                                         const Eigen::VectorXd& start, const Eigen::VectorXd& room) {
   VelocityStep out;
   const MassFactor M_llt = mass_factor(c);
   if (M_llt.info() != Eigen::Success) {
@@ -175,7 +179,7 @@ VelocityStep solve_velocity_step_in_cone(const ContactSpace& c, const Eigen::Vec
     PJ3T = solve_columns(M_llt, Eigen::MatrixXd(J3.transpose()));
     W3.noalias() = J3 * PJ3T;
   };
-  out.residual = circular_step(c, start, Pb, delassus, out, J3T_r, tolerance, kStepStallRound);
+  out.residual = circular_step(c, start, Pb, delassus, out, J3T_r, room, tolerance, kStepStallRound);
   return out;
 }
 

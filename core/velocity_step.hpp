@@ -40,7 +40,8 @@ struct VelocityStep {
 // then differ from Lemke's where W is singular (least norm on the support, not a vertex); the
 // velocity y does not: every solution of a PSD LCP has the same W z, and J^T z with it.
 VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::MatrixXd& nu, const Eigen::VectorXd& b,
-                                 const LcpOptions& options = {}, const std::vector<int>* pressed = nullptr);
+                                 const LcpOptions& options = {}, const std::vector<int>* pressed = nullptr,
+                                 const Eigen::VectorXd& room = {});
 
 // The same step in the circular cone (a space that uses_circular_cone, no joints) without the
 // polygon's LCP: the cone's semismooth Newton starts from each contact's normal impulse alone,
@@ -59,6 +60,7 @@ VelocityStep solve_velocity_step(const ContactSpace& contacts, const Eigen::Matr
 // steps' cone problems that needed sweeps went on through rounds of 500 to 4,000 more (7,750 in
 // all, some 20 ms on 26 contacts) for the tolerance itself, a quarter of some runs.
 VelocityStep solve_velocity_step_in_cone(const ContactSpace& contacts, const Eigen::VectorXd& b,
-                                         double tolerance = kConeTolerance, const Eigen::VectorXd& start = {});
+                                         double tolerance = kConeTolerance, const Eigen::VectorXd& start = {},
+                                         const Eigen::VectorXd& room = {});
 
 }  // namespace impactsim

@@ -193,8 +193,8 @@ const std::vector<SceneKey> kKeys = {
      "time doubles the steps taken, up to 64) and the event loop starts again; 0 stops the run there instead", ""},
     {"simulation.contact", "painleve_step_max", "number >= 0", "8e-4",
      "s; where the tries at consistent modes between `painleve_step` steps keep failing (63 steps in a stretch, the tries 1, 2, 4 ... "
-     "32 steps apart), each further failed try doubles the step, up to this size (the gap check still halves a step that would sink a "
-     "contact); at or below `painleve_step` every step keeps that size", ""},
+     "32 steps apart), each further failed try doubles the step, up to this size (a step closes the open contacts it would run past "
+     "within itself); at or below `painleve_step` every step keeps that size", ""},
     {"simulation.contact", "friction_cone", "`circular` or `polygon`", "circular",
      "3-D friction of every impact law, the Zeno rule's plastic impact and `time-stepping` steps: `circular`, isotropic Coulomb friction, "
      "the polygon's answer taken on by Newton's method to the circular cone's, to 1e-10 of the impulses at stake; "
