@@ -22,6 +22,18 @@ long first_row_after(const SimulationSettings& s, double t, double eps_t) {
   return t > 0 ? k : 1;
 }
 
+// Every contact plastic (e = 0): a large model's collisions may be stepped (core/chatter.hpp).
+bool plastic(const ContactModel& contacts) {
+  for (int i = 0; i < contacts.size(); ++i)
+    if (contacts.contact(i).e != 0.0) return false;
+  return true;
+}
+
+// The fastest a step leaves a contact approaching: gravity over the longest step [m/s].
+double residue_speed(const System& sys) {
+  return sys.model.gravity.norm() * std::max(sys.contact.painleve_step, sys.contact.painleve_step_max);
+}
+
 // What a guard's crossing says of a slide, for the chatter rules (core/chatter.hpp).
 SlideEdge slide_edge(GuardKind kind) {
   switch (kind) {
@@ -39,7 +51,7 @@ EventLoop::EventLoop(const System& sys, const ImpactLaw& law, Rng& rng, const Ru
                      Eigen::VectorXd& x, double& t)
     : sys_(sys), law_(law), rng_(rng), cb_(cb), d_(d), ode_(ode), x_(x), t_(t), log_(event_log(sys, d, cb)),
       last_(last_output_row(sys.simulation)), eps_t_(1e-12 * std::max(1.0, sys.simulation.t_end)),
-      stall_(sys.simulation, sys.contacts, sys.contact.painleve_step > 0) {
+      chatter_(plastic(sys.contacts), residue_speed(sys)), stall_(sys.simulation, sys.contacts, sys.contact.painleve_step > 0) {
   for (const Body& b : sys.model.bodies) has_quaternions_ = has_quaternions_ || b.joint.type == JointType::free;
   next_ = first_row_after(sys.simulation, t, eps_t_);
 }
@@ -260,11 +272,12 @@ bool EventLoop::handle_located(const LocatedEvent& event) {
   normalize_configuration(sys_.model, x_.data());
   t_ = event.t;
   const long collisions = d_.collisions;
+  d_.fastest_collision = 0.0;
   event_at(event.fired);
   const int guard = event.crossed.contact * kGuardKinds + static_cast<int>(event.crossed.kind);
   const SlideEdge edge = slide_edge(event.crossed.kind);
   if (const int steps = chatter_.chattering(t_, d_.collisions != collisions, sys_.contact.painleve_step,
-                                            sys_.model.nv, guard, event.crossed.contact, edge);
+                                            sys_.model.nv, guard, event.crossed.contact, edge, d_.fastest_collision);
       steps > 0) {
     const double h_end = step_on(steps, chatter_.resume_size());
     chatter_.stepped(t_, h_end);

@@ -362,7 +362,7 @@ bool steps_where_impacts_fail(const System& sys) {
 
 bool resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
                      const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data,
-                     const EventLog& log) {
+                     const EventLog& log, double* fastest_collision) {
   for (int round = 0;; ++round) {
     const std::vector<int> hitting = impacting(sys, modes, data, deferred, v);
     if (hitting.empty()) return true;
@@ -374,6 +374,7 @@ bool resolve_impacts(const System& sys, const ImpactLaw& law, Rng& rng, double t
       if (!close_contacts(sys, data, t, touching_not_separating(sys, modes, data, deferred, v), v, log)) return false;
       continue;
     }
+    if (fastest_collision) *fastest_collision = std::max(*fastest_collision, fastest);
     // Every touching contact, separating ones too: an impulse elsewhere may turn them round.
     if (!apply_impact(sys, law, rng, data, t, touching_contacts(sys, modes, data, deferred), EventKind::impact, v, log))
       return false;

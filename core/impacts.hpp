@@ -32,10 +32,11 @@ bool steps_where_impacts_fail(const System& sys);
 // velocity. `data` must hold compute_event_data's at (q, v) on entry, and is only read. Contacts
 // flagged in `deferred` (deferred_contacts; empty: none) are left out of every impact set. False
 // where an impact failed and the loop steps instead (steps_where_impacts_fail): v holds the
-// impacts resolved before it, each logged.
+// impacts resolved before it, each logged. fastest_collision (where given) is raised to the
+// fastest approach [m/s] of the collisions resolved by the law (not the Zeno rule's closes).
 bool resolve_impacts(const System& system, const ImpactLaw& law, Rng& rng, double t, const ContactModes& modes,
                      const std::vector<bool>& deferred, Eigen::VectorXd& v, const ContactData& data,
-                     const EventLog& log);
+                     const EventLog& log, double* fastest_collision = nullptr);
 
 
 // Brings the contacts in `set` to rest by the projection in the kinetic metric,

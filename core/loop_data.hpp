@@ -66,6 +66,7 @@ struct LoopData {
   StepStart step_start;       // the last Painleve step's impulses (core/painleve_step.hpp)
   RunStats stats;
   long collisions = 0;  // impact events (approach faster than v_zeno): ChatterWatch resets on them
+  double fastest_collision = 0.0;  // their fastest approach since the event loop cleared it [m/s]
 };
 
 // Thrown by a reading of every guard where a body has left its near-set budget (core/near_follow.hpp),

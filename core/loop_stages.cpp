@@ -58,7 +58,7 @@ bool handle_event(const System& sys, const ImpactLaw& law, Rng& rng, const RunCa
   ContactData& c = d.contact;
   compute_event_data(sys, d.phase.modes, d.scratch.q, d.scratch.v, c);
   const std::vector<bool> deferred = deferred_contacts(sys, d.phase.modes, c, d.scratch.v, t);
-  bool chosen = resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log);
+  bool chosen = resolve_impacts(sys, law, rng, t, d.phase.modes, deferred, d.scratch.v, c, log, &d.fastest_collision);
   std::vector<bool>& resting_open = d.scratch.resting_open;
   resting_open.assign(sys.contacts.size(), false);
   for (int i : c.near.contacts)  // phi_start holds the near set's, which only grows within a phase

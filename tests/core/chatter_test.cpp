@@ -87,6 +87,28 @@ TEST(Chatter, CollisionsRightAfterALargeModelsSteppingCountAsChatter) {
   EXPECT_EQ(collisions(never, 0.3, true), 0);
 }
 
+// Where every contact is plastic, a model of kResidueFrom velocities or more counts its
+// collisions faster than the steps' residue speed as chatter at any time, not only after a
+// stepping: kChatterEvents of them within kChatterWindow steps' time ask for a step. Slower ones
+// (what a step leaves approaching), a smaller plastic model's, and a large elastic model's away
+// from a stepping still start the count again; so do collisions spread wider than the window.
+TEST(Chatter, APlasticLargeModelsFastCollisionsCountAsChatter) {
+  constexpr double residue = 9.81 * 8 * kStep;
+  const auto collisions = [](ChatterWatch& w, int nv, double dt, double speed) {
+    int steps = 0;
+    double t = 0.3;
+    for (int k = 0; k < kChatterEvents; ++k, t += dt)
+      steps = w.chattering(t, true, kStep, nv, -1, -1, SlideEdge::none, speed);
+    return steps;
+  };
+  ChatterWatch plastic(true, residue), slow(true, residue), small(true, residue), elastic, spread(true, residue);
+  EXPECT_EQ(collisions(plastic, kResidueFrom, kStep / 8, 0.5), 1);
+  EXPECT_EQ(collisions(slow, kResidueFrom, kStep / 8, 0.5 * residue), 0);
+  EXPECT_EQ(collisions(small, kResidueFrom - 1, kStep / 8, 0.5), 0);
+  EXPECT_EQ(collisions(elastic, kResidueFrom, kStep / 8, 0.5), 0);
+  EXPECT_EQ(collisions(spread, kResidueFrom, 1.1 * kChatterWindow * kStep / (kChatterEvents - 1), 0.5), 0);
+}
+
 // The same guard placing kRepeatsAtOneInstant events in a row within rounding of each other (5e-14 s
 // apart, as a frictional 10-sphere pile's stick guard did, each event a failed search for slips)
 // is chatter at once, in a model of any size. Other guards between them, events farther apart

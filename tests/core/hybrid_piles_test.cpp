@@ -74,14 +74,19 @@ TEST(Hybrid, SpherePileSettlesInsideTheBin) {
 // (lambda_n = 0, a_n = 0); closed, its force of 1e-14 N lifted it off again on rounding. Pairs of
 // such contacts took turns, each closed again at the other's lift-off: 2,643 lift-offs, and 454
 // steps where the chatter rule stepped through. They stay open now: the pile comes to rest on the
-// exact event path but for a few single steps where its Zeno closes and lift-offs come more often
-// than a large model's chatter window allows (core/chatter.hpp; 3 steps, 0.3 ms in all, from
-// `impactsim run`).
+// exact event path but for the stretches where its collisions, all plastic, come more often than
+// a large model's chatter window allows, and a few where its Zeno closes and lift-offs do
+// (core/chatter.hpp; 68 steps, 7 ms in all, from `impactsim run`; 3 before plastic collisions
+// counted).
 TEST(Hybrid, UnloadedContactsRestingAtTheSurfaceStayOpen) {
   const SceneRun r = simulate(load_scene(std::string(IMPACTSIM_SOURCE_DIR) + "/tests/scenes/contact/frictionless_pile_20.yaml"));
   expect_invariants(r);
   ASSERT_NEAR(r.t.back(), 1.0, 1e-12);
-  EXPECT_LE(of_kind(r, EventKind::step).size(), 8u);
+  const std::vector<Event> steps = of_kind(r, EventKind::step);
+  EXPECT_LE(steps.size(), 100u);
+  double stepped = 0.0;
+  for (const Event& e : steps) stepped += e.duration;
+  EXPECT_LT(stepped, 0.02);
   EXPECT_LT(of_kind(r, EventKind::liftoff).size(), 500u);  // 2,643 while they took turns
   const Eigen::VectorXd& v = r.v.back();
   for (int i = 0; i < 20; ++i) EXPECT_LT(v.segment<6>(6 * i).norm(), 1e-4) << "sphere " << i;  // at rest (1.3 m/s at the drop)
