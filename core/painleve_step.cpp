@@ -24,18 +24,18 @@ constexpr int kCloseRounds = 4;
 // tolerance (phi0 = -1.00000000001e-6 m in a 50-body pile): the LCP holds its gap to first order,
 // and the second order alone failed every halving of the step down to 1e-10 s.
 constexpr double kSinkSlack = 1e-3;
-// Every such contact into `all` (where given).
+// Every such contact into `all`.
 int sinking(const System& sys, const std::vector<double>& phi0, const Eigen::VectorXd& q1, ContactData& data,
-            std::vector<int>* all = nullptr) {
+            std::vector<int>& all) {
   update_kinematics(sys.model, q1, data.body.kin);
   data.broadphase.update(sys.contacts, sys.contact.broadphase_margin, data.body.kin.R, data.body.kin.p, data.frames);
   int deepest = -1;
-  if (all) all->clear();
+  all.clear();
   for (int i = 0; i < sys.contacts.size(); ++i) {
     const double phi = data.frames[i].phi;
     const double tol = sys.contact.distance_tolerance;
     if (gated(sys.contacts, i) || phi >= -tol || phi >= phi0[i] - kSinkSlack * tol) continue;
-    if (all) all->push_back(i);
+    all.push_back(i);
     if (deepest < 0 || phi < data.frames[deepest].phi) deepest = i;
   }
   return deepest;
@@ -299,7 +299,7 @@ PainleveStep painleve_step(const System& sys, const Eigen::VectorXd& q, const Ei
       out.lcp_variables = s.lcp_variables;
       integrate_configuration(sys.model, q, s.y + position_push(sys, data, out.active, phi0, s.y, h), h, out.q1);
       normalize_configuration(sys.model, out.q1.data());
-      const int deepest = sinking(sys, phi0, out.q1, data, &sunk);
+      const int deepest = sinking(sys, phi0, out.q1, data, sunk);
       if (deepest < 0) {
         if (start) remember_impulses(sys, out, *start);
         return out;
