@@ -22,7 +22,9 @@ TEST(Impacts, AnImpactGoesToTheLaw) {
   v(2) = -2.0;
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
   Rng rng(0);
-  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 0.3, b.modes, {}, v, b.data, b.log);
+  double fastest = 0.5;  // raised to the collision's approach, never lowered
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 0.3, b.modes, {}, v, b.data, b.log, &fastest);
+  EXPECT_NEAR(fastest, 2.0, 1e-12);
   EXPECT_NEAR(v(2), 0.9 * 2.0, 1e-9);  // Newton's restitution
   ASSERT_EQ(b.events.size(), 1u);
   const Event& e = b.events[0];
@@ -114,7 +116,9 @@ TEST(Impacts, ASlowImpactIsClosedByTheZenoRule) {
   v << 1e-4, 0, -5e-4, 0, 0, 0;  // slower than v_zeno = 1e-3 m/s, and sliding a little
   compute_event_data(b.sys, b.modes, b.q, v, b.data);
   Rng rng(0);
-  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, {}, v, b.data, b.log);
+  double fastest = 0.0;
+  resolve_impacts(b.sys, *make_law("anitescu-potra"), rng, 1.0, b.modes, {}, v, b.data, b.log, &fastest);
+  EXPECT_EQ(fastest, 0.0);  // a Zeno close is no collision
   ASSERT_EQ(b.events.size(), 1u);
   EXPECT_EQ(b.events[0].kind, EventKind::zeno);
   EXPECT_EQ(b.events[0].law, "close");
